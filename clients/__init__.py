@@ -1,0 +1,1 @@
+"""The programs users run: config, agent loops, time management, fallbacks, the CLI."""

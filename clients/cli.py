@@ -1,0 +1,66 @@
+"""The one console script, ``corvid``.
+
+Subcommands are not listed here: each component registers its own through the
+``corvid.commands`` entry-point group in pyproject.toml (``name = "module:register"``), where
+``register(subparsers)`` adds a sub-parser with ``func(args) -> int``. That keeps the import
+arrows of the architecture: this module imports no server or game-specific client.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from importlib.metadata import entry_points
+
+import structlog
+
+from clients.logs import setup_logging
+
+
+def add_plugins(subparsers: argparse._SubParsersAction, group: str) -> None:  # type: ignore[type-arg]
+    for ep in sorted(entry_points(group=group), key=lambda e: e.name):
+        ep.load()(subparsers)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="corvid",
+        description="Tournament clients for Daihinmin (UECda), Go (GTP) and Blokus Duo (ICFPT) "
+        "around one Monte Carlo decision core, with local mock servers and an arena.",
+    )
+    parser.add_argument(
+        "--log-level", default="info", choices=["debug", "info", "warning", "error"]
+    )
+    parser.add_argument(
+        "--log-file", metavar="FILE", help="write logs as JSON lines to FILE (default: console)"
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    add_plugins(sub, "corvid.commands")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help(sys.stderr)
+        return 2
+    setup_logging(args.log_level, args.log_file)
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+    except Exception as e:  # the client boundary: say what went wrong, no traceback dump
+        from clients.config import ConfigError
+
+        if isinstance(e, ConfigError):
+            print(f"corvid: {e}", file=sys.stderr)
+            return 2
+        structlog.get_logger().exception("fatal_error", command=args.command)
+        print(f"corvid {args.command}: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,103 @@
+"""Configuration: frozen msgspec Structs loaded from TOML, overridden by ``--set key=value``.
+
+Every component defines its own frozen Struct with defaults; :func:`load_config` builds one
+from (defaults) <- (TOML file) <- (``--set`` overrides, dotted keys for nested structs).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import msgspec
+
+T = TypeVar("T", bound=msgspec.Struct)
+
+
+class ConfigError(ValueError):
+    """A configuration file or override the user gave is invalid (the message says which)."""
+
+
+def parse_value(text: str) -> Any:
+    """A ``--set`` value: a TOML literal (number, bool, array, quoted string) or a bare string."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        return text
+
+
+def apply_override(data: dict[str, Any], assignment: str) -> None:
+    key, sep, value = assignment.partition("=")
+    key = key.strip()
+    if not sep or not key:
+        raise ConfigError(f"--set expects key=value, got {assignment!r}")
+    parts = key.split(".")
+    node = data
+    for part in parts[:-1]:
+        child = node.setdefault(part, {})
+        if not isinstance(child, dict):
+            raise ConfigError(f"--set {key}: {part!r} is not a section")
+        node = child
+    node[parts[-1]] = parse_value(value.strip())
+
+
+def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for k, v in over.items():
+        if isinstance(v, dict) and isinstance(out.get(k), dict):
+            out[k] = _merge(out[k], v)
+        else:
+            out[k] = v
+    return out
+
+
+def _check_keys(data: dict[str, Any], typ: type, where: str = "") -> None:
+    """Reject unknown keys with a message naming them (msgspec would silently drop them)."""
+    fields = {f.name: f.type for f in msgspec.structs.fields(typ)}
+    for k, v in data.items():
+        if k not in fields:
+            raise ConfigError(
+                f"unknown setting {where}{k!r}; known: {', '.join(sorted(fields))}"
+            )
+        ftype = fields[k]
+        if isinstance(v, dict) and isinstance(ftype, type) and issubclass(ftype, msgspec.Struct):
+            _check_keys(v, ftype, f"{where}{k}.")
+
+
+def load_config(
+    typ: type[T], path: str | Path | None = None, overrides: Iterable[str] = ()
+) -> T:
+    data: dict[str, Any] = msgspec.to_builtins(typ())
+    if path is not None:
+        try:
+            file_data = tomllib.loads(Path(path).read_text())
+        except OSError as e:
+            raise ConfigError(f"cannot read config {path}: {e.strerror}") from e
+        except tomllib.TOMLDecodeError as e:
+            raise ConfigError(f"config {path} is not valid TOML: {e}") from e
+        _check_keys(file_data, typ)
+        data = _merge(data, file_data)
+    over: dict[str, Any] = {}
+    for a in overrides:
+        apply_override(over, a)
+    _check_keys(over, typ)
+    data = _merge(data, over)
+    try:
+        return msgspec.convert(data, typ)
+    except msgspec.ValidationError as e:
+        raise ConfigError(f"invalid configuration: {e}") from e
+
+
+def add_config_arguments(parser: Any) -> None:
+    """The two options every configurable subcommand takes."""
+    parser.add_argument("--config", metavar="FILE", help="TOML configuration file")
+    parser.add_argument(
+        "--set",
+        metavar="KEY=VALUE",
+        action="append",
+        default=[],
+        help="override one setting (dotted keys for sections, e.g. --set search.alpha=0.9); "
+        "repeatable",
+    )

@@ -1,0 +1,1 @@
+"""Game rules, playout kernels, priors and features. Imports no other corvid package."""

@@ -1,0 +1,103 @@
+"""The one transport module: byte streams over TCP, stdio or a serial port.
+
+Codecs in ``protocols`` are sans-I/O; clients move bytes between a codec and one of these
+transports. Blocking, simple, and the only socket code outside the servers' listeners.
+"""
+
+from __future__ import annotations
+
+import socket
+import sys
+from typing import Any, Protocol
+
+
+class TransportError(ConnectionError):
+    """The connection failed or was closed (neither side's protocol fault)."""
+
+
+class Transport(Protocol):
+    def send(self, data: bytes) -> None: ...
+    def recv(self, max_bytes: int = 65536) -> bytes:
+        """Some bytes, or b"" at end of stream."""
+        ...
+    def close(self) -> None: ...
+
+
+class TcpTransport:
+    """A TCP client connection with TCP_NODELAY; ``send`` writes the buffer in one sendall."""
+
+    def __init__(self, host: str, port: int, timeout: float | None = 10.0) -> None:
+        try:
+            self.sock = socket.create_connection((host, port), timeout=timeout)
+        except OSError as e:
+            raise TransportError(f"cannot connect to {host}:{port}: {e}") from e
+        self.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.sock.settimeout(None)
+
+    def set_timeout(self, seconds: float | None) -> None:
+        self.sock.settimeout(seconds)
+
+    def send(self, data: bytes) -> None:
+        try:
+            self.sock.sendall(data)
+        except OSError as e:
+            raise TransportError(f"send failed: {e}") from e
+
+    def recv(self, max_bytes: int = 65536) -> bytes:
+        try:
+            return self.sock.recv(max_bytes)
+        except TimeoutError:
+            raise
+        except OSError as e:
+            raise TransportError(f"recv failed: {e}") from e
+
+    def close(self) -> None:
+        try:
+            self.sock.close()
+        except OSError:
+            pass
+
+
+class StdioTransport:
+    """stdin/stdout as raw bytes (GTP engines)."""
+
+    def __init__(self, stdin: Any = None, stdout: Any = None) -> None:
+        self.stdin = stdin if stdin is not None else sys.stdin.buffer
+        self.stdout = stdout if stdout is not None else sys.stdout.buffer
+
+    def send(self, data: bytes) -> None:
+        self.stdout.write(data)
+        self.stdout.flush()
+
+    def recv(self, max_bytes: int = 65536) -> bytes:
+        line: bytes = self.stdin.readline(max_bytes)
+        return line
+
+    def close(self) -> None:
+        pass
+
+
+class SerialTransport:
+    """An RS-232C device (pyserial), 8N1, no flow control."""
+
+    def __init__(self, device: str, baudrate: int = 115200, timeout: float | None = None) -> None:
+        import serial  # pyserial
+
+        try:
+            self.port = serial.Serial(device, baudrate=baudrate, bytesize=8, parity="N",
+                                      stopbits=1, timeout=timeout, xonxoff=False,
+                                      rtscts=False)
+        except (serial.SerialException, OSError) as e:
+            raise TransportError(f"cannot open serial device {device}: {e}") from e
+
+    def send(self, data: bytes) -> None:
+        self.port.write(data)
+        self.port.flush()
+
+    def recv(self, max_bytes: int = 65536) -> bytes:
+        first: bytes = self.port.read(1)
+        waiting = min(self.port.in_waiting, max_bytes - 1)
+        return first + (self.port.read(waiting) if waiting > 0 else b"")
+
+    def close(self) -> None:
+        self.port.close()

@@ -1,0 +1,1 @@
+"""The decision core. Sees games only through `games.contract` shapes (structural typing)."""

@@ -1,0 +1,55 @@
+"""Budgets: every search stops on one. Playouts and/or seconds, with an injectable clock."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+Clock = Callable[[], float]
+
+
+@dataclass(frozen=True)
+class Budget:
+    """Stop after ``playouts`` playouts or ``seconds`` of wall time, whichever comes first.
+
+    At least one of the two must be set. ``clock`` returns seconds (monotonic); tests inject a
+    fake clock to make time budgets deterministic. A remaining game clock is turned into
+    ``seconds`` by the client's time manager before the search starts.
+    """
+
+    playouts: int | None = None
+    seconds: float | None = None
+    clock: Clock = field(default=time.perf_counter, compare=False)
+    check_every: int = 1  # consult the clock every this many playouts (clocks cost time)
+
+    def __post_init__(self) -> None:
+        if self.playouts is None and self.seconds is None:
+            raise ValueError("a Budget needs playouts or seconds")
+        if self.playouts is not None and self.playouts < 1:
+            raise ValueError("Budget.playouts must be >= 1")
+        if self.seconds is not None and self.seconds < 0:
+            raise ValueError("Budget.seconds must be >= 0")
+
+    def start(self) -> Meter:
+        return Meter(self, self.clock())
+
+
+class Meter:
+    """A running budget: call :meth:`done` before each playout with the count so far."""
+
+    def __init__(self, budget: Budget, t0: float) -> None:
+        self.budget = budget
+        self.t0 = t0
+        self.deadline = None if budget.seconds is None else t0 + budget.seconds
+
+    def done(self, playouts: int) -> bool:
+        b = self.budget
+        if b.playouts is not None and playouts >= b.playouts:
+            return True
+        if self.deadline is not None and playouts % b.check_every == 0:
+            return b.clock() >= self.deadline
+        return False
+
+    def elapsed(self) -> float:
+        return self.budget.clock() - self.t0

@@ -1,0 +1,133 @@
+"""Determinised flat Monte Carlo with a bandit at the root (algorithms.md §1–2).
+
+Arms are the root's legal moves. Each playout picks an arm by UCB1-TUNED (or UCB1), takes
+one world (a sampled determinisation when the root is an info set, else a clone), plays the
+arm, plays the rest out with the game's playout policy and credits the arm with the
+α-discounted value of the playout. The final choice is the best mean (or most visits).
+
+When the root offers ``playout_batch`` (games.contract.HasPlayoutBatch) the core selects a
+small batch of arms at a time — each selection counted provisionally at the arm's current
+mean, so a batch spreads as sequential selection would — and the game runs the whole batch in
+one compiled call.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+import numpy as np
+
+from search.alpha import discounted_value
+from search.bandit import argmax_random_tie, ucb1, ucb1_tuned
+from search.budget import Budget
+from search.result import SearchResult
+
+
+class FlatConfig(msgspec.Struct, frozen=True):
+    bandit: Literal["ucb1-tuned", "ucb1"] = "ucb1-tuned"
+    c: float = 1.4142135623730951  # UCB1 exploration constant
+    alpha: float = 1.0  # 1.0 = plain Monte Carlo
+    final: Literal["mean", "visits"] = "mean"
+    batch: int = 16  # playouts per kernel call when the game offers playout_batch
+
+
+def _discount_rows(
+    finals: np.ndarray, evals: np.ndarray, n_evals: np.ndarray, alpha: float
+) -> np.ndarray:
+    """Vectorised α discounting of a batch (same values as search.alpha.discounted_value)."""
+    if alpha == 1.0 or evals.shape[1] == 0:
+        return finals.astype(np.float64)
+    k, t_max = evals.shape
+    n_total = n_evals + 1  # N: the evals plus the final return
+    t = np.arange(t_max)[None, :]
+    expo = (n_total[:, None] - 1 - t).astype(np.float64)
+    w = np.where(t < n_evals[:, None], alpha * (1.0 - alpha) ** expo, 0.0)
+    w[:, 0] = np.where(n_evals > 0, (1.0 - alpha) ** (n_total - 1), 0.0)
+    v = (w * evals).sum(axis=1)
+    return v + np.where(n_evals > 0, alpha, 1.0) * finals
+
+
+class FlatMC:
+    """Flat Monte Carlo over the root's moves. Stateless between decisions."""
+
+    def __init__(self, config: FlatConfig | None = None) -> None:
+        self.config = config or FlatConfig()
+
+    def search(
+        self, root: Any, seat: int, budget: Budget, rng: np.random.Generator
+    ) -> SearchResult:
+        cfg = self.config
+        meter = budget.start()
+        moves = list(root.legal_moves())
+        if not moves:
+            raise ValueError("flat search from a position with no legal moves")
+        k = len(moves)
+        n = np.zeros(k)
+        s = np.zeros(k)
+        s2 = np.zeros(k)
+        if k == 1:  # nothing to decide
+            return SearchResult(moves[0], float("nan"), moves, [0], [float("nan")], 0,
+                                meter.elapsed(), {"arms": 1})
+        batched = hasattr(root, "playout_batch")
+        total = 0
+        while not meter.done(total):
+            if batched:
+                size = cfg.batch
+                if budget.playouts is not None:
+                    size = min(size, budget.playouts - total)
+                arms = self._select_batch(n, s, s2, total, size, rng)
+                pb = root.playout_batch([moves[a] for a in arms], rng, seat)
+                vals = _discount_rows(pb.returns, pb.evals, pb.n_evals, cfg.alpha)
+                np.add.at(n, arms, 1.0)
+                np.add.at(s, arms, vals)
+                np.add.at(s2, arms, vals * vals)
+                total += len(arms)
+            else:
+                a = argmax_random_tie(self._scores(n, s, s2, total), rng)
+                v = self._one_playout(root, moves[a], seat, rng)
+                n[a] += 1.0
+                s[a] += v
+                s2[a] += v * v
+                total += 1
+        with np.errstate(divide="ignore", invalid="ignore"):
+            means = np.where(n > 0, s / n, -np.inf)
+        best = int(np.argmax(n if cfg.final == "visits" else means))
+        return SearchResult(
+            move=moves[best],
+            value=float(means[best]),
+            moves=moves,
+            visits=[int(x) for x in n],
+            values=[float(x) if np.isfinite(x) else float("nan") for x in means],
+            playouts=total,
+            elapsed=meter.elapsed(),
+            info={"arms": k, "alpha": cfg.alpha},
+        )
+
+    def _scores(self, n: np.ndarray, s: np.ndarray, s2: np.ndarray, total: float) -> np.ndarray:
+        if self.config.bandit == "ucb1":
+            return ucb1(n, s, total, self.config.c)
+        return ucb1_tuned(n, s, s2, total)
+
+    def _select_batch(
+        self, n: np.ndarray, s: np.ndarray, s2: np.ndarray, total: int, size: int,
+        rng: np.random.Generator,
+    ) -> np.ndarray:
+        n, s, s2 = n.copy(), s.copy(), s2.copy()
+        arms = np.empty(size, dtype=np.int64)
+        for i in range(size):
+            a = argmax_random_tie(self._scores(n, s, s2, total + i), rng)
+            arms[i] = a
+            mean = s[a] / n[a] if n[a] > 0 else 0.5
+            n[a] += 1.0
+            s[a] += mean
+            s2[a] += mean * mean
+        return arms
+
+    def _one_playout(self, root: Any, move: Any, seat: int, rng: np.random.Generator) -> float:
+        world = root.sample_world(rng) if hasattr(root, "sample_world") else root.clone()
+        world.play(move)
+        if world.is_terminal():
+            return float(world.returns()[seat])
+        p = world.playout(rng, seat)
+        return discounted_value(p.evals, float(p.returns[seat]), self.config.alpha)

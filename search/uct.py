@@ -1,0 +1,279 @@
+"""UCT with RAVE, priors, progressive widening and tree reuse (algorithms.md §3–5).
+
+* Child statistics live as arrays on the parent node (visits ``N``, value sums ``W``, RAVE
+  visits ``RN`` and sums ``RW``); selection is one vectorised argmax.
+* Values are kept from the point of view of the seat to move at the parent, taken from the
+  per-seat returns of the playout: negamax for two players, max-own-reward for n players.
+* RAVE (Gelly & Silver 2007): β = sqrt(k / (3 n(s) + k)); after each episode every node on
+  the path credits each move its own player played later in the episode (first occurrence).
+* Priors (games.contract.HasPriors) are pseudo-counts: a new child starts with
+  N = RN = count and W = RW = value * count. Without priors: ``prior_value`` x ``prior_count``.
+* Progressive widening (Coulom): children are unlocked in prior order; after the first
+  ``widening_initial`` the n-th more is unlocked at t_{n+1} = t_n + a * b^n visits.
+* Tree reuse: the next search starts from the old subtree whose position key matches.
+* Determinised mode: if the root is an info set (has ``sample_world``), each iteration samples
+  one world and descends through the moves legal in that world.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal
+
+import msgspec
+import numpy as np
+
+from search.budget import Budget
+from search.result import SearchResult
+
+
+class UCTConfig(msgspec.Struct, frozen=True):
+    c: float = 1.0  # UCB exploration constant (0 is common with RAVE and priors)
+    rave: bool = False
+    rave_k: float = 1000.0  # RAVE equivalence parameter k
+    priors: bool = True  # use the game's priors when it offers them
+    prior_value: float = 0.5  # even-game prior when the game has none
+    prior_count: float = 0.0
+    widening: bool = False
+    widening_initial: int = 1
+    widening_a: float = 40.0
+    widening_b: float = 1.4
+    reuse: bool = True
+    final: Literal["visits", "mean"] = "visits"
+    max_depth: int = 1000
+
+
+class Node:
+    __slots__ = (
+        "to_move", "key", "moves", "index", "N", "W", "N0", "RN", "RW", "children", "n",
+        "order", "thresholds",
+    )
+
+    def __init__(self, to_move: int, key: int | None) -> None:
+        self.to_move = to_move
+        self.key = key
+        self.moves: list[Any] = []
+        self.index: dict[Any, int] = {}
+        self.N = np.zeros(0)
+        self.W = np.zeros(0)
+        self.N0 = np.zeros(0)
+        self.RN = np.zeros(0)
+        self.RW = np.zeros(0)
+        self.children: list[Node | None] = []
+        self.n = 0.0  # visits of this node
+        self.order: np.ndarray | None = None  # progressive widening order (child indices)
+        self.thresholds: np.ndarray | None = None
+
+    def add_moves(self, moves: list[Any], values: np.ndarray, counts: np.ndarray,
+                  rave: bool) -> None:
+        start = len(self.moves)
+        self.moves.extend(moves)
+        for i, m in enumerate(moves):
+            self.index[m] = start + i
+        self.N = np.concatenate([self.N, counts])
+        self.W = np.concatenate([self.W, values * counts])
+        self.N0 = np.concatenate([self.N0, counts])
+        rc = counts if rave else np.zeros_like(counts)
+        self.RN = np.concatenate([self.RN, rc])
+        self.RW = np.concatenate([self.RW, values * rc])
+        self.children.extend([None] * len(moves))
+
+    def size(self) -> int:
+        """Nodes in this subtree."""
+        return 1 + sum(c.size() for c in self.children if c is not None)
+
+
+class UCT:
+    """A UCT searcher. Keep one instance per game to reuse its tree between moves."""
+
+    def __init__(self, config: UCTConfig | None = None) -> None:
+        self.config = config or UCTConfig()
+        self.root: Node | None = None
+
+    def reset(self) -> None:
+        self.root = None
+
+    # -- nodes -------------------------------------------------------------------------
+    def _prior_stats(self, state: Any, moves: list[Any]) -> tuple[np.ndarray, np.ndarray]:
+        cfg = self.config
+        values = np.full(len(moves), cfg.prior_value)
+        counts = np.full(len(moves), cfg.prior_count)
+        if cfg.priors and hasattr(state, "priors"):
+            pr = state.priors()
+            pos = {m: i for i, m in enumerate(moves)}
+            for m, v, c in zip(pr.moves, pr.values, pr.counts, strict=True):
+                i = pos.get(m)
+                if i is not None:
+                    values[i] = v
+                    counts[i] = c
+        return values, counts
+
+    def _new_node(self, state: Any, determinised: bool) -> Node:
+        cfg = self.config
+        node = Node(state.to_move, None if determinised else state.key())
+        moves = list(state.legal_moves())
+        values, counts = self._prior_stats(state, moves)
+        node.add_moves(moves, values, counts, cfg.rave)
+        if cfg.widening and not determinised:
+            # static order: prior value, ties broken by prior count
+            node.order = np.lexsort((-counts, -values)).astype(np.int64)
+            steps = cfg.widening_a * cfg.widening_b ** np.arange(max(len(moves), 1))
+            node.thresholds = np.cumsum(steps)
+        return node
+
+    def _extend(self, node: Node, world: Any) -> np.ndarray:
+        """Determinised mode: the indices of the moves legal in this world (added if new)."""
+        legal = list(world.legal_moves())
+        new = [m for m in legal if m not in node.index]
+        if new:
+            values, counts = self._prior_stats(world, new)
+            node.add_moves(new, values, counts, self.config.rave)
+        return np.fromiter((node.index[m] for m in legal), dtype=np.int64, count=len(legal))
+
+    # -- selection ---------------------------------------------------------------------
+    def _select(self, node: Node, allowed: np.ndarray | None, rng: np.random.Generator) -> int:
+        cfg = self.config
+        if allowed is None:
+            if node.order is not None and node.thresholds is not None:
+                unlocked = cfg.widening_initial + int(
+                    np.searchsorted(node.thresholds, node.n, side="right")
+                )
+                allowed = node.order[: max(1, unlocked)]
+        N = node.N if allowed is None else node.N[allowed]
+        W = node.W if allowed is None else node.W[allowed]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            q = np.where(N > 0, W / np.maximum(N, 1e-300), 0.0)
+            if cfg.rave:
+                RN = node.RN if allowed is None else node.RN[allowed]
+                RW = node.RW if allowed is None else node.RW[allowed]
+                beta = math.sqrt(cfg.rave_k / (3.0 * node.n + cfg.rave_k))
+                qr = np.where(RN > 0, RW / np.maximum(RN, 1e-300), q)
+                q = np.where(N > 0, beta * qr + (1.0 - beta) * q, qr)
+                seen = (N > 0) | (RN > 0)
+            else:
+                seen = N > 0
+            score = q
+            if cfg.c > 0:
+                logn = math.log(max(node.n, 1.0))
+                score = q + cfg.c * np.sqrt(logn / np.maximum(N, 1e-300)) * (N > 0)
+            score = np.where(seen, score, np.inf)  # untried moves first
+        best = np.flatnonzero(score == score.max())
+        i = int(best[0] if len(best) == 1 else rng.choice(best))
+        return i if allowed is None else int(allowed[i])
+
+    # -- tree reuse --------------------------------------------------------------------
+    def _find_reusable(self, key: int, to_move: int, depth: int = 4) -> Node | None:
+        frontier = [self.root] if self.root is not None else []
+        for _ in range(depth + 1):
+            nxt: list[Node] = []
+            for nd in frontier:
+                if nd.key == key and nd.to_move == to_move:
+                    return nd
+                nxt.extend(c for c in nd.children if c is not None)
+            frontier = nxt
+        return None
+
+    # -- the search --------------------------------------------------------------------
+    def search(
+        self, root: Any, seat: int | None, budget: Budget, rng: np.random.Generator
+    ) -> SearchResult:
+        """Search from ``root`` (a State, or an InfoSet for determinised search) for the seat
+        to move (``seat`` is the searching seat; for a State it must be ``root.to_move``)."""
+        cfg = self.config
+        meter = budget.start()
+        determinised = hasattr(root, "sample_world")
+        reused = 0.0
+        if determinised:
+            world0 = root.sample_world(rng)
+            tree = self._new_node(world0, True)
+            self.root = None
+        else:
+            found = self._find_reusable(root.key(), root.to_move) if cfg.reuse else None
+            if found is not None:
+                tree = found
+                reused = found.n
+            else:
+                tree = self._new_node(root, False)
+        if seat is None:
+            seat = tree.to_move
+        playouts = 0
+        max_depth_seen = 0
+        while not meter.done(playouts):
+            world = root.sample_world(rng) if determinised else root.clone()
+            depth = self._episode(tree, world, determinised, rng)
+            max_depth_seen = max(max_depth_seen, depth)
+            playouts += 1
+        self.root = None if determinised else tree
+        visits = tree.N - tree.N0
+        means = np.where(tree.N > 0, tree.W / np.maximum(tree.N, 1e-300), np.nan)
+        if determinised and hasattr(root, "legal_moves"):
+            mine = np.array([tree.index[m] for m in root.legal_moves() if m in tree.index])
+        else:
+            mine = np.arange(len(tree.moves))
+        crit = visits[mine] if cfg.final == "visits" else np.nan_to_num(means[mine], nan=-1.0)
+        b = int(mine[int(np.argmax(crit))])
+        return SearchResult(
+            move=tree.moves[b],
+            value=float(means[b]),
+            moves=[tree.moves[i] for i in mine],
+            visits=[int(round(visits[i])) for i in mine],
+            values=[float(means[i]) for i in mine],
+            playouts=playouts,
+            elapsed=meter.elapsed(),
+            info={"reused_visits": int(reused), "max_depth": max_depth_seen},
+        )
+
+    def _episode(self, tree: Node, world: Any, determinised: bool,
+                 rng: np.random.Generator) -> int:
+        cfg = self.config
+        path: list[tuple[Node, int]] = []
+        node = tree
+        while True:
+            if world.is_terminal() or len(path) >= cfg.max_depth:
+                break
+            allowed = self._extend(node, world) if determinised else None
+            if allowed is not None and len(allowed) == 0:
+                break
+            i = self._select(node, allowed, rng)
+            path.append((node, i))
+            world.play(node.moves[i])
+            child = node.children[i]
+            if child is None:
+                if not world.is_terminal():
+                    node.children[i] = self._new_node(world, determinised)
+                break
+            node = child
+        if world.is_terminal():
+            returns = np.asarray(world.returns(), dtype=np.float64)
+            p_moves: list[Any] = []
+            p_players: list[int] = []
+        else:
+            p = world.playout(rng, node.to_move)
+            returns = np.asarray(p.returns, dtype=np.float64)
+            p_moves = p.moves.tolist() if cfg.rave else []
+            p_players = p.players.tolist() if cfg.rave else []
+        # backpropagation
+        for nd, i in path:
+            r = returns[nd.to_move]
+            nd.n += 1.0
+            nd.N[i] += 1.0
+            nd.W[i] += r
+        if cfg.rave:
+            self._rave_update(path, p_moves, p_players, returns)
+        return len(path)
+
+    def _rave_update(self, path: list[tuple[Node, int]], p_moves: list[Any],
+                     p_players: list[int], returns: np.ndarray) -> None:
+        # the moves each player made from depth d onwards, built from the deepest node up
+        later: dict[int, set[Any]] = {}
+        for m, pl in zip(p_moves, p_players, strict=True):
+            later.setdefault(pl, set()).add(m)
+        for nd, i in reversed(path):
+            seen = later.setdefault(nd.to_move, set())
+            seen.add(nd.moves[i])
+            r = returns[nd.to_move]
+            idx = [nd.index[m] for m in seen if m in nd.index]
+            if idx:
+                ia = np.asarray(idx)
+                nd.RN[ia] += 1.0
+                nd.RW[ia] += r
