@@ -30,6 +30,12 @@ from protocols.uecda import (
     StageTable,
     YourTurn,
 )
+from protocols.uecda.cards import (
+    hand_from_cells,
+    hand_to_cells,
+    move_from_cells,
+    move_to_cells,
+)
 from protocols.uecda.table import EMPTY_CELLS, make_cells, pack_int, pack_table
 from tests.uecda.golden import load_wire
 
@@ -70,13 +76,13 @@ def replay_transcript(chunker) -> tuple[list[object], int]:  # type: ignore[no-u
         got = decoder.next_event()
         if isinstance(got, Profile):
             cmd: object = Profile(got.name, got.version)
-        elif isinstance(events[-1], ExchangeRequest):
+        elif isinstance(events[-1], ExchangeRequest):  # decided cards -> table
             assert isinstance(got, ClientTable)
-            cmd = ExchangeTable(got.cards)
-        else:
+            cmd = ExchangeTable(hand_to_cells(hand_from_cells(got.cards)))
+        else:  # decided move (engine int) -> table
             assert isinstance(events[-1], YourTurn)
             assert isinstance(got, ClientTable)
-            cmd = MoveTable(got.cards)
+            cmd = MoveTable(move_to_cells(move_from_cells(got.cards)))
         assert conn.send(cmd) == data  # type: ignore[arg-type]
         checked += 1
     flush()
@@ -314,3 +320,17 @@ def test_profile_bytes() -> None:
     assert data[60:64] == (ord("t")).to_bytes(4, "big")
     assert data[60 + 4 * 6 : 60 + 4 * 7] == b"\0\0\0\0"
     assert len(data) == 480 and EMPTY_CELLS[0][0] == 0
+
+
+def test_cards_mapping() -> None:
+    from games.daihinmin.cards import PASS, SINGLE_JOKER
+
+    assert move_to_cells(PASS) == EMPTY_CELLS
+    assert move_from_cells(make_cells([(2, 7, 2)])) == SINGLE_JOKER
+    assert move_to_cells(SINGLE_JOKER, (3, 14)) == make_cells([(3, 14, 2)])
+    group = make_cells([(0, 6, 2), (2, 6, 1)])  # joker as the spade 8 with the diamond 8
+    assert move_to_cells(move_from_cells(group)) == group
+    with pytest.raises(ValueError):
+        move_from_cells(make_cells([(0, 1, 1), (1, 2, 1)]))
+    hand = make_cells([(0, 1, 1), (3, 13, 1), (4, 1, 2)])
+    assert hand_to_cells(hand_from_cells(hand)) == hand
