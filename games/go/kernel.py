@@ -1,0 +1,644 @@
+"""numba kernels: the board with incremental groups, the playout policies, scoring.
+
+Board layout (one int32 array ``B`` of shape (NROWS, P), P = (N+2)^2, so a kernel call passes
+a single array):
+
+* ``B[COL]``   colour of each cell (EMPTY, BLACK, WHITE, BORDER)
+* ``B[GID]``   for a stone, the root point of its group
+* ``B[NXT]``   circular linked list of the stones of a group
+* ``B[GSIZE]``, ``B[PLIB]``, ``B[LSUM]``, ``B[LSQ]`` (at the root): stones, pseudo-liberties
+  (number of (stone, empty neighbour) pairs), and the sum and sum of squares of those empty
+  neighbours' points. A group is in atari iff PLIB * LSQ == LSUM^2 (all pseudo-liberties are
+  the same point, which is then LSUM / PLIB).
+* ``B[EMP]`` / ``B[EIDX]``: the list of empty points and each point's index in it (swap-remove
+  on a stone; captured stones are appended in increasing point order, so the list is a
+  deterministic function of the move sequence).
+* ``B[SCR]`` scratch space; ``B[META]`` scalars (size, stride, ko point, colour to play, last
+  two moves, consecutive passes, moves played, captures).
+
+The playout policy (``policy`` 1, "MoGo-like"), for the colour c to play, last move L:
+
+1. If L is a point: candidates = the liberty of each c group next to L that is in atari
+   (if playing there leaves it at least two liberties), the liberty of each opponent group in
+   atari next to such a group (capture to escape), and the liberty of L's group if it is in
+   atari (capture). Sorted, duplicates removed; if any, play one uniformly (one random draw).
+2. If L is a point: candidates = the empty 8-neighbours of L (order: ``DIAG8``) where a 3x3
+   pattern matches, that are legal, not c's true eye and not a bad self-atari. If any, play
+   one uniformly (one draw).
+3. Otherwise start at a random index of the empty list (one draw) and play the first point,
+   scanning cyclically, that is legal, not c's own true eye and not a bad self-atari; pass if
+   there is none.
+
+``policy`` 0 ("light") is step 3 without the self-atari test. A self-atari is bad when the
+group left in atari would have at least ``sa_min`` stones. Playouts use simple ko (the ko
+point), end after two consecutive passes or ``max_moves`` moves, and are scored by area.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from games.go.coords import BLACK, BORDER, EMPTY, PASS, WHITE
+
+COL, GID, NXT, GSIZE, PLIB, LSUM, LSQ, EMP, EIDX, SCR, META = range(11)
+NROWS = 11
+(M_SIZE, M_W, M_NEMPTY, M_KO, M_TOPLAY, M_LAST, M_LAST2, M_PASSES, M_NMOVES, M_CAPB,
+ M_CAPW) = range(11)
+
+U12 = np.uint64(12)
+U25 = np.uint64(25)
+U27 = np.uint64(27)
+U33 = np.uint64(33)
+UMUL = np.uint64(0x2545F4914F6CDD1D)
+
+
+def new_board(size: int) -> np.ndarray:
+    """An empty board of ``size`` with black to play."""
+    w = size + 2
+    p = w * w
+    b = np.zeros((NROWS, p), dtype=np.int32)
+    b[COL, :] = BORDER
+    n = 0
+    for r in range(size):
+        for c in range(size):
+            pt = (r + 1) * w + c + 1
+            b[COL, pt] = EMPTY
+            b[EMP, n] = pt
+            b[EIDX, pt] = n
+            n += 1
+    m = b[META]
+    m[M_SIZE] = size
+    m[M_W] = w
+    m[M_NEMPTY] = n
+    m[M_KO] = 0
+    m[M_TOPLAY] = BLACK
+    m[M_LAST] = PASS
+    m[M_LAST2] = PASS
+    return b
+
+
+@njit(cache=True)
+def rand_next(s: np.uint64) -> np.uint64:
+    """xorshift64* step; the state must be non-zero."""
+    s ^= s >> U12
+    s ^= s << U25
+    s ^= s >> U27
+    return s
+
+
+@njit(cache=True)
+def rand_below(s: np.uint64, k: int) -> int:
+    """A number in [0, k) from the state ``s`` (already advanced)."""
+    return int((s * UMUL) >> U33) % k
+
+
+@njit(cache=True)
+def in_atari(B: np.ndarray, g: int) -> bool:
+    pl = np.int64(B[PLIB, g])
+    return pl * np.int64(B[LSQ, g]) == np.int64(B[LSUM, g]) * np.int64(B[LSUM, g])
+
+
+@njit(cache=True)
+def atari_lib(B: np.ndarray, g: int) -> int:
+    return B[LSUM, g] // B[PLIB, g]
+
+
+@njit(cache=True)
+def _remove_empty(B: np.ndarray, p: int) -> None:
+    m = B[META]
+    i = B[EIDX, p]
+    last = B[EMP, m[M_NEMPTY] - 1]
+    B[EMP, i] = last
+    B[EIDX, last] = i
+    m[M_NEMPTY] -= 1
+
+
+@njit(cache=True)
+def _add_empty(B: np.ndarray, p: int) -> None:
+    m = B[META]
+    n = m[M_NEMPTY]
+    B[EMP, n] = p
+    B[EIDX, p] = n
+    m[M_NEMPTY] = n + 1
+
+
+@njit(cache=True)
+def _merge(B: np.ndarray, a: int, b: int) -> None:
+    """Merge group b into group a (both roots)."""
+    s = b
+    while True:
+        B[GID, s] = a
+        s = B[NXT, s]
+        if s == b:
+            break
+    na = B[NXT, a]
+    B[NXT, a] = B[NXT, b]
+    B[NXT, b] = na
+    B[GSIZE, a] += B[GSIZE, b]
+    B[PLIB, a] += B[PLIB, b]
+    B[LSUM, a] += B[LSUM, b]
+    B[LSQ, a] += B[LSQ, b]
+
+
+@njit(cache=True)
+def _capture(B: np.ndarray, g: int) -> int:
+    col = B[COL]
+    scr = B[SCR]
+    w = B[META, M_W]
+    k = 0
+    s = g
+    while True:
+        scr[k] = s
+        k += 1
+        s = B[NXT, s]
+        if s == g:
+            break
+    for i in range(k):
+        col[scr[i]] = EMPTY
+        B[GID, scr[i]] = 0
+    # insertion sort: captured stones re-enter the empty list in increasing order
+    for i in range(1, k):
+        v = scr[i]
+        j = i - 1
+        while j >= 0 and scr[j] > v:
+            scr[j + 1] = scr[j]
+            j -= 1
+        scr[j + 1] = v
+    for i in range(k):
+        s = scr[i]
+        _add_empty(B, s)
+        for d in range(4):
+            n = s + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+            cn = col[n]
+            if cn == BLACK or cn == WHITE:
+                h = B[GID, n]
+                B[PLIB, h] += 1
+                B[LSUM, h] += s
+                B[LSQ, h] += s * s
+    return k
+
+
+@njit(cache=True)
+def k_play(B: np.ndarray, p: int, c: int) -> int:
+    """Play colour c at p (PASS allowed), which the caller has checked is legal. Returns the
+    number of stones captured. Sets the simple-ko point, the colour to play and last moves."""
+    m = B[META]
+    m[M_LAST2] = m[M_LAST]
+    m[M_LAST] = p
+    m[M_TOPLAY] = 3 - c
+    m[M_NMOVES] += 1
+    m[M_KO] = 0
+    if p == PASS:
+        m[M_PASSES] += 1
+        return 0
+    m[M_PASSES] = 0
+    col = B[COL]
+    w = m[M_W]
+    o = 3 - c
+    _remove_empty(B, p)
+    col[p] = c
+    B[GID, p] = p
+    B[NXT, p] = p
+    B[GSIZE, p] = 1
+    B[PLIB, p] = 0
+    B[LSUM, p] = 0
+    B[LSQ, p] = 0
+    for d in range(4):
+        n = p + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+        cn = col[n]
+        if cn == EMPTY:
+            B[PLIB, p] += 1
+            B[LSUM, p] += n
+            B[LSQ, p] += n * n
+        elif cn == BLACK or cn == WHITE:
+            g = B[GID, n]
+            B[PLIB, g] -= 1
+            B[LSUM, g] -= p
+            B[LSQ, g] -= p * p
+    for d in range(4):
+        n = p + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+        if col[n] == c:
+            g = B[GID, n]
+            r = B[GID, p]
+            if g != r:
+                if B[GSIZE, g] >= B[GSIZE, r]:
+                    _merge(B, g, r)
+                else:
+                    _merge(B, r, g)
+    captured = 0
+    ko = 0
+    for d in range(4):
+        n = p + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+        if col[n] == o and B[PLIB, B[GID, n]] == 0:
+            captured += _capture(B, B[GID, n])
+            ko = n
+    if c == BLACK:
+        m[M_CAPB] += captured
+    else:
+        m[M_CAPW] += captured
+    r = B[GID, p]
+    if captured == 1 and B[GSIZE, r] == 1 and B[PLIB, r] == 1:
+        m[M_KO] = ko
+    return captured
+
+
+@njit(cache=True)
+def k_place(B: np.ndarray, p: int, c: int) -> None:
+    """Put a setup stone (handicap, SGF AB/AW) of colour c on the empty point p: like a move
+    but without changing the colour to play, the move counters or the ko point."""
+    m = B[META]
+    saved = m.copy()
+    k_play(B, p, c)
+    for i in (M_TOPLAY, M_LAST, M_LAST2, M_PASSES, M_NMOVES, M_KO):
+        m[i] = saved[i]
+
+
+@njit(cache=True)
+def k_legal_noko(B: np.ndarray, p: int, c: int) -> bool:
+    """Is p (a point, not PASS) empty and not suicide for c? Ignores ko."""
+    col = B[COL]
+    if col[p] != EMPTY:
+        return False
+    w = B[META, M_W]
+    for d in range(4):
+        n = p + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+        if col[n] == EMPTY:
+            return True
+    for d in range(4):
+        n = p + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+        cn = col[n]
+        if cn == c:
+            if not in_atari(B, B[GID, n]):
+                return True
+        elif cn == 3 - c:
+            if in_atari(B, B[GID, n]):
+                return True
+    return False
+
+
+@njit(cache=True)
+def k_legal(B: np.ndarray, p: int, c: int) -> bool:
+    """Legal with simple ko (the playout rule)."""
+    if p == B[META, M_KO]:
+        return False
+    return k_legal_noko(B, p, c)
+
+
+@njit(cache=True)
+def k_is_eye(B: np.ndarray, p: int, c: int) -> bool:
+    """Is the empty point p a true eye of c (all 4 neighbours c or border; of the diagonal
+    points at most one is the opponent's, none on the edge)?"""
+    col = B[COL]
+    w = B[META, M_W]
+    for d in range(4):
+        n = p + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+        cn = col[n]
+        if cn != c and cn != BORDER:
+            return False
+    bad = 0
+    edge = False
+    for d in range(4):
+        q = p + ((w + 1) if d == 0 else (w - 1) if d == 1 else (1 - w) if d == 2 else (-1 - w))
+        cq = col[q]
+        if cq == BORDER:
+            edge = True
+        elif cq == 3 - c:
+            bad += 1
+    if edge:
+        return bad == 0
+    return bad < 2
+
+
+@njit(cache=True)
+def k_self_atari(B: np.ndarray, p: int, c: int) -> int:
+    """If c playing at the empty point p would leave its new group with exactly one liberty
+    and capture nothing, the size of that group; otherwise 0 (also for suicide: 0 libs)."""
+    col = B[COL]
+    w = B[META, M_W]
+    l1 = -1
+    nlib = 0
+    for d in range(4):
+        n = p + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+        cn = col[n]
+        if cn == EMPTY:
+            if nlib == 0:
+                l1 = n
+                nlib = 1
+            elif n != l1:
+                return 0
+        elif cn == 3 - c:
+            if in_atari(B, B[GID, n]):
+                return 0
+    size = 1
+    g0 = -1
+    g1 = -1
+    g2 = -1
+    for d in range(4):
+        n = p + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+        if col[n] != c:
+            continue
+        g = B[GID, n]
+        if g == g0 or g == g1 or g == g2:
+            continue
+        if g0 < 0:
+            g0 = g
+        elif g1 < 0:
+            g1 = g
+        else:
+            g2 = g
+        size += B[GSIZE, g]
+        s = g
+        while True:
+            for e in range(4):
+                q = s + (1 if e == 0 else -1 if e == 1 else w if e == 2 else -w)
+                if col[q] == EMPTY and q != p:
+                    if nlib == 0:
+                        l1 = q
+                        nlib = 1
+                    elif q != l1:
+                        return 0
+            s = B[NXT, s]
+            if s == g:
+                break
+    if nlib == 1:
+        return size
+    return 0
+
+
+@njit(cache=True)
+def pattern_code(B: np.ndarray, p: int) -> int:
+    """The 3x3 neighbourhood of p as 16 bits: 2 bits per neighbour in ``DIAG8`` order."""
+    col = B[COL]
+    w = B[META, M_W]
+    code = 0
+    for i in range(8):
+        q = p + (w - 1 if i == 0 else w if i == 1 else w + 1 if i == 2 else -1 if i == 3
+                 else 1 if i == 4 else -w - 1 if i == 5 else -w if i == 6 else -w + 1)
+        code |= col[q] << (2 * i)
+    return code
+
+
+@njit(cache=True)
+def _pick_sorted_unique(buf: np.ndarray, k: int, s: np.uint64) -> tuple[int, np.uint64]:
+    for i in range(1, k):
+        v = buf[i]
+        j = i - 1
+        while j >= 0 and buf[j] > v:
+            buf[j + 1] = buf[j]
+            j -= 1
+        buf[j + 1] = v
+    u = 0
+    for i in range(k):
+        if i == 0 or buf[i] != buf[u - 1]:
+            buf[u] = buf[i]
+            u += 1
+    s = rand_next(s)
+    return buf[rand_below(s, u)], s
+
+
+@njit(cache=True)
+def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
+             sa_min: int, buf: np.ndarray) -> tuple[int, np.uint64]:
+    """The playout policy's move for colour c (module docstring). Returns (move, rng state)."""
+    m = B[META]
+    col = B[COL]
+    w = m[M_W]
+    last = m[M_LAST]
+    o = 3 - c
+    if policy == 1 and last != PASS:
+        # 1. escape atari / capture near the last move
+        k = 0
+        for d in range(4):
+            n = last + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+            if col[n] != c:
+                continue
+            g = B[GID, n]
+            if not in_atari(B, g):
+                continue
+            lib = atari_lib(B, g)
+            if k_legal(B, lib, c) and k_self_atari(B, lib, c) == 0:
+                buf[k] = lib
+                k += 1
+            st = g
+            while True:
+                for e in range(4):
+                    q = st + (1 if e == 0 else -1 if e == 1 else w if e == 2 else -w)
+                    if col[q] == o:
+                        h = B[GID, q]
+                        if in_atari(B, h):
+                            lh = atari_lib(B, h)
+                            if k_legal(B, lh, c):
+                                buf[k] = lh
+                                k += 1
+                st = B[NXT, st]
+                if st == g:
+                    break
+        if col[last] == o:
+            g = B[GID, last]
+            if in_atari(B, g):
+                lib = atari_lib(B, g)
+                if k_legal(B, lib, c):
+                    buf[k] = lib
+                    k += 1
+        if k > 0:
+            return _pick_sorted_unique(buf, k, s)
+        # 2. 3x3 patterns around the last move
+        k = 0
+        for i in range(8):
+            q = last + (w - 1 if i == 0 else w if i == 1 else w + 1 if i == 2 else -1 if i == 3
+                        else 1 if i == 4 else -w - 1 if i == 5 else -w if i == 6 else -w + 1)
+            if col[q] != EMPTY:
+                continue
+            if not pat[pattern_code(B, q)]:
+                continue
+            if not k_legal(B, q, c) or k_is_eye(B, q, c):
+                continue
+            if k_self_atari(B, q, c) >= sa_min:
+                continue
+            buf[k] = q
+            k += 1
+        if k > 0:
+            s = rand_next(s)
+            return buf[rand_below(s, k)], s
+    # 3. random
+    n = m[M_NEMPTY]
+    if n == 0:
+        return PASS, s
+    s = rand_next(s)
+    start = rand_below(s, n)
+    emp = B[EMP]
+    for i in range(n):
+        p = emp[(start + i) % n]
+        if not k_legal(B, p, c) or k_is_eye(B, p, c):
+            continue
+        if policy == 1 and k_self_atari(B, p, c) >= sa_min:
+            continue
+        return p, s
+    return PASS, s
+
+
+@njit(cache=True)
+def k_area(B: np.ndarray, owner: np.ndarray) -> int:
+    """Tromp-Taylor area: fills ``owner`` (per point: BLACK, WHITE or EMPTY for neutral) and
+    returns black area - white area."""
+    col = B[COL]
+    w = B[META, M_W]
+    P = col.shape[0]
+    queue = B[SCR]
+    for p in range(P):
+        owner[p] = -1
+    score = 0
+    for p in range(P):
+        cp = col[p]
+        if cp == BORDER:
+            owner[p] = EMPTY
+            continue
+        if cp == BLACK or cp == WHITE:
+            owner[p] = cp
+            score += 1 if cp == BLACK else -1
+            continue
+        if owner[p] != -1:
+            continue
+        # breadth-first flood of the empty region from p: queue[0:tail] is the region
+        reach = 0
+        head = 0
+        tail = 1
+        queue[0] = p
+        owner[p] = -2
+        while head < tail:
+            q = queue[head]
+            head += 1
+            for d in range(4):
+                n = q + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+                cn = col[n]
+                if cn == EMPTY:
+                    if owner[n] == -1:
+                        owner[n] = -2
+                        queue[tail] = n
+                        tail += 1
+                elif cn == BLACK:
+                    reach |= 1
+                elif cn == WHITE:
+                    reach |= 2
+        cnt = tail
+        who = BLACK if reach == 1 else WHITE if reach == 2 else EMPTY
+        for i in range(cnt):
+            owner[queue[i]] = who
+        if who == BLACK:
+            score += cnt
+        elif who == WHITE:
+            score -= cnt
+    return score
+
+
+@njit(cache=True)
+def k_playout(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray, sa_min: int,
+              max_moves: int, moves: np.ndarray, owner: np.ndarray,
+              buf: np.ndarray) -> tuple[int, int, np.uint64]:
+    """Play B (modified in place) to the end. Writes the moves (PASS included) to ``moves``
+    and the final owner of each point to ``owner``. Returns (black area - white area,
+    number of moves, rng state). The colour to play is ``B[META, M_TOPLAY]``."""
+    m = B[META]
+    nm = 0
+    passes = m[M_PASSES]
+    while passes < 2 and nm < max_moves:
+        c = m[M_TOPLAY]
+        p, s = k_choose(B, c, s, policy, pat, sa_min, buf)
+        k_play(B, p, c)
+        moves[nm] = p
+        nm += 1
+        passes = m[M_PASSES]
+    return k_area(B, owner), nm, s
+
+
+@njit(cache=True)
+def k_playout_batch(B0: np.ndarray, seed: np.uint64, n: int, policy: int, pat: np.ndarray,
+                    sa_min: int, max_moves: int, komi2: int, scores: np.ndarray,
+                    own: np.ndarray) -> np.uint64:
+    """Run n playouts from B0 (not modified). ``scores[i]`` = black area - white area of
+    playout i; ``own[p]`` accumulates +1 for each playout whose final owner of p is black and
+    -1 for white. ``komi2`` is unused here (kept so callers can pass 2*komi for reports).
+    Returns the rng state."""
+    B = B0.copy()
+    P = B0.shape[1]
+    moves = np.empty(max_moves + 1, dtype=np.int32)
+    owner = np.empty(P, dtype=np.int32)
+    buf = np.empty(4 * P + 8, dtype=np.int32)
+    s = seed
+    for i in range(n):
+        B[:, :] = B0
+        sc, nm, s = k_playout(B, s, policy, pat, sa_min, max_moves, moves, owner, buf)
+        scores[i] = sc
+        for p in range(P):
+            if owner[p] == BLACK:
+                own[p] += 1
+            elif owner[p] == WHITE:
+                own[p] -= 1
+    return s
+
+
+@njit(cache=True)
+def k_legal_mask(B: np.ndarray, c: int, use_ko: bool, skip_eyes: bool,
+                 out: np.ndarray) -> int:
+    """Writes into ``out`` the points where c may play (simple ko if ``use_ko``), skipping
+    c's own true eyes if ``skip_eyes``; returns how many."""
+    col = B[COL]
+    k = 0
+    for p in range(col.shape[0]):
+        if col[p] != EMPTY:
+            continue
+        if use_ko:
+            if not k_legal(B, p, c):
+                continue
+        elif not k_legal_noko(B, p, c):
+            continue
+        if skip_eyes and k_is_eye(B, p, c):
+            continue
+        out[k] = p
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def k_hash(B: np.ndarray, Z: np.ndarray) -> np.int64:
+    """Zobrist hash of the stones (not the side to move)."""
+    col = B[COL]
+    h = np.int64(0)
+    for p in range(col.shape[0]):
+        cp = col[p]
+        if cp == BLACK or cp == WHITE:
+            h ^= Z[cp, p]
+    return h
+
+
+@njit(cache=True)
+def k_hash_after(B: np.ndarray, Z: np.ndarray, h: np.int64, p: int, c: int) -> np.int64:
+    """The stone hash after c plays the legal point p (captures included), from hash h."""
+    col = B[COL]
+    w = B[META, M_W]
+    h ^= Z[c, p]
+    o = 3 - c
+    g0 = -1
+    g1 = -1
+    g2 = -1
+    for d in range(4):
+        n = p + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+        if col[n] != o:
+            continue
+        g = B[GID, n]
+        if g == g0 or g == g1 or g == g2 or not in_atari(B, g):
+            continue
+        if g0 < 0:
+            g0 = g
+        elif g1 < 0:
+            g1 = g
+        else:
+            g2 = g
+        s = g
+        while True:
+            h ^= Z[o, s]
+            s = B[NXT, s]
+            if s == g:
+                break
+    return h

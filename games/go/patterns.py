@@ -1,0 +1,87 @@
+"""3x3 patterns for the playout policy: a small MoGo-like set, hand-written.
+
+Each pattern is three rows (top first) around the candidate empty point in the middle:
+``X`` and ``O`` are the two colours (a pattern matches with either assignment), ``.`` empty,
+``x`` not X (O or empty), ``o`` not O (X or empty), ``#`` off the board, ``?`` anything.
+All 8 rotations/reflections are included. The table is indexed by the 16-bit code of
+:func:`games.go.kernel.pattern_code` (2 bits per neighbour: NW N NE W E SW S SE).
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+
+import numpy as np
+
+from games.go.coords import BLACK, BORDER, EMPTY, WHITE
+
+# (name, rows). The shapes are the classic ones of the MoGo paper (Gelly et al. 2006).
+PATTERNS: tuple[tuple[str, tuple[str, str, str]], ...] = (
+    ("hane between two stones", ("XOX", "...", "???")),
+    ("hane, no cut", ("XO.", "...", "?.?")),
+    ("hane round the corner", ("XO?", "X..", "x.?")),
+    ("diagonal attachment", (".O.", "X..", "...")),
+    ("cut, unprotected", ("XO?", "O.o", "?o?")),
+    ("cut, peeped", ("XO?", "O.X", "???")),
+    ("cut between two", ("?X?", "O.O", "ooo")),
+    ("knight's move cut", ("OX?", "o.O", "???")),
+    ("edge chase", ("X.?", "O.?", "##?")),
+    ("edge block the cut", ("OX?", "X.O", "###")),
+    ("edge block the connection", ("?X?", "x.O", "###")),
+    ("edge descend", ("?XO", "x.x", "###")),
+    ("edge cut", ("?OX", "X.O", "###")),
+)
+
+# neighbour order of pattern_code, as (row, col) in the 3x3 picture (row 0 at the top)
+_ORDER = ((0, 0), (0, 1), (0, 2), (1, 0), (1, 2), (2, 0), (2, 1), (2, 2))
+
+
+def _allowed(ch: str, x: int, o: int) -> tuple[int, ...]:
+    return {
+        "X": (x,),
+        "O": (o,),
+        ".": (EMPTY,),
+        "x": (o, EMPTY),
+        "o": (x, EMPTY),
+        "#": (BORDER,),
+        "?": (EMPTY, BLACK, WHITE, BORDER),
+    }[ch]
+
+
+def _symmetries(rows: tuple[str, str, str]) -> list[list[str]]:
+    grid = [list(r) for r in rows]
+    out = []
+    g = grid
+    for _ in range(4):
+        g = [list(r) for r in zip(*g[::-1], strict=True)]  # rotate 90 degrees
+        out.append(g)
+        out.append([r[::-1] for r in g])  # mirror
+    return out
+
+
+def matching_codes(rows: tuple[str, str, str]) -> set[int]:
+    """Every neighbourhood code one pattern matches (all symmetries, both colourings)."""
+    codes: set[int] = set()
+    for g in _symmetries(rows):
+        if g[1][1] != ".":
+            raise ValueError("the middle of a pattern must be '.'")
+        for x, o in ((BLACK, WHITE), (WHITE, BLACK)):
+            choices = [_allowed(g[r][c], x, o) for r, c in _ORDER]
+            for combo in itertools.product(*choices):
+                code = 0
+                for i, v in enumerate(combo):
+                    code |= v << (2 * i)
+                codes.add(code)
+    return codes
+
+
+@functools.lru_cache(maxsize=1)
+def pattern_table() -> np.ndarray:
+    """bool[65536]: does some pattern match this neighbourhood code. Read-only."""
+    table = np.zeros(1 << 16, dtype=np.bool_)
+    for _, rows in PATTERNS:
+        for code in matching_codes(rows):
+            table[code] = True
+    table.setflags(write=False)
+    return table

@@ -1,0 +1,403 @@
+"""GoState: the rules of Go for GTP play and for search (games.contract.State).
+
+Rules: Tromp-Taylor area scoring with fractional komi, positional superko (a move may not
+recreate any earlier board position of the game, setup included), suicide illegal, the game
+ends after two consecutive passes. Seats: seat 0 is black and seat 1 is white. That seat ==
+colour - 1 is a Go-specific choice of this class, not a convention of the contract: code
+speaking about colours uses BLACK/WHITE and ``to_play``; code speaking about seats uses
+``to_move`` and :meth:`seat_of` / :meth:`colour_of`.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from games.contract import Playout, Priors
+from games.go import kernel as K
+from games.go.coords import (
+    BLACK,
+    EMPTY,
+    PASS,
+    WHITE,
+    check_size,
+    colour_name,
+    on_board,
+    point_to_vertex,
+)
+from games.go.patterns import pattern_table
+
+
+class IllegalMove(ValueError):
+    """An illegal move. ``reason`` is one of 'occupied', 'suicide', 'superko', 'off board'."""
+
+    def __init__(self, reason: str, colour: int, point: int, size: int) -> None:
+        where = point_to_vertex(point, size) if on_board(size, point) else str(point)
+        super().__init__(f"illegal move {colour_name(colour)} {where}: {reason}")
+        self.reason = reason
+        self.colour = colour
+        self.point = point
+
+
+class PlayoutSettings(NamedTuple):
+    """Playout policy knobs (the defaults are the tuned values)."""
+
+    policy: int = 1  # 1: MoGo-like (captures, atari escapes, 3x3 patterns), 0: light
+    sa_min: int = 2  # a self-atari leaving a group of at least this many stones is refused
+    max_moves_factor: int = 3  # a playout stops after factor * size^2 moves
+
+
+@functools.lru_cache(maxsize=32)
+def zobrist(size: int) -> np.ndarray:
+    """Zobrist keys (3, P) int64 for a board size, from a fixed seed (stable across runs).
+    Row 1 black, row 2 white; ``[0, 0]`` is the key of 'white to play'."""
+    w = size + 2
+    rng = np.random.default_rng(0x60D5EED + size)
+    z = rng.integers(-(2**63), 2**63 - 1, size=(3, w * w), dtype=np.int64)
+    z.setflags(write=False)
+    return z
+
+
+class _Snapshot(NamedTuple):
+    board: np.ndarray
+    hash: int
+    history_len: int
+
+
+class GoState:
+    """A Go position with its history (for superko, undo and SGF)."""
+
+    num_players = 2
+
+    def __init__(self, size: int = 9, komi: float = 7.5,
+                 playout: PlayoutSettings | None = None) -> None:
+        check_size(size)
+        self.size = size
+        self.komi = float(komi)
+        self.settings = playout or PlayoutSettings()
+        self._b = K.new_board(size)
+        self._z = zobrist(size)
+        self._hash = 0
+        self._seen: dict[int, int] = {0: 1}  # positions of the game -> occurrences
+        self._undo: list[_Snapshot] = []
+        self.history: list[tuple[int, int]] = []  # (colour, point) of each move, PASS too
+        self.setup: list[tuple[int, int]] = []  # (colour, point) of setup/handicap stones
+
+    # -- colours, seats, turns ---------------------------------------------------------
+    @staticmethod
+    def seat_of(colour: int) -> int:
+        return colour - 1
+
+    @staticmethod
+    def colour_of(seat: int) -> int:
+        return seat + 1
+
+    @property
+    def to_play(self) -> int:
+        """The colour to play (BLACK or WHITE)."""
+        return int(self._b[K.META, K.M_TOPLAY])
+
+    @to_play.setter
+    def to_play(self, colour: int) -> None:
+        if colour not in (BLACK, WHITE):
+            raise ValueError(f"not a colour: {colour!r}")
+        self._b[K.META, K.M_TOPLAY] = colour
+
+    @property
+    def to_move(self) -> int:
+        """The seat to move (contract): seat 0 = black."""
+        return self.to_play - 1
+
+    @property
+    def passes(self) -> int:
+        """Consecutive passes at the end of the history."""
+        return int(self._b[K.META, K.M_PASSES])
+
+    @property
+    def last_move(self) -> int | None:
+        return self.history[-1][1] if self.history else None
+
+    @property
+    def ko_point(self) -> int | None:
+        """The simple-ko point (the one point retaking a ko would recapture), if any."""
+        k = int(self._b[K.META, K.M_KO])
+        return k if k > 0 else None
+
+    def captures(self, colour: int) -> int:
+        """Stones captured so far by ``colour``."""
+        return int(self._b[K.META, K.M_CAPB if colour == BLACK else K.M_CAPW])
+
+    # -- the board ---------------------------------------------------------------------
+    def colour_at(self, point: int) -> int:
+        """EMPTY, BLACK or WHITE."""
+        if not on_board(self.size, point):
+            raise ValueError(f"{point} is not a point of a {self.size}x{self.size} board")
+        return int(self._b[K.COL, point])
+
+    def stones(self, colour: int) -> list[int]:
+        """The points holding ``colour``'s stones, increasing."""
+        return [int(p) for p in np.flatnonzero(self._b[K.COL] == colour)]
+
+    def grid(self) -> np.ndarray:
+        """(size, size) array of colours, row 0 = GTP row 1 (the bottom)."""
+        w = self.size + 2
+        return self._b[K.COL].reshape(w, w)[1:-1, 1:-1].copy()
+
+    def is_empty(self) -> bool:
+        return int(self._b[K.META, K.M_NEMPTY]) == self.size * self.size
+
+    def group(self, point: int) -> list[int]:
+        """The stones of the group at ``point`` (empty list on an empty point)."""
+        if self.colour_at(point) == EMPTY:
+            return []
+        g = int(self._b[K.GID, point])
+        out = [g]
+        s = int(self._b[K.NXT, g])
+        while s != g:
+            out.append(s)
+            s = int(self._b[K.NXT, s])
+        return sorted(out)
+
+    def liberties(self, point: int) -> int:
+        """Number of distinct liberties of the group at ``point``."""
+        w = self.size + 2
+        col = self._b[K.COL]
+        libs = {q for s in self.group(point) for q in (s + 1, s - 1, s + w, s - w)
+                if col[q] == EMPTY}
+        return len(libs)
+
+    # -- legality and moves ------------------------------------------------------------
+    def illegal_reason(self, colour: int, point: int) -> str | None:
+        """None if ``colour`` may play ``point`` now (PASS is always legal), else the reason:
+        'off board', 'occupied', 'suicide' or 'superko'."""
+        if point == PASS:
+            return None
+        if not on_board(self.size, point):
+            return "off board"
+        if self._b[K.COL, point] != EMPTY:
+            return "occupied"
+        if not K.k_legal_noko(self._b, point, colour):
+            return "suicide"
+        h = int(K.k_hash_after(self._b, self._z, np.int64(self._hash), point, colour))
+        if h in self._seen:
+            return "superko"
+        return None
+
+    def is_legal(self, colour: int, point: int) -> bool:
+        return self.illegal_reason(colour, point) is None
+
+    def legal_points(self, colour: int | None = None, include_eyes: bool = True) -> list[int]:
+        """Every legal point (not PASS) for ``colour`` (default: the colour to play); without
+        ``include_eyes``, the points filling one of its own true eyes are left out."""
+        c = self.to_play if colour is None else colour
+        out = np.empty(self._b.shape[1], dtype=np.int32)
+        n = K.k_legal_mask(self._b, c, False, not include_eyes, out)
+        h = np.int64(self._hash)
+        res = []
+        for p in out[:n].tolist():
+            if int(K.k_hash_after(self._b, self._z, h, p, c)) not in self._seen:
+                res.append(p)
+        return res
+
+    def legal_moves(self) -> list[int]:
+        """Contract: the legal points of the colour to play that do not fill its own true
+        eyes, then PASS. Empty when the game is over."""
+        if self.is_terminal():
+            return []
+        return self.legal_points(self.to_play, include_eyes=False) + [PASS]
+
+    def play_colour(self, colour: int, point: int) -> None:
+        """Play ``colour`` at ``point`` (or PASS) whoever is to play; afterwards the other
+        colour is to play. Raises IllegalMove (the position is unchanged then)."""
+        if colour not in (BLACK, WHITE):
+            raise ValueError(f"not a colour: {colour!r}")
+        reason = self.illegal_reason(colour, point)
+        if reason is not None:
+            raise IllegalMove(reason, colour, point, self.size)
+        self._undo.append(_Snapshot(self._b.copy(), self._hash, len(self.history)))
+        if point != PASS:
+            self._hash = int(K.k_hash_after(self._b, self._z, np.int64(self._hash), point,
+                                            colour))
+            self._seen[self._hash] = self._seen.get(self._hash, 0) + 1
+        K.k_play(self._b, point, colour)
+        self.history.append((colour, point))
+
+    def play(self, move: Any) -> None:
+        """Contract: the colour to play plays ``move`` (a point or PASS)."""
+        self.play_colour(self.to_play, int(move))
+
+    def pass_move(self, colour: int | None = None) -> None:
+        self.play_colour(self.to_play if colour is None else colour, PASS)
+
+    def undo(self) -> None:
+        """Take back the last move (not setup stones). ValueError if there is none."""
+        if not self._undo:
+            raise ValueError("no move to undo")
+        snap = self._undo.pop()
+        if self.history[-1][1] != PASS:
+            n = self._seen[self._hash] - 1
+            if n:
+                self._seen[self._hash] = n
+            else:
+                del self._seen[self._hash]
+        self._b = snap.board.copy()  # snapshots may be shared with clones
+        self._hash = snap.hash
+        del self.history[snap.history_len:]
+
+    def place_setup(self, colour: int, points: Iterable[int]) -> None:
+        """Put setup stones (handicap, SGF AB/AW) on empty points. Only before any move;
+        they are not moves and cannot be undone. ValueError on an occupied/invalid point."""
+        if self.history:
+            raise ValueError("setup stones only before the first move")
+        for p in points:
+            if not on_board(self.size, p) or self._b[K.COL, p] != EMPTY:
+                raise ValueError(f"cannot place a setup stone on {p}")
+            if not K.k_legal_noko(self._b, p, colour):
+                raise ValueError(f"setup stone on {p} would have no liberty")
+            K.k_place(self._b, p, colour)
+            self.setup.append((colour, p))
+        self._hash = int(K.k_hash(self._b, self._z))
+        self._seen = {self._hash: 1}
+
+    def place_handicap(self, points: Sequence[int]) -> None:
+        """Black handicap stones on ``points``; white plays next."""
+        self.place_setup(BLACK, points)
+        self.to_play = WHITE
+
+    # -- end of game and scoring -------------------------------------------------------
+    def is_terminal(self) -> bool:
+        return self.passes >= 2
+
+    def area(self) -> tuple[int, int]:
+        """Tromp-Taylor (black area, white area): stones plus empty points reaching only
+        that colour."""
+        owner = np.empty(self._b.shape[1], dtype=np.int32)
+        K.k_area(self._b.copy(), owner)
+        return int(np.sum(owner == BLACK)), int(np.sum(owner == WHITE))
+
+    def area_owner(self) -> np.ndarray:
+        """Per point (1-D, border included): BLACK, WHITE or EMPTY (neutral)."""
+        owner = np.empty(self._b.shape[1], dtype=np.int32)
+        K.k_area(self._b.copy(), owner)
+        return owner
+
+    def score(self) -> float:
+        """Tromp-Taylor area score: black area - white area - komi (> 0: black wins)."""
+        b, w = self.area()
+        return b - w - self.komi
+
+    def returns(self) -> list[float]:
+        """Contract: per seat (0 = black) 1 for a win, 0 for a loss, 0.5 for a jigo."""
+        s = self.score()
+        if s > 0:
+            return [1.0, 0.0]
+        if s < 0:
+            return [0.0, 1.0]
+        return [0.5, 0.5]
+
+    # -- contract odds and ends --------------------------------------------------------
+    def key(self) -> int:
+        """Zobrist hash of the stones and the side to move."""
+        return self._hash ^ (int(self._z[0, 0]) if self.to_play == WHITE else 0)
+
+    def position_hash(self) -> int:
+        """Zobrist hash of the stones only (what superko compares)."""
+        return self._hash
+
+    def clone(self) -> GoState:
+        new = GoState.__new__(GoState)
+        new.size = self.size
+        new.komi = self.komi
+        new.settings = self.settings
+        new._b = self._b.copy()
+        new._z = self._z
+        new._hash = self._hash
+        new._seen = dict(self._seen)
+        new._undo = list(self._undo)
+        new.history = list(self.history)
+        new.setup = list(self.setup)
+        return new
+
+    def diagram(self) -> str:
+        from games.go.diagram import board_diagram
+
+        return board_diagram(self)
+
+    def showboard(self) -> str:
+        """The diagram for GTP ``showboard`` (starts with a newline)."""
+        return "\n" + self.diagram()
+
+    # -- playouts ----------------------------------------------------------------------
+    @property
+    def max_playout_moves(self) -> int:
+        return self.settings.max_moves_factor * self.size * self.size
+
+    def playout(self, rng: np.random.Generator, seat: int) -> Playout:
+        """Contract: play a copy to the end with the playout policy (simple ko inside the
+        playout). ``moves``/``players`` leave out passes."""
+        b = self._b.copy()
+        cap = self.max_playout_moves
+        moves = np.empty(cap + 1, dtype=np.int32)
+        owner = np.empty(b.shape[1], dtype=np.int32)
+        buf = np.empty(4 * b.shape[1] + 8, dtype=np.int32)
+        first = self.to_play
+        seed = np.uint64(int(rng.integers(1, 2**62)))
+        sc, nm, _ = K.k_playout(b, seed, self.settings.policy, pattern_table(),
+                                self.settings.sa_min, cap, moves, owner, buf)
+        mv = moves[:nm].astype(np.int64)
+        colours = np.where(np.arange(nm) % 2 == 0, first, 3 - first)
+        keep = mv != PASS
+        s = sc - self.komi
+        ret = np.array([1.0, 0.0]) if s > 0 else np.array([0.0, 1.0]) if s < 0 else \
+            np.array([0.5, 0.5])
+        return Playout(ret, np.zeros(0), mv[keep], (colours[keep] - 1).astype(np.int64))
+
+    def playout_scores(self, rng: np.random.Generator, n: int,
+                       policy: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """n playouts in one kernel call: (black area - white area per playout (no komi),
+        ownership sum per point (+1 black, -1 white per playout; 1-D, border included))."""
+        scores = np.empty(n, dtype=np.int64)
+        own = np.zeros(self._b.shape[1], dtype=np.int64)
+        seed = np.uint64(int(rng.integers(1, 2**62)))
+        pol = self.settings.policy if policy is None else policy
+        K.k_playout_batch(self._b, seed, n, pol, pattern_table(), self.settings.sa_min,
+                          self.max_playout_moves, 0, scores, own)
+        return scores, own
+
+    # -- dead stones -------------------------------------------------------------------
+    def ownership(self, rng: np.random.Generator, playouts: int = 200) -> np.ndarray:
+        """Mean final owner per point over playouts from here, in [-1, 1] (+1 black)."""
+        _, own = self.playout_scores(rng, playouts)
+        return own / float(playouts)
+
+    def dead_stones(self, rng: np.random.Generator, playouts: int = 200) -> list[int]:
+        """Stones estimated dead: whole groups whose points end up owned by the opponent in
+        most playouts (mean ownership of the group's points past 0 towards the opponent)."""
+        from games.go.dead import dead_stones
+
+        return dead_stones(self, rng, playouts)
+
+    def final_status(self, rng: np.random.Generator, playouts: int = 200
+                     ) -> dict[str, list[int]]:
+        """GTP final_status_list: {'alive': [...], 'dead': [...], 'seki': [...]}."""
+        from games.go.dead import final_status
+
+        return final_status(self, rng, playouts)
+
+    def score_with_dead_removed(self, rng: np.random.Generator, playouts: int = 200) -> float:
+        """Area score (komi included) after removing the estimated dead stones."""
+        from games.go.dead import score_with_dead_removed
+
+        return score_with_dead_removed(self, rng, playouts)
+
+    # -- priors ------------------------------------------------------------------------
+    def priors(self) -> Priors:
+        from games.go.priors import go_priors
+
+        return go_priors(self)
+
+    def __repr__(self) -> str:
+        return f"GoState(size={self.size}, komi={self.komi}, moves={len(self.history)})"
