@@ -60,11 +60,11 @@ def parse_command(line: str) -> Command | None:
 
 def format_response(cmd_id: int | None, ok: bool, text: str) -> bytes:
     """``=12 text\\n\\n`` / ``? text\\n\\n``. Empty lines inside ``text`` (which would end the
-    answer early) become a single space; trailing newlines are dropped."""
+    answer early) become a single space; trailing newlines are dropped. A text starting with
+    a newline (``showboard``) starts on the line after the status."""
     head = ("=" if ok else "?") + ("" if cmd_id is None else str(cmd_id))
-    text = text.strip("\n")
-    body = "\n".join(ln.rstrip() if ln.strip() else " " for ln in text.split("\n")) if text else ""
-
+    lines = text.rstrip("\n").split("\n")
+    body = "\n".join([lines[0].rstrip()] + [ln.rstrip() or " " for ln in lines[1:]])
     return f"{head} {body}\n\n".encode()
 
 

@@ -53,6 +53,7 @@ def make() -> Dispatcher:
     d.register("boom", boom)
     d.register("multi", lambda a: "line1\n\nline3\n")
     d.register("empty", lambda a: None)
+    d.register("board", lambda a: "\n . X\n\n . .\n")
     return d
 
 
@@ -86,6 +87,11 @@ def test_syntax_error_and_internal_error() -> None:
 def test_empty_lines_inside_an_answer_are_kept_from_ending_it() -> None:
     out, _ = run(make(), "multi")
     assert out == b"= line1\n \nline3\n\n"
+
+
+def test_answer_starting_with_a_newline() -> None:
+    out, _ = run(make(), "3 board")
+    assert out == b"=3 \n . X\n \n . .\n\n"
 
 
 def test_quit_ends_the_session() -> None:
