@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import numpy.typing as npt
+from numba import njit
 
 Arr = npt.NDArray[np.float64]
 
@@ -34,3 +35,65 @@ def argmax_random_tie(scores: Arr, rng: np.random.Generator) -> int:
     """Index of the maximum, ties broken uniformly at random."""
     best = np.flatnonzero(scores == scores.max())
     return int(best[0] if len(best) == 1 else rng.choice(best))
+
+
+@njit(cache=True)
+def _index(n: float, s: float, s2: float, logt: float, tuned: bool, c: float) -> float:
+    if n <= 0:
+        return np.inf
+    mean = s / n
+    if tuned:
+        var = s2 / n - mean * mean + np.sqrt(2.0 * logt / n)
+        return mean + np.sqrt(logt / n * min(0.25, var))
+    return mean + c * np.sqrt(logt / n)
+
+
+@njit(cache=True)
+def select_arms(n: Arr, s: Arr, s2: Arr, total: int, size: int, tuned: bool, c: float,
+                u: Arr) -> npt.NDArray[np.int64]:
+    """``size`` arms chosen one after another by UCB1-TUNED (or UCB1 with constant ``c``),
+    each choice counted provisionally at the arm's current mean (0.5 if unpulled) before the
+    next; ties go to a random one of the best (``u`` holds ``size`` uniforms). The kernel of
+    :func:`ucb1_tuned` / :func:`ucb1`; the arrays are not modified."""
+    k = len(n)
+    nn = n.copy()
+    ss = s.copy()
+    ss2 = s2.copy()
+    arms = np.empty(size, dtype=np.int64)
+    scores = np.empty(k)
+    for b in range(size):
+        logt = np.log(max(float(total + b), 1.0))
+        best = -np.inf
+        n_best = 0
+        for i in range(k):
+            scores[i] = _index(nn[i], ss[i], ss2[i], logt, tuned, c)
+            if scores[i] > best:
+                best = scores[i]
+                n_best = 1
+            elif scores[i] == best:
+                n_best += 1
+        pick = min(int(u[b] * n_best), n_best - 1)
+        a = 0
+        for i in range(k):
+            if scores[i] == best:
+                if pick == 0:
+                    a = i
+                    break
+                pick -= 1
+        arms[b] = a
+        mean = ss[a] / nn[a] if nn[a] > 0 else 0.5
+        nn[a] += 1.0
+        ss[a] += mean
+        ss2[a] += mean * mean
+    return arms
+
+
+@njit(cache=True)
+def credit_arms(n: Arr, s: Arr, s2: Arr, arms: npt.NDArray[np.int64], values: Arr) -> None:
+    """Add one pull with reward ``values[j]`` to arm ``arms[j]`` for every j (in place)."""
+    for j in range(len(arms)):
+        a = arms[j]
+        v = values[j]
+        n[a] += 1.0
+        s[a] += v
+        s2[a] += v * v

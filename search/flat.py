@@ -19,7 +19,7 @@ import msgspec
 import numpy as np
 
 from search.alpha import discounted_value
-from search.bandit import argmax_random_tie, ucb1, ucb1_tuned
+from search.bandit import credit_arms, select_arms
 from search.budget import Budget
 from search.result import SearchResult
 
@@ -70,26 +70,20 @@ class FlatMC:
             return SearchResult(moves[0], float("nan"), moves, [0], [float("nan")], 0,
                                 meter.elapsed(), {"arms": 1})
         batched = hasattr(root, "playout_batch")
+        tuned = cfg.bandit == "ucb1-tuned"
         total = 0
         while not meter.done(total):
+            size = cfg.batch if batched else 1
+            if budget.playouts is not None:
+                size = min(size, budget.playouts - total)
+            arms = select_arms(n, s, s2, total, size, tuned, cfg.c, rng.random(size))
             if batched:
-                size = cfg.batch
-                if budget.playouts is not None:
-                    size = min(size, budget.playouts - total)
-                arms = self._select_batch(n, s, s2, total, size, rng)
                 pb = root.playout_batch([moves[a] for a in arms], rng, seat)
                 vals = _discount_rows(pb.returns, pb.evals, pb.n_evals, cfg.alpha)
-                np.add.at(n, arms, 1.0)
-                np.add.at(s, arms, vals)
-                np.add.at(s2, arms, vals * vals)
-                total += len(arms)
             else:
-                a = argmax_random_tie(self._scores(n, s, s2, total), rng)
-                v = self._one_playout(root, moves[a], seat, rng)
-                n[a] += 1.0
-                s[a] += v
-                s2[a] += v * v
-                total += 1
+                vals = np.array([self._one_playout(root, moves[arms[0]], seat, rng)])
+            credit_arms(n, s, s2, arms, vals)
+            total += size
         with np.errstate(divide="ignore", invalid="ignore"):
             means = np.where(n > 0, s / n, -np.inf)
         best = int(np.argmax(n if cfg.final == "visits" else means))
@@ -103,26 +97,6 @@ class FlatMC:
             elapsed=meter.elapsed(),
             info={"arms": k, "alpha": cfg.alpha},
         )
-
-    def _scores(self, n: np.ndarray, s: np.ndarray, s2: np.ndarray, total: float) -> np.ndarray:
-        if self.config.bandit == "ucb1":
-            return ucb1(n, s, total, self.config.c)
-        return ucb1_tuned(n, s, s2, total)
-
-    def _select_batch(
-        self, n: np.ndarray, s: np.ndarray, s2: np.ndarray, total: int, size: int,
-        rng: np.random.Generator,
-    ) -> np.ndarray:
-        n, s, s2 = n.copy(), s.copy(), s2.copy()
-        arms = np.empty(size, dtype=np.int64)
-        for i in range(size):
-            a = argmax_random_tie(self._scores(n, s, s2, total + i), rng)
-            arms[i] = a
-            mean = s[a] / n[a] if n[a] > 0 else 0.5
-            n[a] += 1.0
-            s[a] += mean
-            s2[a] += mean * mean
-        return arms
 
     def _one_playout(self, root: Any, move: Any, seat: int, rng: np.random.Generator) -> float:
         world = root.sample_world(rng) if hasattr(root, "sample_world") else root.clone()

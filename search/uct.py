@@ -22,9 +22,55 @@ from typing import Any, Literal
 
 import msgspec
 import numpy as np
+from numba import njit
 
 from search.budget import Budget
 from search.result import SearchResult
+
+
+_ALL = np.zeros(0, dtype=np.int64)
+
+
+@njit(cache=True)
+def _select_child(N: np.ndarray, W: np.ndarray, RN: np.ndarray, RW: np.ndarray,
+                  allowed: np.ndarray, n: float, c: float, rave_k: float, rave: bool,
+                  u: float) -> int:
+    """The child index maximising Q_UR + c sqrt(ln n / N) over ``allowed`` (all if empty).
+
+    Untried children (no visits and, with RAVE, no RAVE visits) come first, one chosen by
+    the uniform number ``u``. Q_UR = β Q_RAVE + (1 − β) Q with β = sqrt(k / (3 n + k)).
+    """
+    m = len(allowed) if len(allowed) > 0 else len(N)
+    n_unseen = 0
+    for j in range(m):
+        i = allowed[j] if len(allowed) > 0 else j
+        if N[i] <= 0 and (not rave or RN[i] <= 0):
+            n_unseen += 1
+    if n_unseen > 0:
+        pick = min(int(u * n_unseen), n_unseen - 1)
+        for j in range(m):
+            i = allowed[j] if len(allowed) > 0 else j
+            if N[i] <= 0 and (not rave or RN[i] <= 0):
+                if pick == 0:
+                    return i
+                pick -= 1
+    beta = np.sqrt(rave_k / (3.0 * n + rave_k)) if rave else 0.0
+    logn = np.log(max(n, 1.0))
+    best = -1
+    best_score = -np.inf
+    for j in range(m):
+        i = allowed[j] if len(allowed) > 0 else j
+        q = W[i] / N[i] if N[i] > 0 else 0.0
+        if rave:
+            if RN[i] > 0:
+                qr = RW[i] / RN[i]
+                q = beta * qr + (1.0 - beta) * q if N[i] > 0 else qr
+        if c > 0:
+            q += c * np.sqrt(logn / max(N[i], 1.0))
+        if q > best_score:
+            best_score = q
+            best = i
+    return best
 
 
 class UCTConfig(msgspec.Struct, frozen=True):
@@ -139,27 +185,9 @@ class UCT:
                     np.searchsorted(node.thresholds, node.n, side="right")
                 )
                 allowed = node.order[: max(1, unlocked)]
-        N = node.N if allowed is None else node.N[allowed]
-        W = node.W if allowed is None else node.W[allowed]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            q = np.where(N > 0, W / np.maximum(N, 1e-300), 0.0)
-            if cfg.rave:
-                RN = node.RN if allowed is None else node.RN[allowed]
-                RW = node.RW if allowed is None else node.RW[allowed]
-                beta = math.sqrt(cfg.rave_k / (3.0 * node.n + cfg.rave_k))
-                qr = np.where(RN > 0, RW / np.maximum(RN, 1e-300), q)
-                q = np.where(N > 0, beta * qr + (1.0 - beta) * q, qr)
-                seen = (N > 0) | (RN > 0)
-            else:
-                seen = N > 0
-            score = q
-            if cfg.c > 0:
-                logn = math.log(max(node.n, 1.0))
-                score = q + cfg.c * np.sqrt(logn / np.maximum(N, 1e-300)) * (N > 0)
-            score = np.where(seen, score, np.inf)  # untried moves first
-        best = np.flatnonzero(score == score.max())
-        i = int(best[0] if len(best) == 1 else rng.choice(best))
-        return i if allowed is None else int(allowed[i])
+        idx = _ALL if allowed is None else allowed
+        return int(_select_child(node.N, node.W, node.RN, node.RW, idx, node.n, cfg.c,
+                                 cfg.rave_k, cfg.rave, rng.random()))
 
     # -- tree reuse --------------------------------------------------------------------
     def _find_reusable(self, key: int, to_move: int, depth: int = 4) -> Node | None:

@@ -1,0 +1,77 @@
+"""The import arrows of architecture.md, enforced by scanning every module's imports."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ["games", "search", "protocols", "clients", "servers"]
+ALLOWED = {
+    "games": set(),
+    "search": set(),
+    "protocols": {"games"},
+    "clients": {"games", "search", "protocols"},
+    "servers": {"games", "protocols"},
+}
+SOCKET_MODULES = {"socket", "socketserver", "selectors"}
+SOCKET_CALLS = {"open_connection", "start_server", "create_connection", "create_server"}
+
+
+def _modules() -> list[tuple[str, Path]]:
+    out = []
+    for pkg in PACKAGES:
+        for path in sorted((ROOT / pkg).rglob("*.py")):
+            out.append((pkg, path))
+    return out
+
+
+def _imports(path: Path) -> list[str]:
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names += [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.append(node.module)
+    return names
+
+
+def test_import_arrows() -> None:
+    bad = []
+    for pkg, path in _modules():
+        for name in _imports(path):
+            top = name.split(".")[0]
+            if top in PACKAGES and top != pkg and top not in ALLOWED[pkg]:
+                bad.append(f"{path.relative_to(ROOT)} imports {name}")
+    assert not bad, "forbidden imports:\n" + "\n".join(bad)
+
+
+def _socket_allowed(path: Path) -> bool:
+    rel = path.relative_to(ROOT).as_posix()
+    return rel == "protocols/transport.py" or rel.startswith("servers/")
+
+
+def test_no_socket_code_outside_transport_and_servers() -> None:
+    bad = []
+    for _, path in _modules():
+        if _socket_allowed(path):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import | ast.ImportFrom):
+                mods = [a.name for a in node.names] if isinstance(node, ast.Import) else [
+                    node.module or ""]
+                if any(m.split(".")[0] in SOCKET_MODULES for m in mods):
+                    bad.append(f"{path.relative_to(ROOT)}:{node.lineno} imports sockets")
+            elif isinstance(node, ast.Attribute) and node.attr in SOCKET_CALLS:
+                bad.append(f"{path.relative_to(ROOT)}:{node.lineno} calls {node.attr}")
+    assert not bad, "socket code outside protocols/transport.py and servers/:\n" + "\n".join(bad)
+
+
+def test_the_scan_sees_a_forbidden_import(tmp_path: Path) -> None:
+    # guard against a scanner that silently finds nothing
+    f = tmp_path / "m.py"
+    f.write_text("import clients.cli\nfrom search.uct import UCT\nimport numpy\n")
+    assert _imports(f) == ["clients.cli", "search.uct", "numpy"]
+    assert len(_modules()) > 10

@@ -1,0 +1,195 @@
+from __future__ import annotations
+
+import functools
+
+import numpy as np
+import pytest
+
+from games.contract import Priors
+from search.budget import Budget
+from search.flat import FlatConfig, FlatMC
+from search.uct import UCT, UCTConfig
+
+from tests.toygames import HighCard, Nim, TicTacToe
+
+
+@pytest.mark.parametrize("heap,max_take", [(10, 3), (13, 3), (7, 2), (14, 4)])
+def test_uct_finds_the_nim_win(heap: int, max_take: int) -> None:
+    # (no RAVE here: "take k" means something different at every heap size)
+    winning = heap % (max_take + 1)
+    res = UCT(UCTConfig()).search(Nim(heap, max_take), None, Budget(playouts=3000),
+                                           np.random.default_rng(heap))
+    assert res.move == winning, res.summary()
+    assert res.value > 0.8
+
+
+@functools.cache
+def _minimax(key: tuple[int, ...], to_move: int) -> tuple[float, int]:
+    """(value for the player to move, best move) by exhaustive search."""
+    g = TicTacToe()
+    g.board = list(key)
+    g.to_move = to_move
+    if g.is_terminal():
+        return g.returns()[to_move], -1
+    best = (-1.0, -1)
+    for m in g.legal_moves():
+        g.play(m)
+        v = 1.0 - _minimax(tuple(g.board), g.to_move)[0]
+        g.undo()
+        if v > best[0]:
+            best = (v, m)
+    return best
+
+
+@pytest.mark.parametrize("uct_seat", [0, 1])
+@pytest.mark.parametrize("rave", [False, True])
+def test_uct_never_loses_tictactoe_to_perfect_play(uct_seat: int, rave: bool) -> None:
+    for game_no in range(3):
+        rng = np.random.default_rng(100 * game_no + uct_seat)
+        uct = UCT(UCTConfig(rave=rave, c=0.7))
+        g = TicTacToe()
+        while not g.is_terminal():
+            if g.to_move == uct_seat:
+                move = uct.search(g, None, Budget(playouts=1500), rng).move
+            else:  # a perfect opponent, randomised among its best moves
+                vals = []
+                for m in g.legal_moves():
+                    g.play(m)
+                    vals.append((1.0 - _minimax(tuple(g.board), g.to_move)[0], m))
+                    g.undo()
+                top = max(v for v, _ in vals)
+                best = [m for v, m in vals if v == top]
+                move = best[int(rng.integers(len(best)))]
+            g.play(move)
+        assert g.returns()[uct_seat] >= 0.5, g.diagram()
+
+
+def test_uct_takes_an_immediate_tictactoe_win_and_blocks() -> None:
+    g = TicTacToe()
+    for m in (0, 3, 1, 4):  # X on 0,1; O on 3,4; X to move wins at 2
+        g.play(m)
+    assert UCT().search(g, None, Budget(playouts=500), np.random.default_rng(0)).move == 2
+    g = TicTacToe()
+    for m in (0, 4, 8):  # O must not lose: X threatens nothing yet, but check a block
+        g.play(m)
+    g2 = TicTacToe()
+    for m in (4, 0, 8):  # X on 4,8; O on 0: O to move must... no threat; X threatens 0-4-8 done
+        g2.play(m)
+    g3 = TicTacToe()
+    for m in (0, 4, 1):  # X on 0,1 threatens 2; O must block
+        g3.play(m)
+    assert UCT().search(g3, None, Budget(playouts=800), np.random.default_rng(1)).move == 2
+
+
+class PriorNim(Nim):
+    """Nim whose priors favour taking one object (a wrong move from 10)."""
+
+    def clone(self) -> PriorNim:
+        c = PriorNim(self.heap, self.max_take)
+        c.to_move = self.to_move
+        return c
+
+    def priors(self) -> Priors:
+        moves = self.legal_moves()
+        values = np.array([0.9 if m == 1 else 0.3 for m in moves])
+        return Priors(moves, values, np.full(len(moves), 20.0))
+
+
+def test_priors_are_pseudo_counts_not_visits() -> None:
+    uct = UCT(UCTConfig(priors=True))
+    res = uct.search(PriorNim(10, 3), None, Budget(playouts=60), np.random.default_rng(0))
+    assert sum(res.visits) == 60  # visits reported exclude the prior's pseudo-counts
+    root = uct.root
+    assert root is not None
+    assert root.N0.tolist() == [20.0, 20.0, 20.0]
+    # a wrong optimistic prior is overcome by enough search
+    res = UCT(UCTConfig(priors=True)).search(PriorNim(10, 3), None, Budget(playouts=4000),
+                                             np.random.default_rng(0))
+    assert res.move == 2
+    # and ignored when priors are off
+    uct_off = UCT(UCTConfig(priors=False))
+    uct_off.search(PriorNim(10, 3), None, Budget(playouts=10), np.random.default_rng(0))
+    assert uct_off.root is not None and uct_off.root.N0.tolist() == [0.0, 0.0, 0.0]
+
+
+def test_progressive_widening_unlocks_children_in_prior_order() -> None:
+    cfg = UCTConfig(widening=True, widening_initial=1, widening_a=40, widening_b=1.4)
+    uct = UCT(cfg)
+    res = uct.search(PriorNim(20, 4), None, Budget(playouts=60), np.random.default_rng(0))
+    # thresholds: 40, 96, ... so after 60 visits only the first two in prior order were open
+    visited = {m for m, v in zip(res.moves, res.visits, strict=True) if v > 0}
+    assert visited == {1, 2} or visited == {1, 3} or visited == {1, 4}
+    assert 1 in visited  # the prior favourite is first
+    res = uct.search(PriorNim(20, 4), None, Budget(playouts=2000), np.random.default_rng(0))
+    assert all(v > 0 for v in res.visits)
+
+
+def test_tree_reuse_between_moves() -> None:
+    uct = UCT(UCTConfig(reuse=True))
+    g = TicTacToe()
+    rng = np.random.default_rng(4)
+    first = uct.search(g, None, Budget(playouts=1000), rng)
+    g.play(first.move)
+    reply = max(range(9), key=lambda m: -1 if g.board[m] >= 0 else m)
+    g.play(reply)
+    second = uct.search(g, None, Budget(playouts=300), rng)
+    assert second.info["reused_visits"] > 0
+    # without reuse the statistics start from nothing
+    uct2 = UCT(UCTConfig(reuse=False))
+    uct2.search(TicTacToe(), None, Budget(playouts=200), rng)
+    assert uct2.search(g, None, Budget(playouts=50), rng).info["reused_visits"] == 0
+
+
+def test_n_player_values_are_each_movers_own() -> None:
+    # Nim with 2 seats checks negamax; the per-seat returns make the same code max-own-reward
+    uct = UCT()
+    res = uct.search(Nim(5, 3), None, Budget(playouts=2000), np.random.default_rng(2))
+    assert res.move == 1
+    assert uct.root is not None
+    child = uct.root.children[0]  # after taking 1 (heap 4), the opponent is lost
+    assert child is not None and child.to_move == 1
+    assert max(child.W / np.maximum(child.N, 1)) < 0.2
+
+
+def test_seconds_budget_with_an_injected_clock() -> None:
+    t = [0.0]
+
+    def clock() -> float:
+        t[0] += 0.001
+        return t[0]
+
+    res = UCT().search(Nim(10, 3), None, Budget(seconds=0.1, clock=clock),
+                       np.random.default_rng(0))
+    # start() reads the clock once, each done() once, elapsed() once: deterministic
+    assert 95 <= res.playouts <= 100
+
+
+# -- hidden information --------------------------------------------------------------------
+
+def test_high_card_info_set_property() -> None:
+    rng = np.random.default_rng(0)
+    for _ in range(200):
+        g = HighCard.deal(rng)
+        for _ in range(int(rng.integers(0, 5))):
+            g.play(g.legal_moves()[int(rng.integers(len(g.legal_moves())))])
+        for seat in (0, 1):
+            info = g.info_set(seat)
+            w = info.sample_world(rng)
+            assert w.info_set(seat) == info
+            assert sorted(w.legal_moves()) == sorted(g.legal_moves()) or g.to_move != seat
+
+
+def _dump_position() -> HighCard:
+    g = HighCard(([8, 3, 6], [0, 5, 7]))
+    g.play(8)  # seat 0 leads its 8: seat 1 cannot beat it and should throw its lowest card
+    return g
+
+
+@pytest.mark.parametrize("core", ["flat", "uct"])
+def test_determinised_search_dumps_the_lowest_card(core: str) -> None:
+    info = _dump_position().info_set(1)
+    rng = np.random.default_rng(7)
+    searcher = FlatMC(FlatConfig()) if core == "flat" else UCT(UCTConfig(c=0.7))
+    res = searcher.search(info, 1, Budget(playouts=2000), rng)
+    assert res.move == 0, res.summary()
+    assert set(res.moves) == {0, 5, 7}
