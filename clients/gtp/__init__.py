@@ -1,0 +1,1 @@
+"""``corvid gtp``: the Go engine (GTP 2 on stdin/stdout)."""

@@ -1,0 +1,178 @@
+"""The engine's board: games.go.GoState seen through GTP vertices and GTP colours.
+
+GTP colours are 0 (black) and 1 (white) (protocols.gtp); games.go uses BLACK=1, WHITE=2.
+Vertices are ``(col, row)`` 0-based or None for pass; games.go points are ints, PASS = -1.
+This is the only module of the engine that knows games.go's encodings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from games.go import kernel as K
+from games.go.coords import EMPTY, PASS, fixed_handicap_points, max_fixed_handicap, point, row_col
+from games.go.sgf import from_sgf, to_sgf
+from games.go.state import GoState
+from games.go.state import IllegalMove as GoIllegalMove
+from protocols.gtp import GtpError, Vertex
+
+DEAD_STONE_PLAYOUTS = 200
+
+
+class IllegalMove(Exception):
+    pass
+
+
+def go_colour(colour: int) -> int:
+    return colour + 1
+
+
+class Board:
+    """Protocol state of the position: a GoState plus the GTP view of it."""
+
+    def __init__(self, size: int, komi: float, state: GoState | None = None) -> None:
+        self.state = state if state is not None else GoState(size, komi)
+
+    @property
+    def size(self) -> int:
+        return self.state.size
+
+    @property
+    def komi(self) -> float:
+        return self.state.komi
+
+    def set_komi(self, komi: float) -> None:
+        self.state.komi = float(komi)
+
+    def copy(self) -> Board:
+        return Board(self.size, self.komi, self.state.clone())
+
+    # -- encodings ----------------------------------------------------------------------
+    def point_of(self, vertex: Vertex) -> int:
+        if vertex is None:
+            return PASS
+        col, row = vertex
+        return point(self.size, row, col)
+
+    def vertex_of(self, move: object) -> Vertex:
+        pt = int(move)  # type: ignore[call-overload]
+        if pt == PASS:
+            return None
+        row, col = row_col(self.size, pt)
+        return (col, row)
+
+    # -- the game -----------------------------------------------------------------------
+    @property
+    def to_move(self) -> int:
+        return self.state.to_play - 1
+
+    @property
+    def moves(self) -> list[tuple[int, Vertex]]:
+        return [(c - 1, self.vertex_of(p)) for c, p in self.state.history]
+
+    def play(self, colour: int, vertex: Vertex) -> None:
+        try:
+            self.state.play_colour(go_colour(colour), self.point_of(vertex))
+        except (GoIllegalMove, ValueError) as e:
+            raise IllegalMove(str(e)) from None
+
+    def undo(self) -> bool:
+        if not self.state.history:
+            return False
+        self.state.undo()
+        return True
+
+    def is_empty(self) -> bool:
+        return self.state.is_empty() and not self.state.history
+
+    def setup_black(self, vertices: Iterable[Vertex]) -> None:
+        try:
+            self.state.place_handicap([self.point_of(v) for v in vertices])
+        except ValueError as e:
+            raise IllegalMove(str(e)) from None
+
+    def max_fixed_handicap(self) -> int:
+        return max_fixed_handicap(self.size)
+
+    def fixed_handicap(self, n: int) -> list[Vertex]:
+        """GTP fixed_handicap placement; GtpError where the spec defines none."""
+        try:
+            return [self.vertex_of(p) for p in fixed_handicap_points(self.size, n)]
+        except ValueError:
+            raise GtpError("invalid number of stones") from None
+
+    def stones(self) -> list[Vertex]:
+        col = self.state.grid()
+        return [(c, r) for r in range(self.size) for c in range(self.size) if col[r, c] != EMPTY]
+
+    def last_was_pass(self) -> bool:
+        return bool(self.state.history) and self.state.history[-1][1] == PASS
+
+    def position_key(self, colour: int) -> int:
+        """A key of the position with ``colour`` to play."""
+        return self.state.position_hash() ^ (colour * 0x5BD1E995)
+
+    def diagram(self) -> str:
+        return self.state.diagram()
+
+    # -- search -------------------------------------------------------------------------
+    def search_state(self, colour: int) -> GoState:
+        """A copy with ``colour`` to play and the game not over (GTP may ask for a move after
+        two passes, e.g. kgs-genmove_cleanup)."""
+        s = self.state.clone()
+        s.to_play = go_colour(colour)
+        if s.passes >= 2:
+            s._b[K.META, K.M_PASSES] = 0
+        return s
+
+    def fills_own_eye(self, colour: int, vertex: Vertex) -> bool:
+        pt = self.point_of(vertex)
+        return pt not in self.state.legal_points(go_colour(colour), include_eyes=False)
+
+    # -- scoring ------------------------------------------------------------------------
+    def tromp_taylor(self) -> float:
+        """Black minus white minus komi, the board as it stands."""
+        return self.state.score()
+
+    def tt_margin(self, colour: int) -> float:
+        s = self.tromp_taylor()
+        return s if colour == 0 else -s
+
+    def _rng(self) -> np.random.Generator:
+        return np.random.default_rng([self.state.position_hash() & (2**63 - 1), 7])
+
+    def dead_stones(self) -> list[Vertex]:
+        return [self.vertex_of(p) for p in self.state.dead_stones(self._rng(),
+                                                                  DEAD_STONE_PLAYOUTS)]
+
+    def dead_opponent_stones(self, colour: int) -> list[Vertex]:
+        opp = go_colour(1 - colour)
+        return [self.vertex_of(p)
+                for p in self.state.dead_stones(self._rng(), DEAD_STONE_PLAYOUTS)
+                if self.state.colour_at(p) == opp]
+
+    def final_score(self) -> float:
+        return self.state.score_with_dead_removed(self._rng(), DEAD_STONE_PLAYOUTS)
+
+    # -- SGF ----------------------------------------------------------------------------
+    def to_sgf(self, black: str = "", white: str = "") -> bytes:
+        return to_sgf(self.state, black_name=black or None, white_name=white or None)
+
+    @classmethod
+    def from_sgf(cls, data: bytes, upto: int | None, max_size: int) -> Board:
+        """The position of an SGF game before move number ``upto`` (1-based, as GTP
+        ``loadsgf``; None: after the last move)."""
+        state = from_sgf(data, None if upto is None else max(0, upto - 1))
+        if state.size > max_size:
+            raise ValueError("board too large")
+        return cls(state.size, state.komi, state)
+
+
+def warm_up() -> None:
+    """Load (or compile) the playout kernels before the first timed move."""
+    s = GoState(5, 0.5)
+    rng = np.random.default_rng(0)
+    s.playout(rng, 0)
+    s.priors()

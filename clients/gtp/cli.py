@@ -1,0 +1,75 @@
+"""``corvid gtp``: a GTP 2 engine on stdin/stdout (GoGui, Sabaki, CGOS, kgsGtp, twogtp)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import BinaryIO
+
+import structlog
+
+from clients.config import add_config_arguments, load_config
+from clients.gtp.config import GtpConfig
+
+DESCRIPTION = """\
+A Go engine speaking GTP 2 on stdin/stdout: UCT with RAVE and priors over the fast playouts of
+games.go, tree reuse between moves, Tromp-Taylor-safe passing and dead-stone cleanup (CGOS),
+resignation, and time management from time_settings / time_left / kgs-time_settings that
+keeps a reserve so it never loses on time. Nothing but GTP is written to stdout; logs go to
+stderr (or --log-file, a global option given before `gtp`).
+
+Settings (see clients/gtp/config.py; TOML file with --config, or --set key=value, or the GTP
+command `corvid-param key value` at runtime): playouts (per move, default 3000), seconds (per
+move when untimed), seed, rave, rave_k, c, priors, reuse, resign_threshold, resign_after,
+cleanup, time_reserve, time_max_seconds, default_size, default_komi, ...
+
+Examples:
+  corvid gtp --set playouts=3000
+  gogui -program "corvid gtp --set seconds=2"
+  CGOS client: CommandLine = corvid --log-file corvid.log gtp --set playouts=0
+"""
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = subparsers.add_parser(
+        "gtp", help="run the Go engine (GTP on stdin/stdout)", description=DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_config_arguments(p)
+    p.set_defaults(func=run)
+
+
+def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig) -> int:
+    """Answer GTP commands from ``engine_input`` until ``quit`` or end of input."""
+    from clients.gtp.engine import GtpEngine
+    from clients.gtp.player import UctPlayer
+
+    log = structlog.get_logger()
+    player = UctPlayer(config)
+    engine = GtpEngine(config, player)
+    if config.warmup:
+        from clients.gtp.board import warm_up
+
+        warm_up()
+    log.info("gtp_ready", name=config.name)
+    for raw in engine_input:
+        line = raw.decode("utf-8", errors="replace")
+        log.debug("gtp_in", line=line.rstrip("\n"))
+        response, end = engine.handle_line(line)
+        if response:
+            engine_output.write(response)
+            engine_output.flush()
+            log.debug("gtp_out", response=response.decode())
+        if end:
+            break
+    return 0
+
+
+def run(args: argparse.Namespace) -> int:
+    config = load_config(GtpConfig, args.config, args.set)
+    gtp_out = sys.stdout.buffer
+    sys.stdout = sys.stderr  # nothing but GTP may ever reach the real stdout
+    try:
+        return serve(sys.stdin.buffer, gtp_out, config)
+    finally:
+        sys.stdout = sys.__stdout__

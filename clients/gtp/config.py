@@ -1,0 +1,40 @@
+"""Settings of the GTP engine (``corvid gtp --config FILE --set key=value``, and
+``corvid-param key value`` at runtime)."""
+
+from __future__ import annotations
+
+import msgspec
+
+
+class GtpConfig(msgspec.Struct, frozen=True):
+    # identity
+    name: str = "corvid"
+    # search budget per move when no clock is set (or a cap when one is)
+    playouts: int = 3000  # 0: no playout cap (then a clock or `seconds` must limit)
+    seconds: float = 0.0  # per move when untimed; 0: playouts only
+    seed: int = 1
+    # UCT / RAVE / priors (search.UCTConfig)
+    rave: bool = True
+    rave_k: float = 1000.0
+    c: float = 0.0
+    priors: bool = True
+    reuse: bool = True
+    # decisions
+    resign_threshold: float = 0.08  # resign below this win rate (0: never)
+    resign_min_playouts: int = 500  # ... and only after this many playouts on the root
+    resign_after: float = 0.3  # ... and not before this share of the board's points in moves
+    cleanup: bool = True  # always play as under CGOS: capture dead stones before passing
+    pass_when_won: bool = True  # pass at once after the opponent's pass if we win as is
+    # time management (clients.gtp.timecontrol.TimePolicy)
+    time_reserve: float = 0.5
+    time_reserve_fraction: float = 0.05
+    time_moves_fraction: float = 0.45
+    time_min_moves_left: int = 12
+    time_byoyomi_use: float = 0.7
+    time_max_seconds: float = 0.0
+    # board
+    default_size: int = 19
+    default_komi: float = 7.5
+    min_size: int = 5
+    max_size: int = 19
+    warmup: bool = True  # compile / load the kernels before the first command

@@ -1,0 +1,434 @@
+"""The GTP engine's protocol state: board, history, komi, clocks, and every command of
+specs/gtp.md, registered on a :class:`protocols.gtp.Dispatcher`.
+
+Moves are chosen by a *move generator* callback (:class:`MoveGenerator`), which receives a
+read-only :class:`MoveRequest` (a copy of the position, the colour, the seconds it may use,
+whether it must clean up dead stones) and returns a :class:`Decision`. The engine never
+prints; :meth:`GtpEngine.handle_line` gives the bytes to write.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+import msgspec
+import structlog
+
+from clients.gtp.board import Board, IllegalMove
+from clients.gtp.config import GtpConfig
+from clients.gtp.timecontrol import TimeManager, TimePolicy, TimeSettings
+from protocols.gtp import (
+    Dispatcher,
+    GtpError,
+    GtpSyntaxError,
+    Vertex,
+    format_colour,
+    format_score,
+    format_vertex,
+    parse_colour,
+    parse_float,
+    parse_int,
+    parse_vertex,
+)
+
+log = structlog.get_logger()
+
+VERSION = "0.1.0"
+
+
+@dataclass(frozen=True)
+class MoveRequest:
+    board: Board  # a copy: the generator may do what it likes with it
+    colour: int
+    seconds: float | None  # wall time allowed (None: untimed)
+    cleanup: bool  # must not pass while dead opponent stones remain
+    deterministic: bool  # reg_genmove: no tree reuse, rng from the seed and the position
+
+
+@dataclass(frozen=True)
+class Decision:
+    vertex: Vertex  # None: pass
+    resign: bool = False
+    stats: dict[str, Any] = field(default_factory=dict)  # per-move visits etc. (for gfx)
+
+
+class MoveGenerator(Protocol):
+    def __call__(self, request: MoveRequest) -> Decision: ...
+
+    def reset(self) -> None: ...
+
+    def configure(self, config: GtpConfig) -> None: ...
+
+
+def time_policy(cfg: GtpConfig) -> TimePolicy:
+    return TimePolicy(
+        reserve=cfg.time_reserve,
+        reserve_fraction=cfg.time_reserve_fraction,
+        moves_fraction=cfg.time_moves_fraction,
+        min_moves_left=cfg.time_min_moves_left,
+        byoyomi_use=cfg.time_byoyomi_use,
+        max_seconds=cfg.time_max_seconds,
+    )
+
+
+class GtpEngine:
+    """Protocol state + command handlers. ``generator`` chooses moves."""
+
+    def __init__(self, config: GtpConfig, generator: MoveGenerator,
+                 clock: Callable[[], float] = time.perf_counter) -> None:
+        self.config = config
+        self.generator = generator
+        self.clock = clock
+        self.board = Board(config.default_size, config.default_komi)
+        self.time = TimeManager(time_policy(config))
+        self.opponent_name = ""
+        self.last_stats: dict[str, Any] = {}
+        self.dispatcher = Dispatcher()
+        self._register_all()
+
+    # -- dispatching ------------------------------------------------------------------
+    def handle_line(self, line: str | bytes) -> tuple[bytes, bool]:
+        return self.dispatcher.handle_line(line)
+
+    def register(self, name: str, handler: Callable[[list[str]], str | None]) -> None:
+        self.dispatcher.register(name, handler)
+
+    def _register_all(self) -> None:
+        table: dict[str, Callable[[list[str]], str | None]] = {
+            "name": lambda a: self.config.name,
+            "version": lambda a: VERSION,
+            "boardsize": self.cmd_boardsize,
+            "clear_board": self.cmd_clear_board,
+            "komi": self.cmd_komi,
+            "play": self.cmd_play,
+            "genmove": self.cmd_genmove,
+            "reg_genmove": self.cmd_reg_genmove,
+            "kgs-genmove_cleanup": self.cmd_genmove_cleanup,
+            "undo": self.cmd_undo,
+            "time_settings": self.cmd_time_settings,
+            "time_left": self.cmd_time_left,
+            "kgs-time_settings": self.cmd_kgs_time_settings,
+            "kgs-game_over": lambda a: "",
+            "kgs-rules": self.cmd_kgs_rules,
+            "final_score": self.cmd_final_score,
+            "final_status_list": self.cmd_final_status_list,
+            "fixed_handicap": self.cmd_fixed_handicap,
+            "place_free_handicap": self.cmd_place_free_handicap,
+            "set_free_handicap": self.cmd_set_free_handicap,
+            "loadsgf": self.cmd_loadsgf,
+            "printsgf": self.cmd_printsgf,
+            "showboard": lambda a: "\n" + self.board.diagram(),
+            "cgos-opponent_name": self.cmd_opponent_name,
+            "cgos-gameover": lambda a: "",
+            "gogui-analyze_commands": self.cmd_analyze_commands,
+            "corvid-visits": self.cmd_visits,
+            "corvid-winrate": self.cmd_winrate,
+            "corvid-param": self.cmd_param,
+        }
+        for name, handler in table.items():
+            self.register(name, handler)
+
+    # -- helpers ----------------------------------------------------------------------
+    @staticmethod
+    def _nargs(args: list[str], *counts: int) -> None:
+        if len(args) not in counts:
+            raise GtpSyntaxError()
+
+    def _new_game(self) -> None:
+        self.board = Board(self.board.size, self.board.komi)
+        self.generator.reset()
+        self.last_stats = {}
+        self.time.set(self.time.settings)
+
+    # -- setup commands ---------------------------------------------------------------
+    def cmd_boardsize(self, args: list[str]) -> str:
+        self._nargs(args, 1)
+        size = parse_int(args[0], "size")
+        if not self.config.min_size <= size <= self.config.max_size:
+            raise GtpError("unacceptable size")
+        self.board = Board(size, self.board.komi)
+        self._new_game()
+        return ""
+
+    def cmd_clear_board(self, args: list[str]) -> str:
+        self._new_game()
+        return ""
+
+    def cmd_komi(self, args: list[str]) -> str:
+        self._nargs(args, 1)
+        komi = parse_float(args[0], "komi")
+        self.board.set_komi(komi)
+        self.generator.reset()
+        return ""
+
+    def cmd_kgs_rules(self, args: list[str]) -> str:
+        self._nargs(args, 1)
+        if args[0].lower() not in ("chinese", "aga", "new_zealand", "japanese", "tromp-taylor"):
+            raise GtpError("unsupported rules")
+        return ""  # we always play area scoring; capturing dead stones never costs us
+
+    def cmd_opponent_name(self, args: list[str]) -> str:
+        self.opponent_name = " ".join(args)
+        log.info("gtp_opponent", name=self.opponent_name)
+        return ""
+
+    # -- moves ------------------------------------------------------------------------
+    def cmd_play(self, args: list[str]) -> str:
+        self._nargs(args, 2)
+        colour = parse_colour(args[0])
+        vertex = parse_vertex(args[1], self.board.size)
+        try:
+            self.board.play(colour, vertex)
+        except IllegalMove:
+            raise GtpError("illegal move") from None
+        return ""
+
+    def cmd_undo(self, args: list[str]) -> str:
+        if not self.board.undo():
+            raise GtpError("cannot undo")
+        self.generator.reset()
+        return ""
+
+    def _generate(self, args: list[str], cleanup: bool, deterministic: bool,
+                  play: bool) -> str:
+        t0 = self.clock()
+        self._nargs(args, 1)
+        colour = parse_colour(args[0])
+        played = sum(1 for c, _ in self.board.moves if c == colour)
+        seconds = self.time.allot(colour, self.board.size ** 2, played)
+        request = MoveRequest(self.board.copy(), colour, seconds,
+                              cleanup or self.config.cleanup, deterministic)
+        decision = self.generator(request)
+        self.last_stats = dict(decision.stats, colour=colour, key=self.board.position_key(colour))
+        if decision.resign:
+            answer = "resign"
+        else:
+            answer = format_vertex(decision.vertex)
+            if play:
+                try:
+                    self.board.play(colour, decision.vertex)
+                except IllegalMove:  # a generator bug: never send an illegal move
+                    log.error("gtp_generator_illegal", vertex=answer)
+                    self.board.play(colour, None)
+                    answer = "pass"
+        elapsed = self.clock() - t0
+        if play:
+            self.time.spent(colour, elapsed)
+        log.info("gtp_genmove", colour=format_colour(colour), move=answer,
+                 allowed=None if seconds is None else round(seconds, 3),
+                 elapsed=round(elapsed, 3))
+        return answer
+
+    def cmd_genmove(self, args: list[str]) -> str:
+        return self._generate(args, cleanup=False, deterministic=False, play=True)
+
+    def cmd_genmove_cleanup(self, args: list[str]) -> str:
+        return self._generate(args, cleanup=True, deterministic=False, play=True)
+
+    def cmd_reg_genmove(self, args: list[str]) -> str:
+        return self._generate(args, cleanup=False, deterministic=True, play=False)
+
+    # -- time -------------------------------------------------------------------------
+    def cmd_time_settings(self, args: list[str]) -> str:
+        self._nargs(args, 3)
+        main, byo = parse_float(args[0]), parse_float(args[1])
+        stones = parse_int(args[2])
+        if main < 0 or byo < 0 or stones < 0:
+            raise GtpSyntaxError()
+        self.time.time_settings(main, byo, stones)
+        return ""
+
+    def cmd_kgs_time_settings(self, args: list[str]) -> str:
+        if not args:
+            raise GtpSyntaxError()
+        kind = args[0].lower()
+        if kind == "none":
+            self._nargs(args, 1)
+            self.time.set(TimeSettings())
+        elif kind == "absolute":
+            self._nargs(args, 2)
+            self.time.set(TimeSettings("absolute", parse_float(args[1])))
+        elif kind == "byoyomi":
+            self._nargs(args, 4)
+            self.time.set(TimeSettings("byoyomi", parse_float(args[1]),
+                                       parse_float(args[2]), periods=parse_int(args[3])))
+        elif kind == "canadian":
+            self._nargs(args, 4)
+            self.time.set(TimeSettings("canadian", parse_float(args[1]),
+                                       parse_float(args[2]), stones=parse_int(args[3])))
+        else:
+            raise GtpSyntaxError()
+        return ""
+
+    def cmd_time_left(self, args: list[str]) -> str:
+        self._nargs(args, 3)
+        colour = parse_colour(args[0])
+        self.time.time_left(colour, parse_float(args[1]), parse_int(args[2]))
+        return ""
+
+    # -- scoring ----------------------------------------------------------------------
+    def cmd_final_score(self, args: list[str]) -> str:
+        return format_score(self.board.final_score())
+
+    def cmd_final_status_list(self, args: list[str]) -> str:
+        self._nargs(args, 1)
+        status = args[0].lower()
+        if status not in ("alive", "dead", "seki"):
+            raise GtpSyntaxError()
+        dead = set(self.board.dead_stones())
+        if status == "seki":
+            points: list[Vertex] = []
+        elif status == "dead":
+            points = sorted(dead, key=_vkey)
+        else:
+            points = sorted((v for v in self.board.stones() if v not in dead), key=_vkey)
+        return " ".join(format_vertex(v) for v in points)
+
+    # -- handicap ---------------------------------------------------------------------
+    def _place_handicap(self, points: list[Vertex]) -> str:
+        if not self.board.is_empty():
+            raise GtpError("board not empty")
+        try:
+            self.board.setup_black(points)
+        except IllegalMove:
+            raise GtpError("bad vertex list") from None
+        self.generator.reset()
+        return " ".join(format_vertex(v) for v in points)
+
+    def cmd_fixed_handicap(self, args: list[str]) -> str:
+        self._nargs(args, 1)
+        n = parse_int(args[0], "number of stones")
+        return self._place_handicap(self.board.fixed_handicap(n))
+
+    def cmd_place_free_handicap(self, args: list[str]) -> str:
+        self._nargs(args, 1)
+        n = parse_int(args[0], "number of stones")
+        size = self.board.size
+        if n < 2 or n >= size * size:
+            raise GtpError("invalid number of stones")
+        fixed = min(n, self.board.max_fixed_handicap())
+        points = self.board.fixed_handicap(fixed) if fixed >= 2 else []
+        extra = [(c, r) for r in range(size) for c in range(size)]
+        extra.sort(key=lambda v: (abs(v[0] - size // 2) + abs(v[1] - size // 2), v))
+        for v in extra:  # beyond the fixed points: nearest the centre first
+            if len(points) >= n:
+                break
+            if v not in points:
+                points.append(v)
+        return self._place_handicap(points)
+
+    def cmd_set_free_handicap(self, args: list[str]) -> str:
+        if len(args) < 2:
+            raise GtpSyntaxError()
+        points = [parse_vertex(a, self.board.size) for a in args]
+        if None in points or len(set(points)) != len(points):
+            raise GtpError("bad vertex list")
+        self._place_handicap(points)
+        return ""
+
+    # -- records ----------------------------------------------------------------------
+    def cmd_loadsgf(self, args: list[str]) -> str:
+        self._nargs(args, 1, 2)
+        upto = parse_int(args[1], "move number") if len(args) == 2 else None
+        try:
+            data = Path(args[0]).read_bytes()
+        except OSError:
+            raise GtpError("cannot load file") from None
+        try:
+            board = Board.from_sgf(data, upto, self.config.max_size)
+        except (ValueError, IllegalMove) as e:
+            raise GtpError(f"cannot load file: {e}") from None
+        if not self.config.min_size <= board.size <= self.config.max_size:
+            raise GtpError("unacceptable size")
+        self.board = board
+        self.generator.reset()
+        return ""
+
+    def cmd_printsgf(self, args: list[str]) -> str:
+        sgf = self.board.to_sgf(self.config.name, self.opponent_name).decode()
+        if args:
+            try:
+                Path(args[0]).write_text(sgf)
+            except OSError:
+                raise GtpError("cannot write file") from None
+            return ""
+        return sgf
+
+    # -- analysis / parameters --------------------------------------------------------
+    def cmd_analyze_commands(self, args: list[str]) -> str:
+        return "\n".join([
+            "gfx/Visits/corvid-visits %m",
+            "gfx/Win rate/corvid-winrate %m",
+            "plist/Dead stones/final_status_list dead",
+            "param/Parameters/corvid-param",
+        ])
+
+    def _stats_for(self, args: list[str]) -> tuple[dict[str, Any], int]:
+        if args:
+            colour = parse_colour(args[0])
+        else:
+            colour = self.board.to_move
+        key = self.board.position_key(colour)
+        if self.last_stats.get("key") != key or not self.last_stats.get("moves"):
+            self._generate([format_colour(colour)], cleanup=False, deterministic=False,
+                           play=False)
+        return self.last_stats, colour
+
+    def cmd_visits(self, args: list[str]) -> str:
+        stats, _ = self._stats_for(args)
+        labels = [f"{format_vertex(v)} {n}" for v, n in zip(stats["moves"], stats["visits"],
+                                                            strict=True)
+                  if v is not None and n > 0]
+        return "LABEL " + " ".join(labels) + f"\nTEXT playouts {stats.get('playouts', 0)}"
+
+    def cmd_winrate(self, args: list[str]) -> str:
+        stats, _ = self._stats_for(args)
+        labels = [f"{format_vertex(v)} {round(100 * q)}"
+                  for v, n, q in zip(stats["moves"], stats["visits"], stats["values"],
+                                     strict=True)
+                  if v is not None and n > 0 and q == q]
+        value = stats.get("value", 0.5)
+        return "LABEL " + " ".join(labels) + f"\nTEXT win rate {100 * value:.1f}%"
+
+    def cmd_param(self, args: list[str]) -> str:
+        if not args:
+            data = msgspec.to_builtins(self.config)
+            lines = []
+            for k, v in data.items():
+                kind = "[bool] " if isinstance(v, bool) else "[string] "
+                lines.append(f"{kind}{k} {int(v) if isinstance(v, bool) else v}")
+            return "\n".join(lines)
+        if len(args) < 2:
+            raise GtpSyntaxError()
+        key, text = args[0], " ".join(args[1:])
+        self.configure(key, text)
+        return ""
+
+    def configure(self, key: str, text: str) -> None:
+        """Set one config field at runtime (``corvid-param key value``)."""
+        from clients.config import ConfigError, apply_override
+
+        fields = {f.name: f.type for f in msgspec.structs.fields(GtpConfig)}
+        if key not in fields:
+            raise GtpError(f"unknown parameter {key}")
+        if fields[key] is bool and text in ("0", "1"):
+            text = "true" if text == "1" else "false"
+        data: dict[str, Any] = {}
+        try:
+            apply_override(data, f"{key}={text}")
+            new = msgspec.convert(msgspec.to_builtins(self.config) | data, GtpConfig)
+        except (ConfigError, msgspec.ValidationError) as e:
+            raise GtpError(f"invalid parameter: {e}") from None
+        self.config = new
+        self.time.policy = time_policy(new)
+        self.generator.configure(new)
+        log.info("gtp_param", key=key, value=text)
+
+
+def _vkey(v: Vertex) -> tuple[int, int]:
+    assert v is not None
+    return (v[1], v[0])

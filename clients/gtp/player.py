@@ -1,0 +1,105 @@
+"""The move generator of ``corvid gtp``: UCT with RAVE and priors (search.UCT) over the
+contract state of games.go, with the Go-specific decisions around it: resigning, passing only
+when it is safe under Tromp–Taylor scoring, and cleaning up dead stones."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import structlog
+
+from clients.gtp.config import GtpConfig
+from clients.gtp.engine import Decision, MoveRequest
+from search.budget import Budget
+from search.uct import UCT, UCTConfig
+
+log = structlog.get_logger()
+
+
+def uct_config(cfg: GtpConfig) -> UCTConfig:
+    return UCTConfig(rave=cfg.rave, rave_k=cfg.rave_k, c=cfg.c, priors=cfg.priors,
+                     reuse=cfg.reuse)
+
+
+class UctPlayer:
+    """A :class:`clients.gtp.engine.MoveGenerator` keeping one tree across moves."""
+
+    def __init__(self, config: GtpConfig) -> None:
+        self.config = config
+        self.uct = UCT(uct_config(config))
+        self.rng = np.random.default_rng(config.seed)
+
+    def configure(self, config: GtpConfig) -> None:
+        old = self.config
+        self.config = config
+        if uct_config(old) != uct_config(config):
+            self.uct = UCT(uct_config(config))
+        if old.seed != config.seed:
+            self.rng = np.random.default_rng(config.seed)
+
+    def reset(self) -> None:
+        self.uct.reset()
+
+    def _budget(self, seconds: float | None) -> Budget:
+        cfg = self.config
+        secs = cfg.seconds if cfg.seconds > 0 else None
+        if seconds is not None:
+            secs = seconds if secs is None else min(secs, seconds)
+        playouts = cfg.playouts if cfg.playouts > 0 else None
+        if playouts is None and secs is None:
+            playouts = 1000
+        return Budget(playouts=playouts, seconds=secs, check_every=4 if secs else 1)
+
+    def __call__(self, request: MoveRequest) -> Decision:
+        cfg = self.config
+        board, colour = request.board, request.colour
+        margin = board.tt_margin(colour)  # our Tromp–Taylor lead as the board stands
+        if cfg.pass_when_won and board.last_was_pass() and margin > 0:
+            log.info("gtp_pass_won", margin=margin)
+            return Decision(None)
+        state = board.search_state(colour)
+        legal = list(state.legal_moves())
+        if len(legal) <= 1:
+            return Decision(None)
+        if request.deterministic:
+            uct = UCT(uct_config(cfg))
+            rng = np.random.default_rng([cfg.seed, board.position_key(colour) & (2**63 - 1)])
+        else:
+            uct, rng = self.uct, self.rng
+        result = uct.search(state, None, self._budget(request.seconds), rng)
+        stats: dict[str, Any] = {
+            "moves": [board.vertex_of(m) for m in result.moves],
+            "visits": result.visits,
+            "values": result.values,
+            "value": result.value,
+            "playouts": result.playouts,
+        }
+        log.info("gtp_search", **result.summary())
+        points = board.size * board.size
+        root_visits = sum(result.visits)
+        if (cfg.resign_threshold > 0 and result.value < cfg.resign_threshold
+                and root_visits >= cfg.resign_min_playouts
+                and len(board.moves) >= cfg.resign_after * points):
+            return Decision(None, resign=True, stats=stats)
+        vertex = board.vertex_of(result.move)
+        if vertex is None:
+            vertex = self._instead_of_pass(request, result.moves, result.visits, margin)
+        return Decision(vertex, stats=stats)
+
+    def _instead_of_pass(self, request: MoveRequest, moves: list[Any], visits: list[int],
+                         margin: float) -> Any:
+        """The search wants to pass. Pass if that cannot lose under Tromp–Taylor as the
+        board stands; else (or in cleanup mode while dead opponent stones remain) play the
+        most visited move that does not fill our own eye, if any."""
+        board, colour = request.board, request.colour
+        dead = board.dead_opponent_stones(colour) if request.cleanup else []
+        if margin > 0 and not dead:
+            return None
+        order = sorted(range(len(moves)), key=lambda i: -visits[i])
+        for i in order:
+            v = board.vertex_of(moves[i])
+            if v is not None and not board.fills_own_eye(colour, v):
+                log.info("gtp_no_pass", instead=v, margin=margin, dead=len(dead))
+                return v
+        return None

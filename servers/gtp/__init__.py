@@ -1,0 +1,1 @@
+"""``corvid serve gtp``: a referee running two GTP engines against each other."""
