@@ -1,0 +1,67 @@
+import subprocess
+import sys
+from pathlib import Path
+
+import msgspec
+import pytest
+
+from clients.config import ConfigError, load_config
+from search.flat import FlatConfig
+
+
+class Section(msgspec.Struct, frozen=True):
+    alpha: float = 0.9
+    playouts: int = 3000
+
+
+class Cfg(msgspec.Struct, frozen=True):
+    name: str = "corvid"
+    search: Section = Section()
+    flat: FlatConfig = FlatConfig()
+
+
+def test_defaults_file_and_overrides(tmp_path: Path) -> None:
+    assert load_config(Cfg) == Cfg()
+    f = tmp_path / "c.toml"
+    f.write_text('name = "crow"\n[search]\nplayouts = 500\n')
+    c = load_config(Cfg, f, ["search.alpha=1.0", "flat.bandit=ucb1"])
+    assert c.name == "crow" and c.search.playouts == 500 and c.search.alpha == 1.0
+    assert c.flat.bandit == "ucb1"
+    with pytest.raises(AttributeError):
+        c.name = "x"  # type: ignore[misc]  # frozen
+
+
+def test_bad_settings_say_what_is_wrong(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="unknown setting 'serch'"):
+        load_config(Cfg, None, ["serch.alpha=1"])
+    with pytest.raises(ConfigError, match="search.playouts|int"):
+        load_config(Cfg, None, ["search.playouts=many"])
+    with pytest.raises(ConfigError, match="key=value"):
+        load_config(Cfg, None, ["alpha"])
+    with pytest.raises(ConfigError, match="cannot read"):
+        load_config(Cfg, tmp_path / "missing.toml")
+    bad = tmp_path / "bad.toml"
+    bad.write_text("name = \n")
+    with pytest.raises(ConfigError, match="not valid TOML"):
+        load_config(Cfg, bad)
+    with pytest.raises(ConfigError, match="bandit"):
+        load_config(Cfg, None, ["flat.bandit=greedy"])
+
+
+def test_corvid_help_lists_the_registered_subcommands() -> None:
+    out = subprocess.run([sys.executable, "-m", "clients.cli", "--help"], capture_output=True,
+                         text=True, check=True).stdout
+    assert "serve" in out
+    from importlib.metadata import entry_points
+
+    for ep in entry_points(group="corvid.commands"):
+        assert ep.name in out
+    serve = subprocess.run([sys.executable, "-m", "clients.cli", "serve", "--help"],
+                           capture_output=True, text=True, check=True).stdout
+    for ep in entry_points(group="corvid.serve"):
+        assert ep.name in serve
+
+
+def test_corvid_without_a_command_explains_itself() -> None:
+    p = subprocess.run([sys.executable, "-m", "clients.cli"], capture_output=True, text=True)
+    assert p.returncode == 2 and "usage: corvid" in p.stderr
