@@ -147,6 +147,11 @@ class Board:
         return [self.vertex_of(p) for p in self.state.dead_stones(self._rng(),
                                                                   DEAD_STONE_PLAYOUTS)]
 
+    def final_status(self) -> dict[str, list[Vertex]]:
+        """GTP final_status_list: {'alive': [...], 'dead': [...], 'seki': [...]}."""
+        st = self.state.final_status(self._rng(), DEAD_STONE_PLAYOUTS)
+        return {k: [self.vertex_of(p) for p in v] for k, v in st.items()}
+
     def dead_opponent_stones(self, colour: int) -> list[Vertex]:
         opp = go_colour(1 - colour)
         return [self.vertex_of(p)

@@ -279,13 +279,7 @@ class GtpEngine:
         status = args[0].lower()
         if status not in ("alive", "dead", "seki"):
             raise GtpSyntaxError()
-        dead = set(self.board.dead_stones())
-        if status == "seki":
-            points: list[Vertex] = []
-        elif status == "dead":
-            points = sorted(dead, key=_vkey)
-        else:
-            points = sorted((v for v in self.board.stones() if v not in dead), key=_vkey)
+        points = sorted(self.board.final_status()[status], key=_vkey)
         return " ".join(format_vertex(v) for v in points)
 
     # -- handicap ---------------------------------------------------------------------

@@ -19,10 +19,12 @@ class GtpError(Exception):
 
 
 class GtpSyntaxError(GtpError):
-    """A command's arguments could not be parsed (answered ``? syntax error``)."""
+    """A command's arguments could not be parsed: always answered ``? syntax error``;
+    ``detail`` says what was wrong (for logs)."""
 
-    def __init__(self, message: str = "syntax error") -> None:
-        super().__init__(message)
+    def __init__(self, detail: str = "") -> None:
+        super().__init__("syntax error")
+        self.detail = detail
 
 
 class LocalProtocolError(Exception):

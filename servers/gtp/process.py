@@ -32,7 +32,7 @@ class EngineCrashed(EngineError):
 
 class EngineProcess:
     def __init__(self, command: str, label: str, stderr: IO[bytes] | int | None = None) -> None:
-        self.command = command
+        self.cmdline = command
         self.label = label
         self._stderr = subprocess.DEVNULL if stderr is None else stderr
         self.proc: subprocess.Popen[bytes] | None = None
@@ -40,7 +40,7 @@ class EngineProcess:
         self.start()
 
     def start(self) -> None:
-        argv = shlex.split(self.command)
+        argv = shlex.split(self.cmdline)
         if not argv:
             raise ValueError("empty engine command")
         try:
