@@ -1,0 +1,251 @@
+"""Plain-Python reference of the rules, the playout policy and scoring (no numba).
+
+Written independently of :mod:`games.go.kernel` (flood fills instead of incremental groups)
+but with the same empty-point list discipline and the same random draws, so that a playout
+from the same position and seed gives the same moves and score. Tests compare the two.
+Slow: for tests only.
+"""
+
+from __future__ import annotations
+
+from games.go.coords import BLACK, BORDER, EMPTY, PASS, WHITE
+
+MASK = (1 << 64) - 1
+MUL = 0x2545F4914F6CDD1D
+
+
+def rand_next(s: int) -> int:
+    s ^= s >> 12
+    s ^= (s << 25) & MASK
+    s ^= s >> 27
+    return s
+
+
+def rand_below(s: int, k: int) -> int:
+    return (((s * MUL) & MASK) >> 33) % k
+
+
+class RefBoard:
+    """A Go board as a list of colours with a border; simple ko."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.w = w = size + 2
+        self.col = [BORDER] * (w * w)
+        self.empties: list[int] = []
+        for r in range(size):
+            for c in range(size):
+                p = (r + 1) * w + c + 1
+                self.col[p] = EMPTY
+                self.empties.append(p)
+        self.ko = 0
+        self.to_play = BLACK
+        self.last = PASS
+        self.passes = 0
+        self.captures = {BLACK: 0, WHITE: 0}
+
+    @classmethod
+    def from_kernel(cls, b: object) -> RefBoard:
+        """A copy of a kernel board array (colours, empty list order, ko, turn, last move)."""
+        from games.go import kernel as K
+
+        arr = b  # numpy array (NROWS, P)
+        size = int(arr[K.META, K.M_SIZE])  # type: ignore[index]
+        ref = cls(size)
+        ref.col = [int(v) for v in arr[K.COL]]  # type: ignore[index]
+        n = int(arr[K.META, K.M_NEMPTY])  # type: ignore[index]
+        ref.empties = [int(v) for v in arr[K.EMP, :n]]  # type: ignore[index]
+        ref.ko = int(arr[K.META, K.M_KO])  # type: ignore[index]
+        ref.to_play = int(arr[K.META, K.M_TOPLAY])  # type: ignore[index]
+        ref.last = int(arr[K.META, K.M_LAST])  # type: ignore[index]
+        ref.passes = int(arr[K.META, K.M_PASSES])  # type: ignore[index]
+        return ref
+
+    def neighbours(self, p: int) -> tuple[int, int, int, int]:
+        return (p + 1, p - 1, p + self.w, p - self.w)
+
+    def group(self, p: int) -> tuple[set[int], set[int]]:
+        """(stones, liberties) of the group at p."""
+        c = self.col[p]
+        stones = {p}
+        libs: set[int] = set()
+        todo = [p]
+        while todo:
+            q = todo.pop()
+            for n in self.neighbours(q):
+                cn = self.col[n]
+                if cn == c and n not in stones:
+                    stones.add(n)
+                    todo.append(n)
+                elif cn == EMPTY:
+                    libs.add(n)
+        return stones, libs
+
+    def legal(self, p: int, c: int, use_ko: bool = True) -> bool:
+        if self.col[p] != EMPTY or (use_ko and p == self.ko):
+            return False
+        self.col[p] = c
+        try:
+            for n in self.neighbours(p):
+                if self.col[n] == 3 - c and not self.group(n)[1]:
+                    return True
+            return bool(self.group(p)[1])
+        finally:
+            self.col[p] = EMPTY
+
+    def play(self, p: int, c: int) -> int:
+        self.to_play = 3 - c
+        self.last = p
+        self.ko = 0
+        if p == PASS:
+            self.passes += 1
+            return 0
+        self.passes = 0
+        i = self.empties.index(p)
+        self.empties[i] = self.empties[-1]
+        self.empties.pop()
+        self.col[p] = c
+        captured = 0
+        ko = 0
+        for n in self.neighbours(p):
+            if self.col[n] == 3 - c:
+                stones, libs = self.group(n)
+                if not libs:
+                    for s in sorted(stones):
+                        self.col[s] = EMPTY
+                        self.empties.append(s)
+                    captured += len(stones)
+                    ko = n
+        self.captures[c] += captured
+        stones, libs = self.group(p)
+        if captured == 1 and len(stones) == 1 and len(libs) == 1:
+            self.ko = ko
+        return captured
+
+    def is_eye(self, p: int, c: int) -> bool:
+        if any(self.col[n] not in (c, BORDER) for n in self.neighbours(p)):
+            return False
+        w = self.w
+        diag = [self.col[q] for q in (p + w + 1, p + w - 1, p - w + 1, p - w - 1)]
+        bad = sum(1 for v in diag if v == 3 - c)
+        if BORDER in diag:
+            return bad == 0
+        return bad < 2
+
+    def self_atari(self, p: int, c: int) -> int:
+        for n in self.neighbours(p):
+            if self.col[n] == 3 - c and len(self.group(n)[1]) == 1:
+                return 0
+        self.col[p] = c
+        try:
+            stones, libs = self.group(p)
+        finally:
+            self.col[p] = EMPTY
+        return len(stones) if len(libs) == 1 else 0
+
+    def pattern_code(self, p: int) -> int:
+        w = self.w
+        code = 0
+        for i, d in enumerate((w - 1, w, w + 1, -1, 1, -w - 1, -w, -w + 1)):
+            code |= self.col[p + d] << (2 * i)
+        return code
+
+    def choose(self, c: int, s: int, policy: int, pat: object, sa_min: int
+               ) -> tuple[int, int]:
+        last = self.last
+        w = self.w
+        if policy == 1 and last != PASS:
+            cand: list[int] = []
+            for n in self.neighbours(last):
+                if self.col[n] != c:
+                    continue
+                stones, libs = self.group(n)
+                if len(libs) != 1:
+                    continue
+                (lib,) = libs
+                if self.legal(lib, c) and self.self_atari(lib, c) == 0:
+                    cand.append(lib)
+                for st in stones:
+                    for q in self.neighbours(st):
+                        if self.col[q] == 3 - c:
+                            _, ol = self.group(q)
+                            if len(ol) == 1:
+                                (lq,) = ol
+                                if self.legal(lq, c):
+                                    cand.append(lq)
+            if self.col[last] == 3 - c:
+                _, libs = self.group(last)
+                if len(libs) == 1:
+                    (lib,) = libs
+                    if self.legal(lib, c):
+                        cand.append(lib)
+            if cand:
+                u = sorted(set(cand))
+                s = rand_next(s)
+                return u[rand_below(s, len(u))], s
+            cand = []
+            for d in (w - 1, w, w + 1, -1, 1, -w - 1, -w, -w + 1):
+                q = last + d
+                if self.col[q] != EMPTY or not pat[self.pattern_code(q)]:  # type: ignore[index]
+                    continue
+                if not self.legal(q, c) or self.is_eye(q, c):
+                    continue
+                if self.self_atari(q, c) >= sa_min:
+                    continue
+                cand.append(q)
+            if cand:
+                s = rand_next(s)
+                return cand[rand_below(s, len(cand))], s
+        n = len(self.empties)
+        if n == 0:
+            return PASS, s
+        s = rand_next(s)
+        start = rand_below(s, n)
+        for i in range(n):
+            p = self.empties[(start + i) % n]
+            if not self.legal(p, c) or self.is_eye(p, c):
+                continue
+            if policy == 1 and self.self_atari(p, c) >= sa_min:
+                continue
+            return p, s
+        return PASS, s
+
+    def area(self) -> tuple[int, list[int]]:
+        """(black area - white area, owner per point) by Tromp-Taylor."""
+        owner = [EMPTY] * len(self.col)
+        done: set[int] = set()
+        score = 0
+        for p, cp in enumerate(self.col):
+            if cp in (BLACK, WHITE):
+                owner[p] = cp
+                score += 1 if cp == BLACK else -1
+            elif cp == EMPTY and p not in done:
+                region = {p}
+                todo = [p]
+                reach = set()
+                while todo:
+                    q = todo.pop()
+                    for n in self.neighbours(q):
+                        if self.col[n] == EMPTY and n not in region:
+                            region.add(n)
+                            todo.append(n)
+                        elif self.col[n] in (BLACK, WHITE):
+                            reach.add(self.col[n])
+                done |= region
+                if len(reach) == 1:
+                    (who,) = reach
+                    for q in region:
+                        owner[q] = who
+                    score += len(region) if who == BLACK else -len(region)
+        return score, owner
+
+    def playout(self, s: int, policy: int, pat: object, sa_min: int, max_moves: int
+                ) -> tuple[int, list[int], int]:
+        """(black area - white area, moves, rng state); plays on self."""
+        moves: list[int] = []
+        while self.passes < 2 and len(moves) < max_moves:
+            c = self.to_play
+            p, s = self.choose(c, s, policy, pat, sa_min)
+            self.play(p, c)
+            moves.append(p)
+        return self.area()[0], moves, s

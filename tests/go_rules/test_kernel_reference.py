@@ -1,0 +1,109 @@
+"""The numba kernels against the plain-Python reference on random positions."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from games.go import BLACK, PASS, WHITE, GoState
+from games.go import kernel as K
+from games.go.patterns import pattern_table
+from games.go.reference import RefBoard
+
+
+def check_same(b: np.ndarray, ref: RefBoard) -> None:
+    """Colours, the empty list, ko, and every point-level query agree; group arrays are
+    consistent with the flood-fill groups."""
+    assert b[K.COL].tolist() == ref.col
+    n = int(b[K.META, K.M_NEMPTY])
+    assert b[K.EMP, :n].tolist() == ref.empties
+    assert int(b[K.META, K.M_KO]) == ref.ko
+    for p in ref.empties:
+        for c in (BLACK, WHITE):
+            assert K.k_legal(b, p, c) == ref.legal(p, c), (p, c)
+            assert K.k_legal_noko(b, p, c) == ref.legal(p, c, use_ko=False), (p, c)
+            assert K.k_is_eye(b, p, c) == ref.is_eye(p, c), (p, c)
+            assert K.k_self_atari(b, p, c) == ref.self_atari(p, c), (p, c)
+        assert K.pattern_code(b, p) == ref.pattern_code(p)
+    seen: set[int] = set()
+    for p, cp in enumerate(ref.col):
+        if cp not in (BLACK, WHITE) or p in seen:
+            continue
+        stones, libs = ref.group(p)
+        seen |= stones
+        roots = {int(b[K.GID, s]) for s in stones}
+        assert len(roots) == 1
+        g = roots.pop()
+        assert int(b[K.GSIZE, g]) == len(stones)
+        pseudo = sum(1 for s in stones for q in ref.neighbours(s) if ref.col[q] == 0)
+        assert int(b[K.PLIB, g]) == pseudo
+        assert K.in_atari(b, g) == (len(libs) == 1)
+        if len(libs) == 1:
+            assert K.atari_lib(b, g) == next(iter(libs))
+    owner = np.empty(b.shape[1], dtype=np.int32)
+    score = K.k_area(b.copy(), owner)
+    rscore, rowner = ref.area()
+    assert score == rscore
+    assert owner.tolist() == rowner
+
+
+@pytest.mark.parametrize(("size", "seed", "policy"), [(5, 1, 0), (5, 2, 1), (7, 3, 1),
+                                                      (9, 4, 1), (9, 5, 0)])
+def test_lockstep_random_game(size: int, seed: int, policy: int) -> None:
+    """Play a game with the reference policy, mirroring every move on the kernel board;
+    compare everything after each move (captures included)."""
+    pat = pattern_table()
+    b = K.new_board(size)
+    ref = RefBoard.from_kernel(b)
+    s = seed * 1_000_003
+    captures = 0
+    for _ in range(3 * size * size):
+        if ref.passes >= 2:
+            break
+        c = ref.to_play
+        p, s = ref.choose(c, s, policy, pat, 2)
+        rc = ref.play(p, c)
+        kc = K.k_play(b, p, c)
+        assert kc == rc
+        captures += kc
+        assert int(b[K.META, K.M_TOPLAY]) == ref.to_play
+        check_same(b, ref)
+    assert captures > 0  # the games do exercise captures
+
+
+@pytest.mark.parametrize("size", [5, 9, 13, 19])
+@pytest.mark.parametrize("policy", [0, 1])
+def test_playouts_identical(size: int, policy: int) -> None:
+    """Same position, same seed: the kernel and the reference play the same moves, end in
+    the same rng state and score."""
+    pat = pattern_table()
+    rng = np.random.default_rng(size * 10 + policy)
+    base = GoState(size, 7.5)
+    for _ in range(size):  # a few moves in, so the playouts start from varied positions
+        moves = base.legal_moves()
+        base.play(moves[int(rng.integers(len(moves) - 1))])
+    for _ in range(2 if size >= 13 else 4):
+        seed = int(rng.integers(1, 2**62))
+        b = base._b.copy()
+        ref = RefBoard.from_kernel(b)
+        cap = 3 * size * size
+        moves = np.empty(cap + 1, dtype=np.int32)
+        owner = np.empty(b.shape[1], dtype=np.int32)
+        buf = np.empty(4 * b.shape[1] + 8, dtype=np.int32)
+        sc, nm, s = K.k_playout(b, np.uint64(seed), policy, pat, 2, cap, moves, owner, buf)
+        rsc, rmoves, rs = ref.playout(seed, policy, pat, 2, cap)
+        assert moves[:nm].tolist() == rmoves
+        assert sc == rsc
+        assert int(s) == rs
+        assert nm > size  # a real game was played
+
+
+def test_playout_ends_with_two_passes_and_no_playable_point() -> None:
+    rng = np.random.default_rng(7)
+    s = GoState(9, 7.5)
+    for _ in range(5):
+        p = s.playout(rng, 0)
+        assert len(p.moves) > 40
+        assert PASS not in p.moves.tolist()
+        assert sorted(set(p.players.tolist())) == [0, 1]
+        assert p.returns.tolist() in ([1.0, 0.0], [0.0, 1.0])
