@@ -17,7 +17,6 @@
 
 from __future__ import annotations
 
-import math
 from typing import Any, Literal
 
 import msgspec
@@ -26,7 +25,6 @@ from numba import njit
 
 from search.budget import Budget
 from search.result import SearchResult
-
 
 _ALL = np.zeros(0, dtype=np.int64)
 

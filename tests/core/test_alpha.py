@@ -4,7 +4,6 @@ import pytest
 from search.alpha import discounted_value, weights
 from search.budget import Budget
 from search.flat import FlatConfig, FlatMC, _discount_rows
-
 from tests.core.bandits import BanditGame
 
 

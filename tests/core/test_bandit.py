@@ -6,7 +6,6 @@ import pytest
 from search.bandit import ucb1, ucb1_tuned
 from search.budget import Budget
 from search.flat import FlatConfig, FlatMC
-
 from tests.core.bandits import BanditGame
 
 MEANS = np.array([0.45, 0.5, 0.55, 0.7])

@@ -9,7 +9,6 @@ from games.contract import Priors
 from search.budget import Budget
 from search.flat import FlatConfig, FlatMC
 from search.uct import UCT, UCTConfig
-
 from tests.toygames import HighCard, Nim, TicTacToe
 
 

@@ -1,0 +1,217 @@
+"""Root parallelism over worker processes, reached over ZeroMQ.
+
+Each worker runs its own core with its own random generator (and, for hidden information,
+its own determinisations) on the same root; the coordinator merges the root statistics by
+visit counts. Workers keep one searcher per session, so UCT's tree reuse still works inside
+each worker.
+
+Wire: the coordinator binds a ROUTER socket; a worker connects a DEALER, says ``ready`` and
+then answers :class:`Task` messages with :class:`Reply` messages (msgspec msgpack envelopes;
+the root and the result travel pickled inside, so any picklable game works). Workers on
+other machines can join by running ``python -m search.parallel tcp://HOST:PORT``.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import pickle
+import sys
+import time
+from typing import Any, Literal
+
+import msgspec
+import numpy as np
+import zmq
+
+from search.budget import Budget
+from search.flat import FlatConfig, FlatMC
+from search.result import SearchResult
+from search.uct import UCT, UCTConfig
+
+
+class Task(msgspec.Struct, frozen=True, tag="task"):
+    session: str
+    core: Literal["flat", "uct"]
+    config: bytes  # msgpack of FlatConfig or UCTConfig
+    root: bytes  # pickled State or InfoSet
+    seat: int | None
+    playouts: int | None
+    seconds: float | None
+    seed: int
+
+
+class Ready(msgspec.Struct, frozen=True, tag="ready"):
+    pass
+
+
+class Stop(msgspec.Struct, frozen=True, tag="stop"):
+    pass
+
+
+class Reply(msgspec.Struct, frozen=True, tag="reply"):
+    result: bytes = b""  # pickled SearchResult
+    error: str = ""
+
+
+Message = Task | Ready | Stop | Reply
+_encoder = msgspec.msgpack.Encoder()
+_decoder = msgspec.msgpack.Decoder(Message)
+
+
+def _make_core(core: str, config: bytes) -> Any:
+    if core == "flat":
+        return FlatMC(msgspec.msgpack.decode(config, type=FlatConfig))
+    return UCT(msgspec.msgpack.decode(config, type=UCTConfig))
+
+
+def worker_main(endpoint: str) -> None:
+    """Serve tasks from the coordinator at ``endpoint`` until told to stop."""
+    ctx = zmq.Context.instance()
+    sock = ctx.socket(zmq.DEALER)
+    sock.setsockopt(zmq.LINGER, 0)
+    sock.connect(endpoint)
+    sock.send(_encoder.encode(Ready()))
+    searchers: dict[tuple[str, str, bytes], Any] = {}
+    try:
+        while True:
+            msg = _decoder.decode(sock.recv())
+            if isinstance(msg, Stop):
+                return
+            if not isinstance(msg, Task):
+                continue
+            try:
+                key = (msg.session, msg.core, msg.config)
+                if key not in searchers:
+                    searchers[key] = _make_core(msg.core, msg.config)
+                root = pickle.loads(msg.root)
+                budget = Budget(playouts=msg.playouts, seconds=msg.seconds)
+                res = searchers[key].search(root, msg.seat, budget,
+                                            np.random.default_rng(msg.seed))
+                sock.send(_encoder.encode(Reply(result=pickle.dumps(res))))
+            except Exception as e:  # report to the coordinator, keep serving
+                sock.send(_encoder.encode(Reply(error=f"{type(e).__name__}: {e}")))
+    finally:
+        sock.close()
+
+
+def merge_results(results: list[SearchResult], final: str = "visits") -> SearchResult:
+    """Sum visits per root move; values are visit-weighted means; pick by visits (or mean)."""
+    visits: dict[Any, float] = {}
+    wsum: dict[Any, float] = {}
+    order: list[Any] = []
+    for r in results:
+        for m, n, v in zip(r.moves, r.visits, r.values, strict=True):
+            if m not in visits:
+                visits[m] = 0.0
+                wsum[m] = 0.0
+                order.append(m)
+            visits[m] += n
+            if n > 0 and np.isfinite(v):
+                wsum[m] += n * v
+    vals = [wsum[m] / visits[m] if visits[m] > 0 else float("nan") for m in order]
+    if final == "mean":
+        best = max(range(len(order)), key=lambda i: (visits[order[i]] > 0,
+                                                     np.nan_to_num(vals[i], nan=-1.0)))
+    else:
+        best = max(range(len(order)), key=lambda i: visits[order[i]])
+    return SearchResult(
+        move=order[best],
+        value=vals[best],
+        moves=order,
+        visits=[int(visits[m]) for m in order],
+        values=vals,
+        playouts=sum(r.playouts for r in results),
+        elapsed=max(r.elapsed for r in results),
+        info={"workers": len(results)},
+    )
+
+
+class WorkerPool:
+    """Coordinator of root-parallel search. Use as a context manager.
+
+    ``workers`` local processes are started (0 = only remote workers that connect to
+    ``endpoint``). ``search`` sends the same root to every ready worker with a different seed
+    and merges what comes back.
+    """
+
+    def __init__(self, workers: int = 2, endpoint: str = "tcp://127.0.0.1:*",
+                 start_timeout: float = 60.0) -> None:
+        self.ctx = zmq.Context.instance()
+        self.sock = self.ctx.socket(zmq.ROUTER)
+        self.sock.setsockopt(zmq.LINGER, 0)
+        self.sock.bind(endpoint)
+        self.endpoint = self.sock.getsockopt_string(zmq.LAST_ENDPOINT)
+        spawn = mp.get_context("spawn")
+        self.procs = [spawn.Process(target=worker_main, args=(self.endpoint,), daemon=True)
+                      for _ in range(workers)]
+        for p in self.procs:
+            p.start()
+        self.ready: list[bytes] = []
+        deadline = time.monotonic() + start_timeout
+        while len(self.ready) < workers:
+            if not self.sock.poll(max(1, int(1000 * (deadline - time.monotonic())))):
+                self.close()
+                raise TimeoutError(f"only {len(self.ready)} of {workers} workers started")
+            ident, data = self.sock.recv_multipart()
+            if isinstance(_decoder.decode(data), Ready):
+                self.ready.append(ident)
+
+    def search(self, core: Literal["flat", "uct"], config: FlatConfig | UCTConfig, root: Any,
+               seat: int | None, budget: Budget, rng: np.random.Generator,
+               session: str = "default", reply_timeout: float | None = None) -> SearchResult:
+        if not self.ready:
+            raise RuntimeError("no workers")
+        payload = pickle.dumps(root)
+        cfg = _encoder.encode(config)
+        per_worker = None
+        if budget.playouts is not None:
+            per_worker = max(1, -(-budget.playouts // len(self.ready)))
+        for ident in self.ready:
+            task = Task(session, core, cfg, payload, seat, per_worker, budget.seconds,
+                        int(rng.integers(2**62)))
+            self.sock.send_multipart([ident, _encoder.encode(task)])
+        if reply_timeout is None:  # a worker that died must not hang the client forever
+            reply_timeout = budget.seconds + 30.0 if budget.seconds is not None else 600.0
+        limit = reply_timeout
+        results: list[SearchResult] = []
+        errors: list[str] = []
+        deadline = time.monotonic() + limit
+        while len(results) + len(errors) < len(self.ready):
+            wait = max(0, int(1000 * (deadline - time.monotonic())))
+            if not self.sock.poll(wait):
+                break
+            _, data = self.sock.recv_multipart()
+            msg = _decoder.decode(data)
+            if isinstance(msg, Reply):
+                if msg.error:
+                    errors.append(msg.error)
+                else:
+                    results.append(pickle.loads(msg.result))
+        if not results:
+            raise RuntimeError("no worker answered" + (f": {errors[0]}" if errors else ""))
+        final = getattr(config, "final", "visits")
+        return merge_results(results, final)
+
+    def close(self) -> None:
+        for ident in self.ready:
+            try:
+                self.sock.send_multipart([ident, _encoder.encode(Stop())], zmq.NOBLOCK)
+            except zmq.ZMQError:
+                pass
+        for p in self.procs:
+            p.join(timeout=5)
+            if p.is_alive():
+                p.terminate()
+        self.sock.close()
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit("usage: python -m search.parallel tcp://COORDINATOR:PORT")
+    worker_main(sys.argv[1])

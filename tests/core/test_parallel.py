@@ -1,0 +1,43 @@
+import numpy as np
+import pytest
+
+from search.budget import Budget
+from search.flat import FlatConfig
+from search.parallel import WorkerPool, merge_results
+from search.result import SearchResult
+from search.uct import UCTConfig
+from tests.toygames import HighCard, Nim
+
+
+def test_merge_sums_visits_and_weights_values() -> None:
+    a = SearchResult(1, 0.5, [1, 2], [10, 30], [0.2, 0.6], 40, 0.1)
+    b = SearchResult(2, 0.5, [2, 1, 3], [20, 5, 0], [0.5, 0.4, float("nan")], 25, 0.2)
+    m = merge_results([a, b])
+    assert m.move == 2 and m.playouts == 65 and m.elapsed == 0.2
+    assert dict(zip(m.moves, m.visits, strict=True)) == {1: 15, 2: 50, 3: 0}
+    v = dict(zip(m.moves, m.values, strict=True))
+    assert abs(v[2] - (30 * 0.6 + 20 * 0.5) / 50) < 1e-12
+    assert abs(v[1] - (10 * 0.2 + 5 * 0.4) / 15) < 1e-12
+    assert merge_results([a, b], final="mean").move == 2
+
+
+@pytest.mark.integration
+def test_root_parallel_search_over_two_worker_processes() -> None:
+    rng = np.random.default_rng(0)
+    with WorkerPool(workers=2) as pool:
+        res = pool.search("uct", UCTConfig(), Nim(13, 3), None, Budget(playouts=2000), rng,
+                          session="nim")
+        assert res.move == 1
+        assert res.info["workers"] == 2 and res.playouts == 2000
+        # tree reuse inside each worker: the same session continues from its old tree
+        g = Nim(13, 3)
+        g.play(1)
+        g.play(3)
+        res2 = pool.search("uct", UCTConfig(), g, None, Budget(playouts=200), rng,
+                           session="nim")
+        assert res2.move == 1
+        # determinised flat search on an info set
+        h = HighCard(([8, 3, 6], [0, 5, 7]))
+        h.play(8)
+        res3 = pool.search("flat", FlatConfig(), h.info_set(1), 1, Budget(playouts=1000), rng)
+        assert res3.move == 0 and sum(res3.visits) == 1000
