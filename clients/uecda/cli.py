@@ -1,0 +1,66 @@
+"""``corvid uecda``: play a UECda match as a client; ``corvid uecda replay LOG...``."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import structlog
+
+from clients.config import add_config_arguments, load_config
+from clients.uecda.config import ClientConfig
+
+log = structlog.get_logger()
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = subparsers.add_parser(
+        "uecda",
+        help="UECda (Daihinmin) tournament client, protocol 20070",
+        description="Connect to a UECda server (the official tndhms or `corvid serve uecda`) "
+        "and play the whole match. `corvid uecda replay LOG...` checks server logs instead.",
+    )
+    p.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=42485, help="server port (default 42485)")
+    p.add_argument("--name", default="corvid", help="client name sent in the profile")
+    add_config_arguments(p)
+    p.set_defaults(func=run)
+    sub = p.add_subparsers(dest="uecda_command", metavar="replay")
+    r = sub.add_parser("replay", help="replay tndhms server logs through the rules engine",
+                       description="Replay every game of each log; exit 1 at the first "
+                       "divergence, naming the game and the play.")
+    r.add_argument("logs", nargs="+", metavar="LOG")
+    r.set_defaults(func=replay)
+
+
+def run(args: argparse.Namespace) -> int:
+    from clients.uecda.agent import UecdaPlayer, play_match
+    from protocols.transport import TcpTransport
+
+    cfg = load_config(ClientConfig, args.config, args.set)
+    player = UecdaPlayer(cfg, args.name)
+    log.info("uecda_connect", host=args.host, port=args.port, name=args.name, core=cfg.core,
+             playouts=cfg.playouts, seconds=cfg.seconds, alpha=cfg.alpha)
+    transport = TcpTransport(args.host, args.port)
+    if cfg.recv_timeout is not None:
+        transport.set_timeout(cfg.recv_timeout)
+    try:
+        games = play_match(player, transport)
+    finally:
+        transport.close()
+    log.info("uecda_match_over", games=games, rejected=player.rejected,
+             resyncs=player.tracker.resyncs)
+    return 0
+
+
+def replay(args: argparse.Namespace) -> int:
+    from games.daihinmin.replay import replay_log
+
+    for path in args.logs:
+        res = replay_log(path)
+        if not res.ok:
+            print(f"{path}: DIVERGES after {res.games} clean games: {res.first_divergence}")
+            return 1
+        print(f"{path}: ok, {res.games} games, {res.plays} plays")
+    sys.stdout.flush()
+    return 0

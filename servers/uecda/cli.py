@@ -1,0 +1,58 @@
+"""``corvid serve uecda``: the mock UECda server on TCP."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from servers.uecda.config import ServerConfig
+from servers.uecda.match import serve
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = subparsers.add_parser(
+        "uecda",
+        help="mock UECda (Daihinmin) server, compatible with tndhms",
+        description="A mock UECda server speaking protocol 20070 with the official rules. "
+        "Player number = accept order; the match starts when the fifth client connects. A "
+        "client that disconnects, sends garbage or stays silent past --timeout is replaced "
+        "by a built-in stand-in and the match goes on.",
+    )
+    d = ServerConfig()
+    p.add_argument("--games", type=int, default=d.games, help="games in the match")
+    p.add_argument("--seed", type=int, default=None, help="random seed (deals, seats)")
+    p.add_argument("--host", default=d.host, help="address to bind (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=d.port, help="TCP port (default 42485)")
+    p.add_argument("--timeout", type=float, default=d.timeout,
+                   help="seconds per move / exchange before a stand-in takes the seat")
+    p.add_argument("--accept-timeout", type=float, default=None,
+                   help="seconds to wait for five clients (default: forever)")
+    p.add_argument("--log", "--game-log", dest="log", metavar="FILE",
+                   help="write the game log (tndhms format)")
+    p.add_argument("--reset-every", type=int, default=d.reset_every,
+                   help="ranks reset every N games (default 100)")
+    p.add_argument("--json", action="store_true",
+                   help="print the result as one JSON object on the last line")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    cfg = ServerConfig(games=args.games, seed=args.seed, host=args.host, port=args.port,
+                       timeout=args.timeout, accept_timeout=args.accept_timeout, log=args.log,
+                       reset_every=args.reset_every)
+    if cfg.games < 1:
+        print("corvid serve uecda: --games must be >= 1", file=sys.stderr)
+        return 2
+    rec = serve(cfg)
+    totals = rec.totals
+    print(f"{'player':>6}  {'name':<10} {'points':>7} {'per game':>9}")
+    for p, name in enumerate(rec.names):
+        print(f"{p:>6}  {name:<10} {totals[p]:>7} {totals[p] / len(rec.points):>9.3f}")
+    for d in rec.drops:
+        print(f"stand-in for player {d.player} from game {d.game}: {d.reason}")
+    if args.json:
+        print(json.dumps({"seed": rec.seed, "games": len(rec.points), "names": rec.names,
+                          "points": totals,
+                          "drops": [[d.game, d.player, d.reason] for d in rec.drops]}))
+    return 0
