@@ -1,0 +1,60 @@
+"""Go playout speed: playouts per second on one core from the empty board.
+
+    python bench/go_speed.py [--size 9] [--playouts 20000] [--json]
+
+Rates are per second of this process's CPU time (the one-core figure on a shared machine)
+and per wall-clock second. Runs the batched kernel (one numba call for all playouts) with the full MoGo-like policy and
+with the light policy (uniform random, no own-eye filling), after a warm-up call.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import numpy as np  # noqa: E402
+
+from games.go import GoState  # noqa: E402
+
+
+def measure(size: int, playouts: int, policy: int, seed: int
+            ) -> tuple[float, float, float, float]:
+    """(playouts per CPU second, per wall second, mean black - white area, black win rate at
+    komi 7.5). CPU time is the process's own: on a shared machine it is the one-core figure."""
+    s = GoState(size, 7.5)
+    rng = np.random.default_rng(seed)
+    s.playout_scores(rng, 10, policy=policy)  # warm-up (compile / load the cache)
+    c0, t0 = time.process_time(), time.perf_counter()
+    scores, _ = s.playout_scores(rng, playouts, policy=policy)
+    cpu, wall = time.process_time() - c0, time.perf_counter() - t0
+    return (playouts / cpu, playouts / wall, float(np.mean(scores)),
+            float(np.mean(scores - 7.5 > 0)))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--size", type=int, default=9)
+    ap.add_argument("--playouts", type=int, default=20000)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    full = measure(args.size, args.playouts, 1, args.seed)
+    light = measure(args.size, args.playouts, 0, args.seed)
+    print(f"Go {args.size}x{args.size}, empty board, komi 7.5, {args.playouts} playouts each")
+    print(f"{'policy':<8} {'playouts/cpu s':>14} {'playouts/wall s':>15} {'mean B-W':>9} "
+          f"{'B wins':>7}")
+    for name, (pps, wps, mean, bw) in (("full", full), ("light", light)):
+        print(f"{name:<8} {pps:>14.0f} {wps:>15.0f} {mean:>9.2f} {bw:>7.3f}")
+    if args.json:
+        print(json.dumps({"playouts_per_s": round(full[0]), "light_playouts_per_s":
+                          round(light[0])}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
