@@ -158,6 +158,18 @@ class Board:
                 for p in self.state.dead_stones(self._rng(), DEAD_STONE_PLAYOUTS)
                 if self.state.colour_at(p) == opp]
 
+    def liberties_of(self, stones: list[Vertex]) -> set[Vertex]:
+        """The empty points next to any of ``stones``."""
+        out: set[Vertex] = set()
+        for v in stones:
+            assert v is not None
+            c, r = v
+            for nc, nr in ((c + 1, r), (c - 1, r), (c, r + 1), (c, r - 1)):
+                if 0 <= nc < self.size and 0 <= nr < self.size:
+                    if self.state.colour_at(self.point_of((nc, nr))) == EMPTY:
+                        out.add((nc, nr))
+        return out
+
     def final_score(self) -> float:
         return self.state.score_with_dead_removed(self._rng(), DEAD_STONE_PLAYOUTS)
 

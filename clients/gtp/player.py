@@ -55,7 +55,8 @@ class UctPlayer:
         cfg = self.config
         board, colour = request.board, request.colour
         margin = board.tt_margin(colour)  # our Tromp–Taylor lead as the board stands
-        if cfg.pass_when_won and board.last_was_pass() and margin > 0:
+        if (cfg.pass_when_won and board.last_was_pass() and margin > 0
+                and not (request.cleanup and board.dead_opponent_stones(colour))):
             log.info("gtp_pass_won", margin=margin)
             return Decision(None)
         state = board.search_state(colour)
@@ -83,9 +84,33 @@ class UctPlayer:
                 and len(board.moves) >= cfg.resign_after * points):
             return Decision(None, resign=True, stats=stats)
         vertex = board.vertex_of(result.move)
+        if request.cleanup and result.value > cfg.cleanup_confidence:
+            vertex = self._capture_first(request, stats, vertex, result.value)
         if vertex is None:
             vertex = self._instead_of_pass(request, result.moves, result.visits, margin)
         return Decision(vertex, stats=stats)
+
+    def _capture_first(self, request: MoveRequest, stats: dict[str, Any], vertex: Any,
+                       value: float) -> Any:
+        """Cleanup while clearly winning: prefer a liberty of a dead opponent group (if
+        searched, as good as the search's choice within ``cleanup_tolerance``), so the dead
+        stones go first."""
+        board, colour = request.board, request.colour
+        dead = board.dead_opponent_stones(colour)
+        if not dead:
+            return vertex
+        libs = board.liberties_of(dead)
+        best, best_key = vertex, (-1, -1.0)
+        for v, n, q in zip(stats["moves"], stats["visits"], stats["values"], strict=True):
+            if v not in libs:
+                continue
+            # a searched liberty must be about as good as the choice; an unsearched one is
+            # taken only because the game is clearly won (value > cleanup_confidence)
+            if n > 0 and q < value - self.config.cleanup_tolerance:
+                continue
+            if (n, q) > best_key:
+                best, best_key = v, (n, q)
+        return best
 
     def _instead_of_pass(self, request: MoveRequest, moves: list[Any], visits: list[int],
                          margin: float) -> Any:

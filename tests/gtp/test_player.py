@@ -1,0 +1,106 @@
+"""The UCT move generator's Go decisions: passing only when Tromp–Taylor-safe, cleanup of
+dead stones, resignation, determinism of reg_genmove."""
+
+from __future__ import annotations
+
+from clients.gtp.board import Board
+from clients.gtp.config import GtpConfig
+from clients.gtp.engine import GtpEngine, MoveRequest
+from clients.gtp.player import UctPlayer
+
+
+def engine(**cfg: object) -> GtpEngine:
+    settings: dict[str, object] = {"default_size": 5, "default_komi": 0.5, "warmup": False,
+                                   "playouts": 200, **cfg}
+    config = GtpConfig(**settings)  # type: ignore[arg-type]
+    return GtpEngine(config, UctPlayer(config))
+
+
+def talk(e: GtpEngine, script: str) -> bytes:
+    return b"".join(e.handle_line(ln)[0] for ln in script.strip().split("\n"))
+
+
+WALLS = "\n".join(f"play b b{r}\nplay w d{r}" for r in range(1, 6))
+
+
+def test_pass_at_once_when_the_opponent_passed_and_we_win_as_is() -> None:
+    e = engine()
+    talk(e, WALLS + "\nplay b pass")
+    assert talk(e, "genmove w") == b"= pass\n\n"  # W+0.5 by Tromp-Taylor
+
+
+def test_no_pass_while_losing_as_the_board_stands() -> None:
+    e = engine()
+    talk(e, WALLS + "\nplay w pass")
+    assert e.board.tt_margin(0) < 0
+    assert talk(e, "genmove b") != b"= pass\n\n"
+
+
+DEAD_WHITE = "\n".join(f"play b c{r}" for r in range(1, 6)) + "\nplay w a3"
+
+
+def test_instead_of_pass_in_cleanup_mode() -> None:
+    e = engine()
+    talk(e, DEAD_WHITE)
+    board = e.board.copy()
+    player = UctPlayer(e.config)
+    req = MoveRequest(board, 0, None, cleanup=True, deterministic=False)
+    pass_pt, a4, a3 = -1, board.point_of((0, 3)), board.point_of((0, 2))
+    # the dead white stone at A3 keeps black from passing even though black wins as is
+    assert board.tt_margin(0) > 0 and board.dead_opponent_stones(0) == [(0, 2)]
+    assert player._instead_of_pass(req, [pass_pt, a4], [50, 3], board.tt_margin(0)) == (0, 3)
+    relaxed = MoveRequest(board, 0, None, cleanup=False, deterministic=False)
+    assert player._instead_of_pass(relaxed, [pass_pt, a4], [50, 3],
+                                   board.tt_margin(0)) is None
+    assert a3 != a4
+
+
+def test_cleanup_captures_the_dead_stone_before_passing() -> None:
+    e = engine(seed=3)
+    talk(e, DEAD_WHITE)
+    for _ in range(8):
+        answer = talk(e, "kgs-genmove_cleanup b")
+        if answer == b"= pass\n\n":
+            break
+        talk(e, "play w pass")
+    assert (0, 2) not in e.board.stones()  # the white stone was captured
+    assert e.board.tt_margin(0) > 0
+
+
+def test_resigns_only_when_lost_and_late_enough() -> None:
+    e = engine(resign_threshold=0.5, resign_min_playouts=10, resign_after=0.0)
+    # black has almost nothing: white walls on B and D, black one stone
+    talk(e, "\n".join(f"play w b{r}\nplay w d{r}" for r in range(1, 6)) + "\nplay b e3")
+    assert talk(e, "genmove b") == b"= resign\n\n"
+    e2 = engine(resign_threshold=0.5, resign_min_playouts=10, resign_after=0.9)
+    talk(e2, "\n".join(f"play w b{r}\nplay w d{r}" for r in range(1, 6)) + "\nplay b e3")
+    assert talk(e2, "genmove b") != b"= resign\n\n"  # too early in the game
+
+
+def test_reg_genmove_is_deterministic_and_does_not_play() -> None:
+    outs = []
+    for _ in range(2):
+        e = engine(default_size=9)
+        talk(e, "boardsize 9\nplay b e5\nplay w c3")
+        outs.append(talk(e, "reg_genmove b\nreg_genmove b"))
+        assert len(e.board.moves) == 2
+    assert outs[0] == outs[1]
+    first, second = outs[0].split(b"\n\n")[:2]
+    assert first == second  # no tree reuse between reg_genmove calls
+
+
+def test_tree_reuse_across_moves() -> None:
+    e = engine(default_size=9)
+    talk(e, "boardsize 9\ngenmove b")
+    answer = talk(e, "reg_genmove w").decode()[2:].strip()  # what white would answer
+    talk(e, f"play w {answer}\ngenmove b")
+    player = e.generator
+    assert isinstance(player, UctPlayer) and player.uct.root is not None
+    assert e.last_stats["playouts"] == 200
+
+
+def test_board_copy_is_independent() -> None:
+    b = Board(9, 7.0)
+    c = b.copy()
+    c.play(0, (4, 4))
+    assert b.moves == [] and c.moves == [(0, (4, 4))]

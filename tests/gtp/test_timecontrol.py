@@ -1,0 +1,89 @@
+"""Time allotment: never more than the clock allows, byo-yomi handled, own clock tracked."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from clients.gtp.timecontrol import TimeManager, TimePolicy, TimeSettings
+
+
+def tm(**policy: float) -> TimeManager:
+    return TimeManager(TimePolicy(**policy))  # type: ignore[arg-type]
+
+
+def test_untimed() -> None:
+    t = tm()
+    assert t.allot(0, 81, 0) is None
+    t.time_settings(0, 5, 0)  # byo-yomi time with zero stones: no limit
+    assert t.allot(0, 81, 0) is None
+
+
+def test_absolute_spreads_the_main_time() -> None:
+    t = tm(reserve=1.0, reserve_fraction=0.0, moves_fraction=0.5, min_moves_left=10)
+    t.time_settings(60, 0, 0)
+    assert t.allot(0, 81, 0) == pytest.approx(59 / 40)
+    t.time_left(0, 11, 0)
+    assert t.allot(0, 81, 35) == pytest.approx(10 / 10)  # min_moves_left
+    t.time_left(0, 0.5, 0)
+    assert t.allot(0, 81, 50) == 0.0
+
+
+def test_canadian_byoyomi() -> None:
+    t = tm(reserve=0.0, reserve_fraction=0.0, byoyomi_use=0.5)
+    t.time_settings(0, 30, 10)
+    assert t.allot(1, 81, 0) == pytest.approx(0.5 * 30 / 10)
+    t.time_left(1, 12, 3)
+    assert t.allot(1, 81, 0) == pytest.approx(0.5 * 12 / 3)
+    # in main time with a byo-yomi behind: at least a safe share of a period
+    t.time_settings(1, 30, 10)
+    assert t.allot(1, 81, 0) == pytest.approx(0.5 * 30 / 10)
+
+
+def test_japanese_byoyomi_uses_a_share_of_one_period() -> None:
+    t = tm(reserve=0.5, reserve_fraction=0.0, byoyomi_use=0.8)
+    t.set(TimeSettings("byoyomi", 0, 10, periods=3))
+    assert t.allot(0, 361, 0) == pytest.approx(0.8 * 9.5)
+    t.time_left(0, 4, 2)  # 4 s left in the current period, 2 periods
+    assert t.allot(0, 361, 0) == pytest.approx(0.8 * 3.5)
+
+
+def test_own_clock_is_tracked_between_time_left() -> None:
+    t = tm(reserve=0.0, reserve_fraction=0.0, min_moves_left=1, moves_fraction=0.0)
+    t.time_settings(10, 20, 5)
+    t.spent(0, 4)
+    assert t.clocks[0].main_left == 6
+    t.spent(0, 8)  # 6 from main, 2 into the first period
+    c = t.clocks[0]
+    assert c.in_byoyomi and c.period_left == 18 and c.stones_left == 4
+    for _ in range(4):
+        t.spent(0, 1)
+    assert t.clocks[0].period_left == 20 and t.clocks[0].stones_left == 5  # new period
+
+
+def test_max_seconds_caps() -> None:
+    t = tm(max_seconds=0.25)
+    t.time_settings(600, 0, 0)
+    assert t.allot(0, 81, 0) == 0.25
+
+
+@settings(max_examples=200, deadline=None)
+@given(main=st.floats(0, 3600), left=st.floats(0, 3600), played=st.integers(0, 400),
+       period=st.floats(0.1, 120), stones=st.integers(1, 25),
+       mode=st.sampled_from(["absolute", "canadian", "byoyomi"]))
+def test_never_more_than_the_clock_holds(main: float, left: float, played: int,
+                                         period: float, stones: int, mode: str) -> None:
+    t = tm()
+    if mode == "absolute":
+        t.time_settings(main, 0, 0)
+        t.time_left(0, left, 0)
+        assert t.allot(0, 81, played) < max(left, 1e-9)
+    elif mode == "canadian":
+        t.time_settings(main, period, stones)
+        t.time_left(0, min(left, period), stones)
+        assert t.allot(0, 81, played) < min(left, period) / stones + 1e-9 or left == 0
+    else:
+        t.set(TimeSettings("byoyomi", main, period, periods=3))
+        t.time_left(0, min(left, period), 2)
+        assert t.allot(0, 81, played) <= min(left, period)
