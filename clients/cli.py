@@ -19,8 +19,16 @@ from clients.logs import setup_logging
 
 
 def add_plugins(subparsers: argparse._SubParsersAction, group: str) -> None:  # type: ignore[type-arg]
+    """Register every subcommand of an entry-point group. One that fails to load is reported
+    on stderr and left out, so the other commands keep working."""
     for ep in sorted(entry_points(group=group), key=lambda e: e.name):
-        ep.load()(subparsers)
+        try:
+            register = ep.load()
+        except Exception as e:  # a broken plugin must not take the whole CLI down
+            print(f"corvid: cannot load command {ep.name!r} ({ep.value}): "
+                  f"{type(e).__name__}: {e}", file=sys.stderr)
+            continue
+        register(subparsers)
 
 
 def build_parser() -> argparse.ArgumentParser:

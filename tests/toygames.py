@@ -216,6 +216,6 @@ class HighCardInfo:
         w = HighCard(hands, self.n_cards)
         for seat, card in self.played:
             w.hands[seat].append(card)
-        for seat, card in self.played:
+        for _, card in self.played:
             w.play(card)
         return w
