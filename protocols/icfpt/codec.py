@@ -11,6 +11,8 @@ events with ``next_event`` until it returns ``NEED_DATA``, and write what ``send
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from protocols.icfpt.events import (
     NEED_DATA,
     PASS,
@@ -32,6 +34,8 @@ from protocols.icfpt.events import (
 )
 
 SKIPPED = b"\r\n"
+
+Prompt = FirstMovePrompt | SecondMovePrompt | TurnPrompt
 
 
 class ConnectionClosed:
@@ -156,7 +160,7 @@ class PlayerConnection:
         raw = bytes(r.buf)
         raise RemoteProtocolError(f"unexpected byte {head!r} from the host", raw)
 
-    def _prompt(self, n: int, build):  # type: ignore[no-untyped-def]
+    def _prompt(self, n: int, build: Callable[[bytes], Prompt]) -> Prompt | NeedData:
         r = self._r
         got = r.peek(n)
         if got is None:

@@ -1,0 +1,130 @@
+"""``corvid blokus``: the Blokus Duo player for the ICFPT host (TCP or serial), and
+``corvid blokus learn``: train the learned evaluation (best-of-n selective simulations)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+import structlog
+
+from clients.config import add_config_arguments, load_config
+
+log = structlog.get_logger()
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = subparsers.add_parser(
+        "blokus",
+        help="Blokus Duo player for the ICFPT host (TCP or serial)",
+        description="Connect to an ICFPT Blokus Duo host (TCP, or a serial device) and play. "
+        "Core and time are settings: --set core=uct|alphabeta|greedy, --set time=1.0, "
+        "--set margin=0.25, --set weights=FILE, --set seed=N.",
+    )
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=10000)
+    p.add_argument("--serial", metavar="DEVICE", help="a serial device instead of TCP "
+                   "(115200 8N1)")
+    p.add_argument("--baud", type=int, default=115200)
+    p.add_argument("--dialect", choices=["2014", "2013"], default="2014")
+    p.add_argument("--team-code", metavar="XX", help="two characters (default: config "
+                   "team_code)")
+    p.add_argument("--games", type=int, default=1,
+                   help="games to play, reconnecting for each over TCP (0: until refused)")
+    p.add_argument("--wait", type=float, default=10.0,
+                   help="keep retrying a refused TCP connection this many seconds")
+    add_config_arguments(p)
+    p.set_defaults(func=run_play)
+    sub = p.add_subparsers(dest="blokus_command", metavar="{learn}")
+    lp = sub.add_parser("learn", help="train the learned evaluation (algorithms.md 7)",
+                        description="Best-of-n selective-simulation learning of the linear "
+                        "evaluation; writes a weights .npz for --set core=alphabeta "
+                        "--set weights=FILE.")
+    lp.add_argument("--out", required=True, metavar="FILE")
+    lp.add_argument("--n", type=int, default=8, help="best-of-n in the simulations")
+    lp.add_argument("--m", type=int, default=8, help="simulations per training position")
+    lp.add_argument("--updates", type=int, default=50, help="gradient steps (self-play "
+                    "games)")
+    lp.add_argument("--positions", type=int, default=8,
+                    help="training positions drawn per self-play game (0: all)")
+    lp.add_argument("--k", type=float, default=0.02)
+    lp.add_argument("--alpha", type=float, default=0.5)
+    lp.add_argument("--eps-start", type=float, default=0.5)
+    lp.add_argument("--eps-end", type=float, default=0.05)
+    lp.add_argument("--selfplay-n", type=int, default=16,
+                    help="greedy self-play moves chosen among this many random moves (0: all)")
+    lp.add_argument("--minutes", type=float, default=0.0, help="stop after this long (0: no "
+                    "limit)")
+    lp.add_argument("--init", metavar="FILE", help="start from these weights")
+    lp.add_argument("--seed", type=int, default=0)
+    lp.set_defaults(func=run_learn)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    from clients.blokus.agent import play_game
+    from clients.blokus.config import PlayerConfig
+    from clients.blokus.player import BlokusPlayer
+    from protocols.transport import SerialTransport, TcpTransport, TransportError
+
+    cfg = load_config(PlayerConfig, args.config, args.set)
+    team = args.team_code if args.team_code is not None else cfg.team_code
+    player = BlokusPlayer(cfg)
+    if cfg.warmup:
+        _warmup(player)
+    log.info("blokus_player", core=cfg.core, time=cfg.time, margin=cfg.margin,
+             weights=player.core.weights or None, dialect=args.dialect, team_code=team)
+    if args.serial:
+        transport = SerialTransport(args.serial, baudrate=args.baud)
+        try:
+            n = 0
+            while args.games == 0 or n < args.games:
+                s = play_game(transport, player, args.dialect, team)
+                n += 1
+                if s.ended not in ("game_over",):
+                    break
+        finally:
+            transport.close()
+        return 0
+    n = 0
+    while args.games == 0 or n < args.games:
+        deadline = time.monotonic() + args.wait
+        while True:
+            try:
+                tcp = TcpTransport(args.host, args.port)
+                break
+            except TransportError as e:
+                if time.monotonic() >= deadline or (args.games == 0 and n > 0):
+                    if args.games == 0 and n > 0:
+                        return 0
+                    log.error("connect_failed", error=str(e))
+                    return 1
+                time.sleep(0.1)  # retry pacing for a host that is not listening yet
+        try:
+            play_game(tcp, player, args.dialect, team)
+        finally:
+            tcp.close()
+        n += 1
+    return 0
+
+
+def _warmup(player: object) -> None:
+    """Compile or load the kernels and touch the core once before the clock runs."""
+    from clients.blokus.player import BlokusPlayer
+    from games.blokus_duo import BlokusState
+    from search.budget import Budget
+
+    assert isinstance(player, BlokusPlayer)
+    t = time.perf_counter()
+    s = BlokusState(config=player.cfg.game)
+    s.play(s.legal_placements()[0])
+    try:
+        player.core.search(s, Budget(playouts=8), player.rng)
+    finally:
+        player.core.reset()
+    log.info("warmup", seconds=round(time.perf_counter() - t, 3))
+
+
+def run_learn(args: argparse.Namespace) -> int:
+    from clients.blokus.learn import learn_main
+
+    return learn_main(args)

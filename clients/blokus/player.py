@@ -1,0 +1,231 @@
+"""The Blokus Duo player: follows the game from the host's prompts and picks moves.
+
+Sans-I/O like the codec: :meth:`BlokusPlayer.on_prompt` takes a prompt event (and when it
+arrived) and returns the move code to send. It always has a legal move ready: the fallback
+(the biggest piece that fits, first in scan order) is computed before the search starts;
+when the search raises, returns an illegal move or is still running at the deadline, the
+fallback is played and the log says why. ``0000`` only when no placement exists.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import structlog
+
+from clients.blokus.config import PlayerConfig
+from games.blokus_duo import PASS, BlokusState
+from protocols.icfpt import FirstMovePrompt, SecondMovePrompt, TurnPrompt
+from search.alphabeta import AlphaBeta, AlphaBetaConfig
+from search.budget import Budget
+from search.result import SearchResult
+from search.selective import LinearEval, load_weights
+from search.uct import UCT
+
+log = structlog.get_logger()
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+DEFAULT_WEIGHTS = DATA_DIR / "weights.npz"
+
+
+def blokus_features(state: Any) -> np.ndarray:
+    """The §7 feature vector of a Blokus Duo state from the mover's view."""
+    return np.asarray(state.features(), dtype=np.float64)
+
+
+def load_eval(path: str) -> tuple[LinearEval, str]:
+    """The learned evaluation from ``path`` ("" = the bundled weights; zero weights if none)."""
+    p = Path(path) if path else DEFAULT_WEIGHTS
+    if p.exists():
+        w, k, _meta = load_weights(p)
+        return LinearEval(w, k, blokus_features), str(p)
+    if path:
+        raise FileNotFoundError(f"weights file {path} not found")
+    dim = len(blokus_features(BlokusState()))
+    return LinearEval(np.zeros(dim), 0.02, blokus_features), "zero"
+
+
+def fallback_move(state: BlokusState) -> int:
+    """The biggest piece that fits (first in scan order among those), or PASS."""
+    moves = state.legal_placements()
+    if not moves:
+        return PASS
+    sizes = state.geo.ncells[np.asarray(moves)]
+    return moves[int(np.argmax(sizes))]
+
+
+class Core:
+    """One decision core behind a uniform ``search(state, seconds, rng)``."""
+
+    def __init__(self, cfg: PlayerConfig) -> None:
+        self.cfg = cfg
+        self.name = cfg.core
+        self.weights = ""
+        self.uct: UCT | None = None
+        self.ab: AlphaBeta | None = None
+        if cfg.core == "uct":
+            self.uct = UCT(cfg.uct)
+        else:
+            ev, self.weights = load_eval(cfg.weights)
+            ab_cfg = cfg.alphabeta if cfg.core == "alphabeta" else AlphaBetaConfig(max_depth=1)
+            self.ab = AlphaBeta(ev, ab_cfg)
+
+    def reset(self) -> None:
+        if self.uct is not None:
+            self.uct.reset()
+
+    def search(self, state: BlokusState, budget: Budget, rng: np.random.Generator
+               ) -> SearchResult:
+        if self.uct is not None:
+            return self.uct.search(state, None, budget, rng)
+        assert self.ab is not None
+        return self.ab.search(state, state.to_move, budget, rng)
+
+
+class BlokusPlayer:
+    """Tracks one game from the prompts and answers them."""
+
+    def __init__(self, cfg: PlayerConfig, core: Core | None = None) -> None:
+        self.cfg = cfg
+        self.core = core or Core(cfg)
+        self.rng = np.random.default_rng(cfg.seed)
+        self.state: BlokusState | None = None
+        self.colour: int | None = None
+        self.my_first: int | None = None  # our first placement (2013 replays)
+        self._busy: threading.Thread | None = None
+        self.decisions = 0
+
+    # -- following the game ----------------------------------------------------------------
+    def new_game(self) -> None:
+        self.state = None
+        self.colour = None
+        self.my_first = None
+        self.core.reset()
+
+    def _new_state(self, first: int) -> BlokusState:
+        return BlokusState(first=first, config=self.cfg.game)
+
+    def observe(self, event: FirstMovePrompt | SecondMovePrompt | TurnPrompt) -> None:
+        """Bring the state up to date with a prompt (our move is to be chosen next)."""
+        if isinstance(event, FirstMovePrompt):
+            self.new_game()
+            self.colour = event.player - 1
+            self.state = self._new_state(self.colour)
+            return
+        if isinstance(event, SecondMovePrompt):
+            self.new_game()
+            self.colour = event.player - 1
+            self.state = self._new_state(1 - self.colour)
+            self.state.play_code(event.opponent_move)
+            return
+        assert self.state is not None and self.colour is not None, "a turn prompt first"
+        moves = event.opponent_moves
+        if len(moves) == 2 and self.my_first is not None and len(self.state.history) == 1:
+            # 2013: we moved "first" simultaneously, the opponent moved first in turn order:
+            # replay as opponent, us, opponent (first moves never interact)
+            opp = 1 - self.colour
+            s = self._new_state(opp)
+            s.play_code(moves[0])
+            s.play(self.my_first)
+            s.play_code(moves[1])
+            self.state = s
+            return
+        for code in moves:
+            if self.state.to_move_colour != 1 - self.colour:
+                log.warning("out_of_turn_opponent_move", code=code,
+                            to_move=self.state.to_move_colour)
+            self.state.play_code(code)
+
+    # -- choosing ----------------------------------------------------------------------------
+    def decide(self, t_prompt: float | None = None) -> tuple[str, dict[str, Any]]:
+        """The code to send now for the current state, and the decision's log fields."""
+        st = self.state
+        assert st is not None and self.colour is not None
+        t0 = time.perf_counter() if t_prompt is None else t_prompt
+        fb = fallback_move(st)
+        info: dict[str, Any] = {"core": self.core.name, "ply": len(st.history)}
+        if fb == PASS:
+            info["reason"] = "no_legal_move"
+            return "0000", info
+        legal = st.legal_placements()
+        if len(legal) == 1:
+            info["reason"] = "single_move"
+            return st.code(legal[0]), info
+        seconds = self.cfg.time - self.cfg.margin - (time.perf_counter() - t0)
+        if seconds <= 0.01:
+            info["fallback"] = "no_time_left"
+            return st.code(fb), info
+        if self._busy is not None and self._busy.is_alive():
+            self._busy.join(seconds)
+            if self._busy.is_alive():
+                info["fallback"] = "previous_search_still_running"
+                return st.code(fb), info
+        box: dict[str, Any] = {}
+        root = st.clone()
+        budget = Budget(seconds=max(seconds - 0.02, 0.0))
+        rng = self.rng
+
+        def work() -> None:
+            try:
+                box["result"] = self.core.search(root, budget, rng)
+            except Exception as e:  # noqa: BLE001 - the client boundary: fall back, log why
+                box["error"] = f"{type(e).__name__}: {e}"
+
+        th = threading.Thread(target=work, name="blokus-search", daemon=True)
+        th.start()
+        th.join(max(self.cfg.time - self.cfg.margin * 0.5 - (time.perf_counter() - t0), 0.0))
+        move = fb
+        if th.is_alive():
+            self._busy = th
+            info["fallback"] = "search_late"
+        elif "error" in box:
+            info["fallback"] = "search_failed"
+            info["error"] = box["error"]
+        else:
+            res: SearchResult = box["result"]
+            if res.move in legal or (res.move == PASS and not legal):
+                move = int(res.move)  # type: ignore[call-overload,unused-ignore]
+                info.update(_summary(res, st))
+            else:
+                info["fallback"] = "illegal_search_move"
+                info["search_move"] = repr(res.move)
+        info["elapsed_ms"] = round((time.perf_counter() - t0) * 1000, 1)
+        return st.code(move), info
+
+    def on_prompt(self, event: FirstMovePrompt | SecondMovePrompt | TurnPrompt,
+                  t_prompt: float | None = None) -> str:
+        """Update the state from a prompt and return the code to send (one log event)."""
+        t0 = time.perf_counter() if t_prompt is None else t_prompt
+        try:
+            self.observe(event)
+        except Exception as e:  # noqa: BLE001 - keep answering even if we lost track
+            log.error("state_update_failed", error=f"{type(e).__name__}: {e}",
+                      prompt=repr(event))
+            if self.state is None:
+                return "0000"
+        code, info = self.decide(t0)
+        assert self.state is not None
+        if isinstance(event, FirstMovePrompt) and code != "0000":
+            self.my_first = self.state.geo.parse_code(code)
+        try:
+            self.state.play_code(code)
+        except ValueError as e:
+            log.error("own_move_rejected", code=code, error=str(e))
+        self.decisions += 1
+        info["move"] = code  # what we send (the search's own choice is in "search_move")
+        log.info("decision", colour=self.colour, **info)
+        return code
+
+
+def _summary(res: SearchResult, st: BlokusState) -> dict[str, Any]:
+    s = res.summary(top=3)
+    s["search_move"] = st.code(s.pop("move"))
+    s["top"] = [[st.code(m), v, val] for m, v, val in s["top"]]
+    if math.isnan(s["value"]):
+        s["value"] = None
+    return s

@@ -1,0 +1,1 @@
+"""The mock ICFPT Blokus Duo host: ``corvid serve blokus``."""

@@ -1,0 +1,366 @@
+"""The mock ICFPT host: referees Blokus Duo games between players on TCP ports (or a
+built-in opponent), byte-compatible with the contest host.
+
+* A player connects; the host sends ``0`` and reads a 3-byte team code, then prompts with
+  ``2S`` / ``3Smmmm`` / ``4mmmm`` (2014) or ``2S`` to both, ``3mmmm`` / ``4mmmmnnnn`` (2013)
+  and reads exactly 4 bytes per answer, CR and LF skipped (protocols.icfpt.HostConnection).
+* The time limit runs from the end of the prompt write to the arrival of the answer's 4th
+  byte. A late, malformed or illegal answer, a pass as a first move, or a disconnect loses
+  at once; then both players get ``9`` (ten in 2013) and the connections close.
+* One connection per game, as on the contest host: a client reconnects for the next game.
+"""
+
+from __future__ import annotations
+
+import socket
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+import msgspec
+import numpy as np
+import structlog
+
+from games.blokus_duo import PASS, BlokusState
+from protocols.icfpt import (
+    NEED_DATA,
+    ConnectionClosed,
+    Dialect,
+    FirstMovePrompt,
+    GameOver,
+    HostConnection,
+    MoveCommand,
+    RemoteProtocolError,
+    RequestTeamCode,
+    SecondMovePrompt,
+    TeamCode,
+    TurnPrompt,
+)
+from servers.blokus.opponents import OPPONENTS, Opponent
+from servers.blokus.sgf import GameRecord
+
+log = structlog.get_logger()
+
+
+class HostConfig(msgspec.Struct, frozen=True):
+    host: str = "127.0.0.1"
+    port: int = 10000
+    port2: int | None = None  # a second client; else the built-in opponent plays
+    opponent: str = "first-legal"
+    games: int = 1
+    first: Literal["1", "2", "alternate"] = "1"  # the player number that moves first
+    seat: Literal["1", "2", "alternate"] = "alternate"  # the player number of the client on port
+    dialect: Literal["2014", "2013"] = "2014"
+    timeout: float = 1.0  # seconds per move
+    connect_timeout: float = 60.0  # waiting for a connection and its team code
+    seed: int = 0
+    size: int = 14
+
+
+class Violation(Exception):
+    """A player broke the rules or the protocol: it loses at once."""
+
+    def __init__(self, kind: str, detail: str = "") -> None:
+        super().__init__(f"{kind}: {detail}" if detail else kind)
+        self.kind = kind
+        self.detail = detail
+
+
+# --- endpoints --------------------------------------------------------------------------
+class RemotePlayer:
+    """A player on a socket, spoken to through the host codec."""
+
+    def __init__(self, sock: socket.socket, dialect: Dialect, name: str) -> None:
+        self.sock = sock
+        self.conn = HostConnection(dialect)
+        self.name = name
+        self.team = ""
+        self.t0 = 0.0
+        self.last_elapsed = 0.0
+
+    def send(self, event: Any) -> None:
+        data = self.conn.send(event)
+        try:
+            self.sock.sendall(data)
+        except OSError as e:
+            raise Violation("disconnect", f"send failed: {e}") from e
+        self.t0 = time.perf_counter()
+        log.debug("host_send", player=self.name, data=data.decode("ascii"))
+
+    def read(self, limit: float) -> TeamCode | MoveCommand:
+        deadline = self.t0 + limit
+        while True:
+            try:
+                ev = self.conn.next_event()
+            except RemoteProtocolError as e:
+                raise Violation("malformed", f"{e} (bytes {e.raw!r})") from e
+            if ev is NEED_DATA:
+                remaining = deadline - time.perf_counter()
+                if remaining <= 0:
+                    raise Violation("timeout", f"no answer within {limit:g} s")
+                self.sock.settimeout(remaining)
+                try:
+                    data = self.sock.recv(4096)
+                except TimeoutError:
+                    raise Violation("timeout", f"no answer within {limit:g} s") from None
+                except OSError as e:
+                    raise Violation("disconnect", str(e)) from e
+                log.debug("host_recv", player=self.name, data=data.decode("latin-1"))
+                self.conn.receive_data(data)
+                continue
+            if isinstance(ev, ConnectionClosed):
+                raise Violation("disconnect", "the player closed the connection")
+            self.last_elapsed = time.perf_counter() - self.t0
+            if self.last_elapsed > limit:
+                raise Violation("timeout", f"answer after {self.last_elapsed:.3f} s")
+            assert isinstance(ev, (TeamCode, MoveCommand))
+            return ev
+
+    def handshake(self, limit: float) -> None:
+        self.send(RequestTeamCode())
+        ev = self.read(limit)
+        if not isinstance(ev, TeamCode):
+            raise Violation("malformed", f"expected a team code, got {ev!r}")
+        self.team = ev.code
+        self.name = f"team {ev.code}"
+
+    def prompt(self, event: Any, state: BlokusState) -> None:
+        self.send(event)
+
+    def answer(self, state: BlokusState, limit: float) -> str:
+        ev = self.read(limit)
+        if not isinstance(ev, MoveCommand):
+            raise Violation("malformed", f"expected a move, got {ev!r}")
+        return ev.code
+
+    def finish(self) -> None:
+        try:
+            if not self.conn.game_over:
+                self.sock.sendall(self.conn.send(GameOver()))
+        except OSError:
+            pass
+        try:
+            self.sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        self.sock.close()
+
+
+class BuiltinPlayer:
+    """A built-in opponent: answers at once from the host's own state."""
+
+    def __init__(self, name: str, policy: Opponent, rng: np.random.Generator) -> None:
+        self.name = name
+        self.policy = policy
+        self.rng = rng
+        self.last_elapsed = 0.0
+
+    def handshake(self, limit: float) -> None:
+        pass
+
+    def prompt(self, event: Any, state: BlokusState) -> None:
+        pass
+
+    def answer(self, state: BlokusState, limit: float) -> str:
+        return state.code(self.policy(state, self.rng))
+
+    def finish(self) -> None:
+        pass
+
+
+Player = RemotePlayer | BuiltinPlayer
+
+
+# --- one game -----------------------------------------------------------------------------
+def _apply(state: BlokusState, colour: int, code: str) -> int:
+    """Validate and play a player's code; raise Violation for an illegal move."""
+    assert state.to_move_colour == colour
+    try:
+        move = state.geo.parse_code(code)
+    except ValueError:
+        raise Violation("illegal", f"{code} does not fit on the board") from None
+    if not state.is_legal(move):
+        if move == PASS and state.placed(colour) == 0:
+            raise Violation("first-pass", "a pass as the first move")
+        raise Violation("illegal", f"{code} is not legal here")
+    state.play(move)
+    return move
+
+
+def play_game(players: tuple[Player, Player], first: int, dialect: Dialect,
+              timeout: float, size: int = 14,
+              on_move: Callable[[int, str, float], None] | None = None) -> GameRecord:
+    """Referee one game. ``players[c]`` plays colour c (player c+1); ``first`` is the colour
+    that moves first. Handshakes must be done. Sends ``9`` and closes at the end."""
+    state = BlokusState(first=first, size=size)
+    rec = GameRecord(first=first, names=(players[0].name, players[1].name),
+                     dialect=dialect.value, size=size)
+    current = first
+
+    def ask(colour: int, event: Any) -> str:
+        nonlocal current
+        current = colour
+        players[colour].prompt(event, state)
+        return players[colour].answer(state, timeout)
+
+    def record(colour: int, code: str) -> str:
+        move = _apply(state, colour, code)
+        rec.moves.append((colour, move))
+        if on_move is not None:
+            on_move(colour, code, players[colour].last_elapsed)
+        return code
+
+    try:
+        second = 1 - first
+        if dialect is Dialect.Y2014:
+            last = record(first, ask(first, FirstMovePrompt(first + 1)))
+            last = record(second, ask(second, SecondMovePrompt(second + 1, last)))
+        else:
+            # simultaneous first moves; the second mover's second prompt carries two moves
+            players[first].prompt(FirstMovePrompt(first + 1), state)
+            players[second].prompt(FirstMovePrompt(second + 1), state)
+            current = first
+            f1 = record(first, players[first].answer(state, timeout))
+            current = second
+            s1 = record(second, players[second].answer(state, timeout))
+            f2 = record(first, ask(first, TurnPrompt((s1,))))
+            if state.is_terminal():
+                raise StopIteration
+            last = record(second, ask(second, TurnPrompt((f1, f2))))
+        while not state.is_terminal():
+            colour = state.to_move_colour
+            last = record(colour, ask(colour, TurnPrompt((last,))))
+        rec.scores = state.scores()
+        d = rec.scores[0] - rec.scores[1]
+        rec.winner = None if d == 0 else (0 if d > 0 else 1)
+    except StopIteration:
+        rec.scores = state.scores()
+        d = rec.scores[0] - rec.scores[1]
+        rec.winner = None if d == 0 else (0 if d > 0 else 1)
+    except Violation as v:
+        rec.reason = v.kind
+        rec.detail = v.detail
+        rec.violator = current
+        rec.winner = 1 - current
+        rec.scores = state.scores()
+        log.info("violation", player=current + 1, name=players[current].name, kind=v.kind,
+                 detail=v.detail)
+    finally:
+        for p in players:
+            p.finish()
+    return rec
+
+
+# --- the match ------------------------------------------------------------------------------
+@dataclass
+class GameResult:
+    index: int
+    seat: int  # player number (1/2) of the client under test
+    first: int  # player number that moved first
+    record: GameRecord
+    outcome: str  # win / draw / loss for the client under test
+
+
+def schedule(cfg: HostConfig, i: int) -> tuple[int, int]:
+    """(player number of the client on ``port``, player number moving first) of game i."""
+    seat = 1 + i % 2 if cfg.seat == "alternate" else int(cfg.seat)
+    first = 1 + (i // 2) % 2 if cfg.first == "alternate" else int(cfg.first)
+    return seat, first
+
+
+class Host:
+    """Listeners bound at construction (port 0 picks a free port: see ``ports``)."""
+
+    def __init__(self, cfg: HostConfig) -> None:
+        if cfg.opponent not in OPPONENTS:
+            raise ValueError(f"unknown opponent {cfg.opponent!r}; known: {sorted(OPPONENTS)}")
+        self.cfg = cfg
+        self.rng = np.random.default_rng(cfg.seed)
+        self.listeners = [self._listen(cfg.port)]
+        if cfg.port2 is not None:
+            self.listeners.append(self._listen(cfg.port2))
+        self.ports = [s.getsockname()[1] for s in self.listeners]
+
+    def _listen(self, port: int) -> socket.socket:
+        s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind((self.cfg.host, port))
+        s.listen(4)
+        return s
+
+    def close(self) -> None:
+        for s in self.listeners:
+            s.close()
+
+    def _accept(self, listener: socket.socket, name: str) -> RemotePlayer:
+        listener.settimeout(self.cfg.connect_timeout)
+        try:
+            sock, addr = listener.accept()
+        except TimeoutError:
+            raise Violation("disconnect", f"nobody connected as {name}") from None
+        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        log.info("connected", player=name, peer=f"{addr[0]}:{addr[1]}")
+        return RemotePlayer(sock, Dialect(self.cfg.dialect), name)
+
+    def play_one(self, i: int) -> GameResult:
+        cfg = self.cfg
+        seat, first = schedule(cfg, i)
+        a = self._accept(self.listeners[0], "port")
+        b: Player
+        if len(self.listeners) > 1:
+            b = self._accept(self.listeners[1], "port2")
+        else:
+            b = BuiltinPlayer(cfg.opponent, OPPONENTS[cfg.opponent], self.rng)
+        players: tuple[Player, Player] = (a, b) if seat == 1 else (b, a)
+        # team codes; a bad one loses the game before it starts
+        for colour, p in enumerate(players):
+            try:
+                p.handshake(max(cfg.connect_timeout, cfg.timeout))
+            except Violation as v:
+                rec = GameRecord(first=first - 1, names=(players[0].name, players[1].name),
+                                 reason=v.kind, detail=f"team code: {v.detail}",
+                                 violator=colour, winner=1 - colour, dialect=cfg.dialect,
+                                 size=cfg.size)
+                for q in players:
+                    q.finish()
+                return GameResult(i, seat, first, rec, _outcome(rec, seat - 1))
+        rec = play_game(players, first - 1, Dialect(cfg.dialect), cfg.timeout, cfg.size)
+        return GameResult(i, seat, first, rec, _outcome(rec, seat - 1))
+
+    def run(self, on_game: Callable[[GameResult], None] | None = None) -> list[GameResult]:
+        results = []
+        for i in range(self.cfg.games):
+            r = self.play_one(i)
+            log.info("game_over", game=i + 1, seat=r.seat, first=r.first, outcome=r.outcome,
+                     reason=r.record.reason, scores=r.record.scores,
+                     moves=len(r.record.moves))
+            results.append(r)
+            if on_game is not None:
+                on_game(r)
+        return results
+
+
+def _outcome(rec: GameRecord, colour: int) -> str:
+    if rec.winner is None:
+        return "draw"
+    return "win" if rec.winner == colour else "loss"
+
+
+def summary(results: list[GameResult]) -> dict[str, Any]:
+    """The figures of the client under test (the one on ``port``)."""
+    n = len(results)
+    wins = sum(r.outcome == "win" for r in results)
+    draws = sum(r.outcome == "draw" for r in results)
+    losses = sum(r.outcome == "loss" for r in results)
+    mine = [r for r in results if r.record.violator == r.seat - 1]
+    return {
+        "games": n,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "win_rate": round((wins + 0.5 * draws) / n, 4) if n else 0.0,
+        "timeouts": sum(r.record.reason == "timeout" for r in mine),
+        "violations": len(mine),
+        "opponent_violations": sum(r.record.violator is not None for r in results) - len(mine),
+    }

@@ -1,0 +1,234 @@
+"""The mock host on real sockets (127.0.0.1, ephemeral ports) against scripted players that
+speak raw bytes, violations, and the SGF record read back."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+from games.blokus_duo import PASS, BlokusState
+from protocols.icfpt import (
+    NEED_DATA,
+    ConnectionClosed,
+    FirstMovePrompt,
+    GameOver,
+    MoveCommand,
+    PlayerConnection,
+    RequestTeamCode,
+    SecondMovePrompt,
+    TeamCode,
+    TurnPrompt,
+)
+from protocols.transport import TcpTransport
+from servers.blokus.host import BuiltinPlayer, Host, HostConfig, play_game, schedule, summary
+from servers.blokus.opponents import biggest, first_legal
+from servers.blokus.sgf import GameRecord, read_moves, write_sgf
+
+pytestmark = pytest.mark.integration
+
+
+class HostThread:
+    def __init__(self, **kw: object) -> None:
+        kw.setdefault("port", 0)
+        kw.setdefault("connect_timeout", 20.0)
+        self.host = Host(HostConfig(**kw))  # type: ignore[arg-type]
+        self.port = self.host.ports[0]
+        self.results: list = []  # type: ignore[type-arg]
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            self.results = self.host.run()
+        finally:
+            self.host.close()
+
+    def join(self) -> list:  # type: ignore[type-arg]
+        self.thread.join(60)
+        assert not self.thread.is_alive()
+        return self.results
+
+
+def recv_all(t: TcpTransport) -> bytes:
+    out = b""
+    while True:
+        d = t.recv()
+        if not d:
+            return out
+        out += d
+
+
+def scripted(port: int, answers: list[bytes], hang_up: bool = False) -> bytes:
+    """Connect, answer each prompt with the next raw answer, return every byte received
+    (until the host closes, or at once after the last answer with ``hang_up``)."""
+    t = TcpTransport("127.0.0.1", port)
+    got = b""
+    conn = PlayerConnection()
+    try:
+        for a in answers:
+            while True:
+                ev = conn.next_event()
+                if ev is NEED_DATA:
+                    d = t.recv()
+                    got += d
+                    conn.receive_data(d)
+                    continue
+                break
+            if isinstance(ev, (GameOver, ConnectionClosed)):
+                break
+            t.send(a)
+        if not hang_up:
+            got += recv_all(t)
+    finally:
+        t.close()
+    return got
+
+
+@pytest.mark.parametrize("answer,kind", [
+    (b"56u 0", "malformed"),
+    (b"11a0", "illegal"),
+    (b"0000", "first-pass"),
+    (b"56U0", "malformed"),
+])
+def test_violation_on_first_move_loses(answer: bytes, kind: str) -> None:
+    h = HostThread(seat="1", first="1")
+    got = scripted(h.port, [b"107", answer])
+    (r,) = h.join()
+    assert got == b"0" + b"25" + b"9"
+    assert r.outcome == "loss" and r.record.reason == kind and r.record.violator == 0
+    assert summary([r])["violations"] == 1
+
+
+def test_timeout_loses() -> None:
+    h = HostThread(seat="2", first="1", timeout=0.2)
+    got = scripted(h.port, [b"107"])  # then silence until the host gives up
+    (r,) = h.join()
+    assert got.startswith(b"0" + b"3A") and got.endswith(b"9")
+    assert r.record.reason == "timeout" and r.outcome == "loss"
+    assert summary([r])["timeouts"] == 1
+
+
+def test_crlf_skipped_and_disconnect_loses() -> None:
+    # player 2 moving first: "2A", an answer split by CR/LF, then the player hangs up
+    h = HostThread(seat="2", first="2", opponent="first-legal")
+    got = scripted(h.port, [b"1\r\n07", b"a\nau0\r\n"], hang_up=True)
+    (r,) = h.join()
+    assert got.startswith(b"0" + b"2A")
+    assert r.record.moves[0] == (1, BlokusState().geo.parse_code("aau0"))
+    assert r.record.reason == "disconnect" and r.outcome == "loss"
+    assert r.record.names[1] == "team 07"
+
+
+def _first_legal_player(port: int, dialect: str) -> list[object]:
+    """A complete scripted player: first legal placement in scan order."""
+    t = TcpTransport("127.0.0.1", port)
+    conn = PlayerConnection(dialect)
+    seen: list[object] = []
+    state: BlokusState | None = None
+    mine = None
+    try:
+        while True:
+            d = t.recv()
+            conn.receive_data(d)
+            while (ev := conn.next_event()) is not NEED_DATA:
+                seen.append(ev)
+                if isinstance(ev, RequestTeamCode):
+                    t.send(conn.send(TeamCode("42")))
+                    continue
+                if isinstance(ev, (GameOver, ConnectionClosed)):
+                    return seen
+                if isinstance(ev, FirstMovePrompt):
+                    state = BlokusState(first=ev.player - 1)
+                elif isinstance(ev, SecondMovePrompt):
+                    state = BlokusState(first=2 - ev.player)
+                    state.play_code(ev.opponent_move)
+                else:
+                    assert isinstance(ev, TurnPrompt) and state is not None
+                    if len(ev.opponent_moves) == 2:  # 2013: replay opp, us, opp
+                        assert mine is not None
+                        me = state.history[0][0]
+                        state = BlokusState(first=1 - me)
+                        state.play_code(ev.opponent_moves[0])
+                        state.play(mine)
+                        state.play_code(ev.opponent_moves[1])
+                    else:
+                        state.play_code(ev.opponent_moves[0])
+                assert state is not None
+                moves = state.legal_placements()
+                m = moves[0] if moves else PASS
+                if mine is None:
+                    mine = m
+                state.play(m)
+                t.send(conn.send(MoveCommand(state.code(m))))
+    finally:
+        t.close()
+
+
+@pytest.mark.parametrize("dialect", ["2014", "2013"])
+def test_two_scripted_players_whole_game(dialect: str) -> None:
+    h = HostThread(seat="1", first="2", dialect=dialect, port2=0)
+    port2 = h.host.ports[1]
+    out: dict[int, list[object]] = {}
+    th = threading.Thread(target=lambda: out.setdefault(2, _first_legal_player(port2,
+                                                                               dialect)))
+    th.start()
+    out[1] = _first_legal_player(h.port, dialect)
+    th.join(30)
+    (r,) = h.join()
+    rec = r.record
+    assert rec.reason == "end" and rec.violator is None
+    # replay the record: the same end
+    s = BlokusState(first=1)
+    for c, m in rec.moves:
+        assert s.to_move_colour == c
+        s.play(m)
+    assert s.is_terminal() and s.scores() == rec.scores
+    first_prompts = [e for e in out[1] if not isinstance(e, RequestTeamCode)][:2]
+    if dialect == "2014":
+        assert isinstance(first_prompts[0], SecondMovePrompt)
+        assert isinstance(out[2][1], FirstMovePrompt) and out[2][1].player == 2
+    else:
+        assert first_prompts[0] == FirstMovePrompt(1)
+        assert isinstance(first_prompts[1], TurnPrompt)
+        assert len(first_prompts[1].opponent_moves) == 2  # the second mover's 4mmmmnnnn
+    assert isinstance(out[1][-1], GameOver) or isinstance(out[1][-1], ConnectionClosed)
+
+
+def test_builtin_game_and_sgf_round_trip() -> None:
+    rng = np.random.default_rng(1)
+    from protocols.icfpt import Dialect
+
+    players = (BuiltinPlayer("biggest", biggest, rng), BuiltinPlayer("first", first_legal, rng))
+    rec = play_game(players, 1, Dialect.Y2014, 1.0)
+    assert rec.reason == "end" and rec.scores is not None
+    text = write_sgf(rec)
+    assert "GM[Blokus Duo]" in text
+    root, moves = read_moves(text)
+    assert root["PB"] == "biggest" and root["FF"] == "4"
+    placed = [(c, m) for c, m in rec.moves if m != PASS]
+    assert moves == placed
+    # Pentobi's order inside a move value: row 1 (bottom) first, then by column
+    first_value = text.split(";W[", 1)[1].split("]", 1)[0]
+    rows = [int(c[1:]) for c in first_value.split(",")]
+    assert rows == sorted(rows)
+    d = rec.scores[0] - rec.scores[1]
+    expect = "0" if d == 0 else ("B" if d > 0 else "W") + f"+{abs(d)}"
+    assert root["RE"] == expect
+
+
+def test_sgf_violation_result_and_spec_examples() -> None:
+    g = BlokusState().geo
+    rec = GameRecord(first=0, moves=[(0, g.parse_code("56u0"))], names=("a", "b"),
+                     reason="timeout", violator=1, winner=0, scores=(-84, -89))
+    text = write_sgf(rec)
+    root, moves = read_moves(text)
+    assert root["RE"] == "B+T"
+    assert "B[e8,d9,e9,f9,e10]" in text  # the spec's example of 56u0
+    assert moves == [(0, g.parse_code("56u0"))]
+
+
+def test_schedule_covers_seats_and_orders() -> None:
+    cfg = HostConfig(seat="alternate", first="alternate")
+    assert [schedule(cfg, i) for i in range(4)] == [(1, 1), (2, 1), (1, 2), (2, 2)]
