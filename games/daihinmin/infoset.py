@@ -1,0 +1,206 @@
+"""What one player knows (games.contract InfoSet), determinisation, and batched playouts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from games.contract import PlayoutBatch
+from games.daihinmin import kernels as K
+from games.daihinmin import rules as R
+from games.daihinmin.cards import ALL_CARDS, cards_of, move_cards, popcount, strength_key
+from games.daihinmin.state import Exchange, GameState
+
+POLICIES = {"uniform": K.POLICY_UNIFORM, "heuristic": K.POLICY_HEURISTIC}
+
+
+@dataclass(frozen=True)
+class InfoSet:
+    """Everything player ``seat`` knows. Build it with ``GameState.info_set(seat)`` or directly
+    from a client's observations (all fields public; ``exchanges`` holds only the entries the
+    player saw: ``(src, dst, cards, tribute)`` with ``seat`` as src or dst; a daifugo that
+    does not know which cards were its tribute simply leaves that entry out).
+
+    Inference used by :meth:`sample_world`: cards ``seat`` gave are in the receiver's hand
+    unless played or given back; a tribute received from player p were p's strongest cards,
+    so p's other original cards are all weaker (p's unseen cards are dealt below that bound).
+    """
+
+    seat: int
+    hand: int
+    counts: tuple[int, ...]  # cards held by each player
+    played: int  # every card played so far (bit set)
+    table: int
+    rev: int
+    lock: int
+    passed: int  # bit set of players who passed in this trick
+    last: int  # player who played last (-1 none)
+    turn: int
+    finish: tuple[int, ...]  # players out, in order
+    passcount: int
+    order: tuple[int, ...]  # player in seat 0..4
+    ranks: tuple[int, ...] = (2, 2, 2, 2, 2)
+    exchanges: tuple[tuple[int, int, int, bool], ...] = ()
+    history: tuple[tuple[int, int], ...] = ()
+    policy: str = field(default="uniform", compare=False)
+
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_state(cls, state: GameState, seat: int) -> InfoSet:
+        st = state.st
+        played = 0
+        for _, m in state.history:
+            played |= move_cards(m)
+        ex = tuple((e.src, e.dst, e.cards, bool(e.tribute)) for e in state.exchanges
+                   if e.src == seat or e.dst == seat)
+        return cls(
+            seat=seat,
+            hand=st[R.H0 + seat],
+            counts=tuple(popcount(st[R.H0 + p]) for p in range(R.NP)),
+            played=played,
+            table=st[R.TABLE],
+            rev=st[R.REV],
+            lock=st[R.LOCK],
+            passed=st[R.PASSED],
+            last=st[R.LAST],
+            turn=st[R.TURN],
+            finish=tuple(st[R.FINISH:R.FINISH + st[R.NOUT]]),
+            passcount=st[R.PASSCOUNT],
+            order=tuple(st[R.ORDER:R.ORDER + R.NP]),
+            ranks=tuple(state.ranks),
+            exchanges=ex,
+            history=tuple(state.history),
+        )
+
+    def with_policy(self, policy: str) -> InfoSet:
+        if policy not in POLICIES:
+            raise ValueError(f"unknown playout policy {policy!r}")
+        return replace(self, policy=policy)
+
+    # ------------------------------------------------------------------ knowledge
+    def known(self) -> list[int]:
+        """Cards known to be in each other player's hand (given by ``seat``, still unplayed
+        and not given back)."""
+        kn = [0] * R.NP
+        for src, dst, cards, _ in self.exchanges:
+            if src == self.seat and dst != self.seat:
+                kn[dst] |= cards & ~self.played & ~self.hand
+        return kn
+
+    def ceilings(self) -> list[int]:
+        """Per player, an exclusive upper bound on the strength key of his unseen cards
+        (-1 = none): the weakest tribute card he gave ``seat``."""
+        ce = [-1] * R.NP
+        for src, dst, cards, tribute in self.exchanges:
+            if tribute and dst == self.seat and src != self.seat and cards:
+                ce[src] = min(strength_key(c) for c in cards_of(cards))
+        return ce
+
+    def unseen(self) -> int:
+        kn = 0
+        for x in self.known():
+            kn |= x
+        return ALL_CARDS & ~self.hand & ~self.played & ~kn
+
+    def needs(self) -> list[int]:
+        kn = self.known()
+        return [-1 if p == self.seat else self.counts[p] - popcount(kn[p]) for p in range(R.NP)]
+
+    def _state_list(self, hands: list[int]) -> list[int]:
+        st = R.new_state(hands, list(self.order), self.turn)
+        st[R.TABLE] = self.table
+        st[R.REV] = self.rev
+        st[R.LOCK] = self.lock
+        st[R.PASSED] = self.passed
+        st[R.LAST] = self.last
+        st[R.TURN] = self.turn
+        st[R.PASSCOUNT] = self.passcount
+        for i, p in enumerate(self.finish):
+            st[R.FINISH + i] = p
+            st[R.OUTMASK] |= 1 << p
+        st[R.NOUT] = len(self.finish)
+        if self.turn < 0 and len(self.finish) < R.NP:
+            st[R.STALE] = 1
+        return st
+
+    # ------------------------------------------------------------------ contract
+    def deal_hands(self, rng: np.random.Generator) -> list[int]:
+        """Hands of a random world consistent with this info set (plain Python)."""
+        kn = self.known()
+        need = self.needs()
+        ce = self.ceilings()
+        pool = cards_of(self.unseen())
+        order = [pool[i] for i in rng.permutation(len(pool))]
+        used = [False] * len(order)
+        hands = [0] * R.NP
+        hands[self.seat] = self.hand
+        done = set()
+        for p in range(R.NP):
+            if need[p] > 0 and ce[p] >= 0:
+                elig = [i for i, c in enumerate(order) if strength_key(c) < ce[p]]
+                if len(elig) >= need[p]:
+                    h = kn[p]
+                    for i in elig[:need[p]]:
+                        h |= 1 << order[i]
+                        used[i] = True
+                    hands[p] = h
+                    done.add(p)
+        rest = iter(i for i in range(len(order)) if not used[i])
+        for p in range(R.NP):
+            if p == self.seat or p in done:
+                continue
+            h = kn[p]
+            for _ in range(need[p]):
+                h |= 1 << order[next(rest)]
+            hands[p] = h
+        return hands
+
+    def sample_world(self, rng: np.random.Generator) -> GameState:
+        hands = self.deal_hands(rng)
+        g = GameState.__new__(GameState)
+        g.st = self._state_list(hands)
+        g.ranks = list(self.ranks)
+        g.exchanges = [Exchange(s, d, c, t) for s, d, c, t in self.exchanges]
+        g.dealt = list(hands)
+        g.history = list(self.history)
+        g.seed = int(rng.integers(1 << 30))
+        g.lead_pass = False
+        return g
+
+    def legal_moves(self) -> list[int]:
+        if self.turn != self.seat:
+            raise ValueError(f"not player {self.seat}'s turn (player {self.turn} moves)")
+        return R.legal_moves(self.hand, self.table, self.rev, self.lock)
+
+    # ------------------------------------------------------------------ fast path
+    def _arrays(self) -> tuple[Any, ...]:
+        cached = self.__dict__.get("_cache")
+        if cached is None:
+            hands = [0] * R.NP
+            hands[self.seat] = self.hand
+            st0 = np.asarray(self._state_list(hands), dtype=np.int64)
+            pool = np.asarray(cards_of(self.unseen()), dtype=np.int64)
+            need = np.asarray(self.needs(), dtype=np.int64)
+            known = np.asarray(self.known(), dtype=np.int64)
+            ceil = np.asarray(self.ceilings(), dtype=np.int64)
+            cached = (st0, pool, need, known, ceil)
+            object.__setattr__(self, "_cache", cached)
+        return cached  # type: ignore[no-any-return]
+
+    def playout_batch(self, moves: Any, rng: np.random.Generator, seat: int) -> PlayoutBatch:
+        """For each move: sample a world, play the move for ``seat``, play out (the info set's
+        ``policy``) until ``seat`` is out; one numba call for the whole batch."""
+        if seat != self.seat or self.turn != seat:
+            raise ValueError("playout_batch is for the info set's own player, on its turn")
+        st0, pool, need, known, ceil = self._arrays()
+        mv = np.asarray(moves, dtype=np.int64)
+        k = mv.shape[0]
+        returns = np.empty(k, np.float64)
+        evals = np.zeros((k, K.MAX_EVALS), np.float64)
+        n_evals = np.zeros(k, np.int64)
+        K.playout_batch_kernel(st0, mv, seat, pool, need, known, ceil, POLICIES[self.policy],
+                               int(rng.integers(1 << 62)), returns, evals, n_evals)
+        t = int(n_evals.max()) if k else 0
+        return PlayoutBatch(returns, evals[:, :t], n_evals)

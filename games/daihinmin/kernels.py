@@ -1,0 +1,630 @@
+"""numba kernels: legal-move generation, the state machine, playout policies, sampling of
+determinisations and batched playouts. ``rules.py`` is the plain-Python reference; the tests
+compare the two on random positions.
+
+The position is an int64 array laid out as in :mod:`games.daihinmin.rules` (``STATE_SIZE``
+cells). Randomness comes from a splitmix64 state held in a uint64 array of length 1, seeded by
+the caller (``rng.integers(2**62)``), so every kernel result is reproducible from a seed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from games.daihinmin import rules as R
+
+MAX_MOVES = 2048
+MAX_EVALS = 128
+MAX_PLIES = 2048
+POLICY_UNIFORM = 0
+POLICY_HEURISTIC = 1
+
+_H0 = R.H0
+_TABLE = R.TABLE
+_REV = R.REV
+_LOCK = R.LOCK
+_PASSED = R.PASSED
+_LAST = R.LAST
+_TURN = R.TURN
+_OUTMASK = R.OUTMASK
+_NOUT = R.NOUT
+_PASSCOUNT = R.PASSCOUNT
+_ORDER = R.ORDER
+_SEATOF = R.SEATOF
+_FINISH = R.FINISH
+_STALE = R.STALE
+_NP = R.NP
+_STALEMATE = R.STALEMATE_PASSES
+
+_ALL_REAL = (1 << 52) - 1
+_JOKER_BIT = 1 << 52
+_ALL_CARDS = _ALL_REAL | _JOKER_BIT
+_KIND_SINGLE = 1 << 60
+_KIND_GROUP = 2 << 60
+_KIND_SEQ = 3 << 60
+_SINGLE_JOKER = _KIND_SINGLE | _JOKER_BIT
+_SPADE3 = _KIND_SINGLE | 1
+_EIGHTS = (1 << 5) | (1 << 18) | (1 << 31) | (1 << 44)
+_ROW = 0x1FFF
+
+
+# ----------------------------------------------------------------------------- random
+
+@njit(cache=True)
+def rng_next(rs: np.ndarray) -> np.uint64:
+    """splitmix64 step on rs[0] (uint64)."""
+    rs[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = rs[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def rng_below(rs: np.ndarray, n: int) -> int:
+    """Uniform int in [0, n) (n small: the modulo bias is below 2**-50)."""
+    return int(rng_next(rs) >> np.uint64(11)) % n
+
+
+def py_rng_next(state: list[int]) -> int:
+    """Plain-Python splitmix64 (same stream as the kernel's)."""
+    m = (1 << 64) - 1
+    state[0] = (state[0] + 0x9E3779B97F4A7C15) & m
+    z = state[0]
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & m
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & m
+    return z ^ (z >> 31)
+
+
+def py_rng_below(state: list[int], n: int) -> int:
+    return (py_rng_next(state) >> 11) % n
+
+
+# ----------------------------------------------------------------------------- bits
+
+def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    n = 1 << 13
+    low = np.full(n, -1, np.int64)
+    high = np.full(n, -1, np.int64)
+    pop = np.zeros(n, np.int64)
+    for x in range(1, n):
+        low[x] = (x & -x).bit_length() - 1
+        high[x] = x.bit_length() - 1
+        pop[x] = bin(x).count("1")
+    spread = np.zeros(16, np.int64)
+    for sub in range(16):
+        for s in range(4):
+            if sub >> s & 1:
+                spread[sub] |= 1 << (13 * s)
+    return low, high, pop, spread
+
+
+_LOW13, _HIGH13, _POP13, _SPREAD = _tables()
+
+
+@njit(cache=True)
+def popcount(x: int) -> int:
+    y = np.uint64(x)
+    y = y - ((y >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    y = (y & np.uint64(0x3333333333333333)) + ((y >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    y = (y + (y >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return np.int64((y * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True)
+def lowbit_index(x: int) -> int:
+    return popcount((x & -x) - 1)
+
+
+@njit(cache=True)
+def _suits_of(m: int) -> int:
+    """Suit set (4 bits) of a non-pass move; joker's row counts (< 4); single joker = 0."""
+    real = m & _ALL_REAL
+    s = 0
+    for suit in range(4):
+        if (real >> (13 * suit)) & _ROW:
+            s |= 1 << suit
+    if m & _JOKER_BIT and (m >> 60) & 3 != 1:
+        jr = (m >> 57) & 7
+        if jr < 4:
+            s |= 1 << jr
+    return s
+
+
+@njit(cache=True)
+def _low_high(m: int) -> tuple[int, int]:
+    """Lowest / highest wire column of a group or sequence or real single (joker included)."""
+    real = m & _ALL_REAL
+    lo = 15
+    hi = -1
+    for suit in range(4):
+        row = (real >> (13 * suit)) & _ROW
+        if row:
+            a = _LOW13[row] + 1
+            b = _HIGH13[row] + 1
+            if a < lo:
+                lo = a
+            if b > hi:
+                hi = b
+    if m & _JOKER_BIT:
+        jc = (m >> 53) & 15
+        if jc < lo:
+            lo = jc
+        if jc > hi:
+            hi = jc
+    return lo, hi
+
+
+# ----------------------------------------------------------------------------- move generation
+
+@njit(cache=True)
+def gen_moves(hand: int, table: int, rev: int, lock: int, out: np.ndarray) -> int:
+    """Write every legal meld (no pass) of ``hand`` on ``table`` into ``out``; return the count."""
+    n = 0
+    joker = (hand & _JOKER_BIT) != 0
+    if table == _SINGLE_JOKER:
+        if hand & 1:
+            out[0] = _SPADE3
+            return 1
+        return 0
+    empty = table == 0
+    tkind = (table >> 60) & 3
+    tcount = popcount(table & _ALL_CARDS)
+    tsuits = 0
+    tlo = 0
+    thi = 0
+    if not empty:
+        tsuits = _suits_of(table)
+        tlo, thi = _low_high(table)
+    locked = lock != 0 and not empty
+    # ---- singles
+    if empty or tkind == 1:
+        allowed = _ROW
+        if not empty:
+            # col = r + 1: normal col > tlo <=> r >= tlo; revolution col < tlo <=> r < tlo - 1
+            if rev:
+                allowed = (1 << max(tlo - 1, 0)) - 1
+            else:
+                allowed = _ROW & ~((1 << tlo) - 1)
+        for suit in range(4):
+            if locked and (1 << suit) != tsuits:
+                continue
+            row = (hand >> (13 * suit)) & allowed
+            while row:
+                r = _LOW13[row]
+                row &= row - 1
+                out[n] = _KIND_SINGLE | (1 << (13 * suit + r))
+                n += 1
+        if joker:
+            out[n] = _SINGLE_JOKER
+            n += 1
+        if not empty:
+            return n
+    # ---- groups
+    if empty or tkind == 2:
+        kmin = 2
+        kmax = 5
+        if not empty:
+            kmin = tcount
+            kmax = tcount
+        for r in range(13):
+            col = r + 1
+            if not empty:
+                if rev:
+                    if col >= tlo:
+                        continue
+                elif col <= tlo:
+                    continue
+            rs = ((hand >> r) & 1) | (((hand >> (13 + r)) & 1) << 1) \
+                | (((hand >> (26 + r)) & 1) << 2) | (((hand >> (39 + r)) & 1) << 3)
+            npc = _POP13[rs]
+            if npc + (1 if joker else 0) < kmin or npc == 0:
+                continue
+            sub = rs
+            while sub:
+                pc = _POP13[sub]
+                real = _SPREAD[sub] << r
+                if pc >= 2 and kmin <= pc <= kmax:
+                    if not locked or sub == tsuits:
+                        out[n] = _KIND_GROUP | real
+                        n += 1
+                if joker:
+                    k = pc + 1
+                    if kmin <= k <= kmax:
+                        if k <= 4:
+                            for js in range(4):
+                                if (sub >> js) & 1:
+                                    continue
+                                if locked and (sub | (1 << js)) != tsuits:
+                                    continue
+                                out[n] = _KIND_GROUP | real | _JOKER_BIT | (col << 53) \
+                                    | (js << 57)
+                                n += 1
+                        elif not locked or tsuits == 15:
+                            out[n] = _KIND_GROUP | real | _JOKER_BIT | (col << 53) | (4 << 57)
+                            n += 1
+                sub = (sub - 1) & rs
+        if not empty:
+            return n
+    # ---- sequences
+    if empty or tkind == 3:
+        for s in range(4):
+            if locked and (1 << s) != tsuits:
+                continue
+            row = (hand >> (13 * s)) & _ROW
+            if _POP13[row] < (2 if joker else 3):
+                continue
+            rowcols = row << 1
+            for lo in range(15):
+                nmin = 3
+                nmax = 15 - lo
+                if not empty:
+                    nmin = tcount
+                    nmax = min(tcount, 15 - lo)
+                    if not rev and lo <= thi:
+                        continue
+                for ln in range(nmin, nmax + 1):
+                    hi = lo + ln - 1
+                    if not empty and rev and hi >= tlo:
+                        break
+                    w = ((1 << ln) - 1) << lo
+                    missing = w & ~rowcols
+                    pm = popcount(missing)
+                    if pm >= 2 or (pm == 1 and not joker):
+                        break
+                    base = _KIND_SEQ
+                    if pm == 0:
+                        out[n] = base | (((w >> 1) & _ROW) << (13 * s))
+                        n += 1
+                        if joker:
+                            x = w
+                            while x:
+                                j = lowbit_index(x)
+                                x &= x - 1
+                                out[n] = base | ((((w & ~(1 << j)) >> 1) & _ROW) << (13 * s)) \
+                                    | _JOKER_BIT | (j << 53) | (s << 57)
+                                n += 1
+                    else:
+                        j = lowbit_index(missing)
+                        out[n] = base | ((((w & ~missing) >> 1) & _ROW) << (13 * s)) \
+                            | _JOKER_BIT | (j << 53) | (s << 57)
+                        n += 1
+    return n
+
+
+# ----------------------------------------------------------------------------- state machine
+
+@njit(cache=True)
+def _next(st: np.ndarray, p: int, skip_passed: bool) -> int:
+    seat = st[_SEATOF + p]
+    for i in range(1, _NP + 1):
+        q = st[_ORDER + (seat + i) % _NP]
+        if st[_H0 + q] != 0 and not (skip_passed and (st[_PASSED] >> q) & 1):
+            return q
+    return -1
+
+
+@njit(cache=True)
+def _flush(st: np.ndarray, leader: int) -> None:
+    st[_TABLE] = 0
+    st[_LOCK] = 0
+    st[_PASSED] = 0
+    if st[_H0 + leader] == 0:
+        leader = _next(st, leader, False)
+    st[_TURN] = leader
+
+
+@njit(cache=True)
+def apply_move(st: np.ndarray, m: int, rs: np.ndarray) -> None:
+    """Kernel twin of rules.apply_move (stalemate ranking drawn from ``rs``)."""
+    p = st[_TURN]
+    if m == 0:
+        st[_PASSED] |= 1 << p
+        st[_PASSCOUNT] += 1
+        if st[_PASSCOUNT] >= _STALEMATE:
+            rest = np.empty(_NP, np.int64)
+            k = 0
+            for q in range(_NP):
+                if not (st[_OUTMASK] >> q) & 1:
+                    rest[k] = q
+                    k += 1
+            for i in range(k - 1, 0, -1):
+                j = rng_below(rs, i + 1)
+                t = rest[i]
+                rest[i] = rest[j]
+                rest[j] = t
+            for i in range(k):
+                st[_FINISH + st[_NOUT]] = rest[i]
+                st[_NOUT] += 1
+                st[_OUTMASK] |= 1 << rest[i]
+            st[_TURN] = -1
+            st[_STALE] = 1
+            return
+        q = _next(st, p, True)
+        if q < 0:
+            last = st[_LAST] if st[_LAST] >= 0 else p
+            _flush(st, last)
+        else:
+            st[_TURN] = q
+        return
+    prev = st[_TABLE]
+    st[_H0 + p] &= ~(m & _ALL_CARDS)
+    st[_PASSCOUNT] = 0
+    st[_LAST] = p
+    kind = (m >> 60) & 3
+    cnt = popcount(m & _ALL_CARDS)
+    if (kind == 2 and cnt >= 4) or (kind == 3 and cnt >= 5):
+        st[_REV] ^= 1
+    if m == _SINGLE_JOKER:
+        st[_LOCK] = 0
+    elif prev != 0 and prev != _SINGLE_JOKER and _suits_of(m) == _suits_of(prev):
+        st[_LOCK] = 1
+    st[_TABLE] = m
+    if st[_H0 + p] == 0:
+        st[_OUTMASK] |= 1 << p
+        st[_FINISH + st[_NOUT]] = p
+        st[_NOUT] += 1
+        if st[_NOUT] == _NP - 1:
+            q = _next(st, p, False)
+            st[_FINISH + _NP - 1] = q
+            st[_NOUT] = _NP
+            st[_OUTMASK] |= 1 << q
+            st[_TURN] = -1
+            return
+    cut = (m & _EIGHTS) != 0 or (kind != 1 and (m & _JOKER_BIT) != 0 and ((m >> 53) & 15) == 6)
+    if cut or prev == _SINGLE_JOKER:
+        _flush(st, p)
+        return
+    q = _next(st, p, True)
+    if q < 0:
+        _flush(st, p)
+    else:
+        st[_TURN] = q
+
+
+# ----------------------------------------------------------------------------- policies
+
+@njit(cache=True)
+def _heuristic_pick(moves: np.ndarray, n: int, rev: int, empty: bool) -> int:
+    """Sample-client-like choice: the weakest meld; on a lead prefer sequences, then groups,
+    then singles, more cards first; keep the joker unless nothing else plays."""
+    best = -1
+    best_cost = 1 << 40
+    for i in range(n):
+        m = moves[i]
+        if m == _SINGLE_JOKER:
+            lo = 14
+            strength = 20
+        else:
+            lo, hi = _low_high(m)
+            strength = (14 - hi) if rev else lo
+        cost = strength
+        if m & _JOKER_BIT:
+            cost += 10000
+        if empty:
+            kind = (m >> 60) & 3
+            cost += (3 - kind) * 1000 - popcount(m & _ALL_CARDS) * 20
+        if cost < best_cost or (cost == best_cost and m < moves[best]):
+            best_cost = cost
+            best = i
+    return best
+
+
+@njit(cache=True)
+def _sort_small(a: np.ndarray, n: int) -> None:
+    for i in range(1, n):
+        x = a[i]
+        j = i - 1
+        while j >= 0 and a[j] > x:
+            a[j + 1] = a[j]
+            j -= 1
+        a[j + 1] = x
+
+
+@njit(cache=True)
+def choose_move(st: np.ndarray, policy: int, rs: np.ndarray, buf: np.ndarray,
+                sort_moves: bool) -> int:
+    p = st[_TURN]
+    table = st[_TABLE]
+    n = gen_moves(st[_H0 + p], table, st[_REV], st[_LOCK], buf)
+    empty = table == 0
+    if n == 0:
+        return 0
+    if sort_moves:
+        _sort_small(buf, n)
+    if policy == POLICY_HEURISTIC:
+        return buf[_heuristic_pick(buf, n, st[_REV], empty)]
+    if empty:
+        return buf[rng_below(rs, n)]
+    k = rng_below(rs, n + 1)  # index 0 = pass (as in the sorted reference list)
+    if k == 0:
+        return 0
+    return buf[k - 1]
+
+
+@njit(cache=True)
+def playout(st: np.ndarray, seat: int, policy: int, rs: np.ndarray, buf: np.ndarray,
+            stop_when_out: bool, sort_moves: bool, evals: np.ndarray,
+            moves_out: np.ndarray, players_out: np.ndarray) -> tuple[int, int]:
+    """Play ``st`` on (in place) by the policy. At every turn of ``seat`` record
+    r = ((k+1)/2 - 1)/4 (k = players still holding cards) in ``evals``. Stops at the end, or
+    when ``seat`` is out if ``stop_when_out``. Returns (number of evals, number of plies)."""
+    ne = 0
+    ply = 0
+    while st[_TURN] >= 0:
+        if stop_when_out and (st[_OUTMASK] >> seat) & 1:
+            break
+        p = st[_TURN]
+        if p == seat and ne < evals.shape[0]:
+            k = _NP - st[_NOUT]
+            evals[ne] = ((k + 1) * 0.5 - 1.0) * 0.25
+            ne += 1
+        m = choose_move(st, policy, rs, buf, sort_moves)
+        if ply < moves_out.shape[0]:
+            moves_out[ply] = m
+            players_out[ply] = p
+        ply += 1
+        apply_move(st, m, rs)
+    return ne, ply
+
+
+@njit(cache=True)
+def final_points(st: np.ndarray, seat: int) -> int:
+    for i in range(_NP):
+        if st[_FINISH + i] == seat:
+            return 5 - i
+    return 0
+
+
+@njit(cache=True)
+def strength_key(c: int) -> int:
+    if c == 52:
+        return 1000
+    return (c % 13) * 4 + 3 - c // 13
+
+
+@njit(cache=True)
+def sample_hands(st: np.ndarray, pool: np.ndarray, need: np.ndarray, known: np.ndarray,
+                 ceil: np.ndarray, rs: np.ndarray, tmp: np.ndarray) -> None:
+    """Deal the ``pool`` cards (array of card indices) at random: player p gets ``known[p]``
+    plus ``need[p]`` pool cards; a player with ``ceil[p] >= 0`` gets only pool cards whose
+    strength key is below ``ceil[p]`` when enough exist (tribute inference)."""
+    np_ = pool.shape[0]
+    for i in range(np_):
+        tmp[i] = pool[i]
+    for i in range(np_ - 1, 0, -1):
+        j = rng_below(rs, i + 1)
+        t = tmp[i]
+        tmp[i] = tmp[j]
+        tmp[j] = t
+    used = 0  # bit set over tmp positions handed out (np_ <= 53)
+    done = 0  # bit set of players dealt
+    for p in range(_NP):
+        if need[p] > 0 and ceil[p] >= 0:
+            cnt = 0
+            for i in range(np_):
+                if strength_key(tmp[i]) < ceil[p]:
+                    cnt += 1
+            if cnt >= need[p]:
+                h = known[p]
+                got = 0
+                for i in range(np_):
+                    if got == need[p]:
+                        break
+                    if not (used >> i) & 1 and strength_key(tmp[i]) < ceil[p]:
+                        h |= 1 << tmp[i]
+                        used |= 1 << i
+                        got += 1
+                st[_H0 + p] = h
+                done |= 1 << p
+    i = 0
+    for p in range(_NP):
+        if need[p] < 0 or (done >> p) & 1:
+            continue  # the searching player's own hand, or dealt above
+        h = known[p]
+        got = 0
+        while got < need[p]:
+            while (used >> i) & 1:
+                i += 1
+            h |= 1 << tmp[i]
+            used |= 1 << i
+            got += 1
+        st[_H0 + p] = h
+
+
+@njit(cache=True)
+def playout_batch_kernel(st0: np.ndarray, moves: np.ndarray, seat: int, pool: np.ndarray,
+                         need: np.ndarray, known: np.ndarray, ceil: np.ndarray, policy: int,
+                         seed: int, returns: np.ndarray, evals: np.ndarray,
+                         n_evals: np.ndarray) -> None:
+    """For each moves[i]: sample a world, play moves[i] for ``seat``, play out until ``seat``
+    is out (or the game ends); returns[i] = (points - 1) / 4, evals[i, :n_evals[i]] = r_t."""
+    rs = np.empty(1, np.uint64)
+    rs[0] = np.uint64(seed)
+    buf = np.empty(MAX_MOVES, np.int64)
+    tmp = np.empty(64, np.int64)
+    st = np.empty_like(st0)
+    mo = np.empty(0, np.int64)
+    pl = np.empty(0, np.int64)
+    for i in range(moves.shape[0]):
+        st[:] = st0
+        sample_hands(st, pool, need, known, ceil, rs, tmp)
+        apply_move(st, moves[i], rs)
+        ne, _ = playout(st, seat, policy, rs, buf, True, False, evals[i], mo, pl)
+        n_evals[i] = ne
+        pts = final_points(st, seat)
+        if pts == 0:  # game not over and seat still in: cannot happen (stop only when out)
+            pts = 1
+        returns[i] = (pts - 1) * 0.25
+
+
+@njit(cache=True)
+def random_playouts_kernel(n: int, seed: int, policy: int) -> int:
+    """Benchmark: n playouts from fresh random deals (random seats); returns total plies."""
+    rs = np.empty(1, np.uint64)
+    rs[0] = np.uint64(seed)
+    buf = np.empty(MAX_MOVES, np.int64)
+    ev = np.empty(MAX_EVALS, np.float64)
+    mo = np.empty(0, np.int64)
+    pl = np.empty(0, np.int64)
+    st = np.zeros(R.STATE_SIZE, np.int64)
+    deck = np.arange(53)
+    total = 0
+    for _ in range(n):
+        st[:] = 0
+        for i in range(52, 0, -1):
+            j = rng_below(rs, i + 1)
+            t = deck[i]
+            deck[i] = deck[j]
+            deck[j] = t
+        for i in range(53):
+            st[_H0 + i % _NP] |= 1 << deck[i]
+        first = 0
+        for p in range(_NP):
+            st[_ORDER + p] = p
+            st[_SEATOF + p] = p
+            st[_FINISH + p] = -1
+            if (st[_H0 + p] >> 26) & 1:
+                first = p
+        st[_LAST] = -1
+        st[_TURN] = first
+        _, ply = playout(st, 0, policy, rs, buf, False, False, ev, mo, pl)
+        total += ply
+    return total
+
+
+# ----------------------------------------------------------------------------- Python side
+
+def state_array(st: list[int]) -> np.ndarray:
+    return np.asarray(st, dtype=np.int64)
+
+
+def state_playout(state, rng: np.random.Generator, seat: int, policy: int = POLICY_UNIFORM):  # type: ignore[no-untyped-def]
+    """GameState.playout: play a copy to the end with the kernel policy."""
+    from games.contract import Playout
+
+    st = state_array(state.st)
+    rs = np.array([int(rng.integers(1 << 62))], dtype=np.uint64)
+    buf = np.empty(MAX_MOVES, np.int64)
+    ev = np.empty(MAX_EVALS, np.float64)
+    mo = np.empty(MAX_PLIES, np.int64)
+    pl = np.empty(MAX_PLIES, np.int64)
+    ne, ply = playout(st, seat, policy, rs, buf, False, False, ev, mo, pl)
+    ply = min(ply, MAX_PLIES)
+    pts = [0] * _NP
+    for i in range(_NP):
+        if st[_FINISH + i] >= 0:
+            pts[int(st[_FINISH + i])] = 5 - i
+    rets = np.array([(x - 1) / 4 if x else 0.0 for x in pts], dtype=np.float64)
+    return Playout(rets, ev[:ne].copy(), mo[:ply].copy(), pl[:ply].copy())
+
+
+def gen_moves_list(hand: int, table: int, rev: int, lock: int) -> list[int]:
+    """Kernel move generation as a sorted Python list (pass included when following)."""
+    buf = np.empty(MAX_MOVES, np.int64)
+    n = gen_moves(hand, table, rev, lock, buf)
+    ms = sorted(int(x) for x in buf[:n])
+    if table != 0:
+        ms.insert(0, 0)
+    return ms
