@@ -104,14 +104,15 @@ class Listener:
         self.failures: dict[int, str] = {}  # player -> why no client plays it
 
     def accept_players(
-        self, n: int, timeout: float, accept_timeout: float | None = None
+        self, n: int, timeout: float, accept_timeout: float | None = None, first: int = 0
     ) -> list[RemoteClient | None]:
         """Accept ``n`` clients in order (player number = accept order), read each profile
-        and send its player number. A client that fails gets None (a stand-in plays);
-        after ``accept_timeout`` seconds the missing players are stand-ins too."""
+        and send its player number (``first``, ``first + 1``, ...). A client that fails gets
+        None (a stand-in plays); after ``accept_timeout`` seconds the missing players are
+        stand-ins too."""
         out: list[RemoteClient | None] = []
         deadline = None if accept_timeout is None else time.monotonic() + accept_timeout
-        for player in range(n):
+        for player in range(first, first + n):
             if deadline is not None:
                 left = deadline - time.monotonic()
                 if left <= 0:
