@@ -3,8 +3,9 @@ from pathlib import Path
 import pytest
 
 from games.daihinmin import format_log, parse_log, replay_log
+from tests.paths import SHARED_DATA
 
-DATA = Path("/work/shared/data/uecda")
+DATA = SHARED_DATA / "uecda"
 SMALL = DATA / "server-log-5games-same-match.log"
 BIG = DATA / "server-log-100games.log"
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
-DATA = Path("/work/shared/data/uecda")
+from tests.paths import SHARED_DATA
+
+DATA = SHARED_DATA / "uecda"
 WIRE = DATA / "wire-5games-player0.jsonl"
 
 
