@@ -3,8 +3,9 @@
     python bench/go_speed.py [--size 9] [--playouts 20000] [--json]
 
 Rates are per second of this process's CPU time (the one-core figure on a shared machine)
-and per wall-clock second. Runs the batched kernel (one numba call for all playouts) with the full MoGo-like policy and
-with the light policy (uniform random, no own-eye filling), after a warm-up call.
+and per wall-clock second. Runs the batched kernel (one numba call for all playouts) with
+the full MoGo-like policy and with the light policy (uniform random, no own-eye filling),
+after a warm-up call.
 """
 
 from __future__ import annotations

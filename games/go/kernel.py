@@ -642,3 +642,107 @@ def k_hash_after(B: np.ndarray, Z: np.ndarray, h: np.int64, p: int, c: int) -> n
             if s == g:
                 break
     return h
+
+
+@njit(cache=True)
+def _seen(sorted_hashes: np.ndarray, h: np.int64) -> bool:
+    i = np.searchsorted(sorted_hashes, h)
+    return i < sorted_hashes.shape[0] and sorted_hashes[i] == h
+
+
+@njit(cache=True)
+def k_legal_superko(B: np.ndarray, c: int, Z: np.ndarray, h: np.int64,
+                    seen_sorted: np.ndarray, skip_eyes: bool, out: np.ndarray) -> int:
+    """Like :func:`k_legal_mask` with positional superko instead of simple ko: a point is
+    left out if the stone hash after the move is in ``seen_sorted`` (sorted int64)."""
+    col = B[COL]
+    k = 0
+    for p in range(col.shape[0]):
+        if col[p] != EMPTY or not k_legal_noko(B, p, c):
+            continue
+        if skip_eyes and k_is_eye(B, p, c):
+            continue
+        if _seen(seen_sorted, k_hash_after(B, Z, h, p, c)):
+            continue
+        out[k] = p
+        k += 1
+    return k
+
+
+NFEAT = 7
+F_CAPTURE, F_SAVE, F_PATTERN, F_SELF_ATARI, F_LINE, F_EMPTY_AREA, F_DIST_LAST = range(NFEAT)
+
+
+@njit(cache=True)
+def k_features(B: np.ndarray, c: int, moves: np.ndarray, pat: np.ndarray,
+               out: np.ndarray) -> None:
+    """Prior features of each point in ``moves`` (legal for c) into ``out[i, :]``:
+    stones captured; stones of own groups in atari saved (the move leaves them not in
+    atari); 3x3 pattern match (0/1); self-atari group size; line (1 = edge); no stone within
+    Manhattan distance 3 (0/1); Chebyshev distance to the last move (99 if none)."""
+    col = B[COL]
+    m = B[META]
+    w = m[M_W]
+    size = m[M_SIZE]
+    last = m[M_LAST]
+    for i in range(moves.shape[0]):
+        p = moves[i]
+        for j in range(NFEAT):
+            out[i, j] = 0
+        cap = 0
+        save = 0
+        g0 = -1
+        g1 = -1
+        g2 = -1
+        h0 = -1
+        h1 = -1
+        h2 = -1
+        for d in range(4):
+            n = p + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+            cn = col[n]
+            if cn == 3 - c:
+                g = B[GID, n]
+                if in_atari(B, g) and g != g0 and g != g1 and g != g2:
+                    cap += B[GSIZE, g]
+                    if g0 < 0:
+                        g0 = g
+                    elif g1 < 0:
+                        g1 = g
+                    else:
+                        g2 = g
+            elif cn == c:
+                g = B[GID, n]
+                if in_atari(B, g) and g != h0 and g != h1 and g != h2:
+                    save += B[GSIZE, g]
+                    if h0 < 0:
+                        h0 = g
+                    elif h1 < 0:
+                        h1 = g
+                    else:
+                        h2 = g
+        sa = k_self_atari(B, p, c)
+        out[i, F_CAPTURE] = cap
+        out[i, F_SAVE] = save if sa == 0 else 0
+        out[i, F_PATTERN] = 1 if pat[pattern_code(B, p)] else 0
+        out[i, F_SELF_ATARI] = sa
+        r = p // w - 1
+        cc = p % w - 1
+        out[i, F_LINE] = min(min(r, cc), min(size - 1 - r, size - 1 - cc)) + 1
+        empty = 1
+        for dr in range(-3, 4):
+            for dc in range(-3, 4):
+                if abs(dr) + abs(dc) > 3:
+                    continue
+                rr = r + dr
+                c2 = cc + dc
+                if 0 <= rr < size and 0 <= c2 < size:
+                    v = col[(rr + 1) * w + c2 + 1]
+                    if v == BLACK or v == WHITE:
+                        empty = 0
+        out[i, F_EMPTY_AREA] = empty
+        if last == PASS:
+            out[i, F_DIST_LAST] = 99
+        else:
+            lr = last // w - 1
+            lc = last % w - 1
+            out[i, F_DIST_LAST] = max(abs(lr - r), abs(lc - cc))

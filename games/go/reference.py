@@ -249,3 +249,32 @@ class RefBoard:
             self.play(p, c)
             moves.append(p)
         return self.area()[0], moves, s
+
+
+def reference_features(ref: RefBoard, p: int, c: int, pat: object) -> list[int]:
+    """The prior features of :func:`games.go.kernel.k_features` for one point."""
+    cap_groups: dict[int, int] = {}
+    save_groups: dict[int, int] = {}
+    for n in ref.neighbours(p):
+        if ref.col[n] in (BLACK, WHITE):
+            stones, libs = ref.group(n)
+            if len(libs) == 1:
+                target = cap_groups if ref.col[n] == 3 - c else save_groups
+                target[min(stones)] = len(stones)
+    sa = ref.self_atari(p, c)
+    w, size = ref.w, ref.size
+    r, cc = p // w - 1, p % w - 1
+    line = min(r, cc, size - 1 - r, size - 1 - cc) + 1
+    empty = 1
+    for rr in range(size):
+        for c2 in range(size):
+            if abs(rr - r) + abs(c2 - cc) <= 3 and ref.col[(rr + 1) * w + c2 + 1] in (BLACK,
+                                                                                  WHITE):
+                empty = 0
+    if ref.last == PASS:
+        dist = 99
+    else:
+        lr, lc = ref.last // w - 1, ref.last % w - 1
+        dist = max(abs(lr - r), abs(lc - cc))
+    return [sum(cap_groups.values()), sum(save_groups.values()) if sa == 0 else 0,
+            1 if pat[ref.pattern_code(p)] else 0, sa, line, empty, dist]  # type: ignore[index]

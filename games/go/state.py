@@ -29,6 +29,7 @@ from games.go.coords import (
     point_to_vertex,
 )
 from games.go.patterns import pattern_table
+from games.go.priors import PriorWeights, go_priors
 
 
 class IllegalMove(ValueError):
@@ -73,11 +74,13 @@ class GoState:
     num_players = 2
 
     def __init__(self, size: int = 9, komi: float = 7.5,
-                 playout: PlayoutSettings | None = None) -> None:
+                 playout: PlayoutSettings | None = None,
+                 prior_weights: PriorWeights | None = None) -> None:
         check_size(size)
         self.size = size
         self.komi = float(komi)
         self.settings = playout or PlayoutSettings()
+        self.prior_weights = prior_weights or PriorWeights()
         self._b = K.new_board(size)
         self._z = zobrist(size)
         self._hash = 0
@@ -194,13 +197,11 @@ class GoState:
         ``include_eyes``, the points filling one of its own true eyes are left out."""
         c = self.to_play if colour is None else colour
         out = np.empty(self._b.shape[1], dtype=np.int32)
-        n = K.k_legal_mask(self._b, c, False, not include_eyes, out)
-        h = np.int64(self._hash)
-        res = []
-        for p in out[:n].tolist():
-            if int(K.k_hash_after(self._b, self._z, h, p, c)) not in self._seen:
-                res.append(p)
-        return res
+        seen = np.fromiter(self._seen, dtype=np.int64, count=len(self._seen))
+        seen.sort()
+        n = K.k_legal_superko(self._b, c, self._z, np.int64(self._hash), seen,
+                              not include_eyes, out)
+        return out[:n].tolist()
 
     def legal_moves(self) -> list[int]:
         """Contract: the legal points of the colour to play that do not fill its own true
@@ -312,6 +313,7 @@ class GoState:
         new.size = self.size
         new.komi = self.komi
         new.settings = self.settings
+        new.prior_weights = self.prior_weights
         new._b = self._b.copy()
         new._z = self._z
         new._hash = self._hash
@@ -395,9 +397,8 @@ class GoState:
 
     # -- priors ------------------------------------------------------------------------
     def priors(self) -> Priors:
-        from games.go.priors import go_priors
-
-        return go_priors(self)
+        """Contract: prior (value, equivalent experience) of each legal move (priors.py)."""
+        return go_priors(self, self.prior_weights)
 
     def __repr__(self) -> str:
         return f"GoState(size={self.size}, komi={self.komi}, moves={len(self.history)})"

@@ -1,0 +1,85 @@
+"""Prior features against the reference; priors shape; dead stones and final status."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from games.go import BLACK, PASS, WHITE, GoState, vertex_to_point
+from games.go.diagram import parse_diagram
+from games.go.patterns import PATTERNS, matching_codes, pattern_table
+from games.go.priors import feature_matrix
+from games.go.reference import RefBoard, reference_features
+
+
+def test_features_match_reference() -> None:
+    rng = np.random.default_rng(5)
+    pat = pattern_table()
+    checked = {"capture": 0, "save": 0, "sa": 0, "pattern": 0}
+    for size in (7, 9):
+        s = GoState(size, 7.5)
+        for _ in range(2 * size * size):
+            moves = s.legal_moves()
+            if len(moves) <= 1:
+                break
+            points = [m for m in moves if m != PASS]
+            f = feature_matrix(s, points)
+            ref = RefBoard.from_kernel(s._b)
+            for i, p in enumerate(points):
+                assert f[i].tolist() == reference_features(ref, p, s.to_play, pat), p
+            checked["capture"] += int((f[:, 0] > 0).sum())
+            checked["save"] += int((f[:, 1] > 0).sum())
+            checked["sa"] += int((f[:, 3] > 0).sum())
+            checked["pattern"] += int((f[:, 2] > 0).sum())
+            s.play(moves[int(rng.integers(len(moves) - 1))])
+    assert all(v > 0 for v in checked.values()), checked
+
+
+def test_priors_cover_legal_moves_and_rank_captures() -> None:
+    s = GoState(9)
+    for v in ("E5", "E6", "D6", "pass", "F6"):
+        s.play(vertex_to_point(v, 9))
+    pr = s.priors()
+    assert list(pr.moves) == s.legal_moves()
+    assert np.all((pr.values >= 0) & (pr.values <= 1)) and np.all(pr.counts > 0)
+    best = pr.moves[int(np.argmax(pr.values))]
+    assert best == vertex_to_point("E7", 9)  # captures E6
+    assert pr.values[list(pr.moves).index(PASS)] < 0.5
+    edge = list(pr.moves).index(vertex_to_point("A9", 9))
+    assert pr.values[edge] < 0.5
+
+
+def test_pattern_table_examples() -> None:
+    table = pattern_table()
+    for _, rows in PATTERNS:
+        assert all(table[c] for c in matching_codes(rows))
+    assert not table[0]  # all-empty neighbourhood matches nothing
+    assert table.sum() < 1 << 15
+
+
+END = """
+ 7 . X . X O . .
+ 6 X X X X O . .
+ 5 . X . X O O O
+ 4 X X X X O . .
+ 3 . X . X O X .
+ 2 X X X X O . .
+ 1 . X . X O . .
+"""
+
+
+def test_dead_stone_in_territory() -> None:
+    size, black, white = parse_diagram(END)
+    s = GoState(size, 0.5)
+    s.place_setup(BLACK, black)
+    s.place_setup(WHITE, white)
+    s.to_play = BLACK
+    rng = np.random.default_rng(1)
+    dead = s.dead_stones(rng, 300)
+    f3 = vertex_to_point("F3", 7)
+    assert dead == [f3]
+    status = s.final_status(rng, 300)
+    assert status["dead"] == [f3]
+    assert len(status["alive"]) == len(black) + len(white) - 1 and not status["seki"]
+    # Tromp-Taylor as is: F3 makes white's lower right neutral; without it white owns it
+    assert s.score() == 29 - 13 - 0.5
+    assert s.score_with_dead_removed(rng, 300) == 28 - 21 - 0.5
