@@ -1,0 +1,394 @@
+"""numba kernels of Blokus Duo: incremental move lists, random and weighted playouts.
+
+State arrays (owned by :class:`games.blokus_duo.state.BlokusState`, ``S`` cells, ``NP``
+placements):
+
+board (S,) int8
+    -1 empty, else the colour on the cell.
+forb (2, S) uint8
+    1 where colour c may not put a cell: occupied, or edge-adjacent to its own colour.
+att (2, S) uint8
+    1 on colour c's attach points: empty, not forbidden, corner-adjacent to its own colour
+    (or its start cell before its first move). 2 only transiently inside :func:`k_play`.
+used (2, 21) uint8
+    pieces already placed.
+cand (2, NP) int32, ncand (2,) int32
+    per colour a list of candidate placements: a superset of the legal placements (every
+    placement that covered an attach point while it was legal, each at most once). Entries
+    that became illegal are dropped lazily when met (:func:`k_valid`).
+meta (META_LEN,) int64
+    scalars, indexed by the ``M_*`` constants below.
+
+Randomness: a splitmix64 generator whose one-word state (a uint64 array of length 1) is
+seeded by the caller, so playouts are reproducible from a seed.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# meta layout
+M_TO_MOVE = 0  # colour to move
+M_PASSES = 1  # successive passes just played
+M_PLACED = 2  # 2, 3: pieces placed by colour 0, 1
+M_LAST_PIECE = 4  # 4, 5: last piece placed by colour c (-1 none)
+M_REMAINING = 6  # 6, 7: squares not yet placed by colour c
+M_LAST_MOVE = 8  # 8, 9: last placement of colour c (-1 none)
+M_OVER = 10  # 1 when the game is over
+M_PLIES = 11  # moves played (passes included)
+META_LEN = 12
+
+NUM_PIECES = 21
+MAX_PLAYOUT_MOVES = 4 * NUM_PIECES + 4
+
+POLICY_UNIFORM = 0
+POLICY_WEIGHTED = 1
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+
+
+@njit(cache=True)
+def rng_next(s: np.ndarray) -> np.uint64:  # type: ignore[type-arg]
+    """splitmix64: advance the one-word state ``s[0]`` and return 64 random bits."""
+    s[0] += _GOLDEN
+    z = s[0]
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def rng_below(s: np.ndarray, n: int) -> int:  # type: ignore[type-arg]
+    """Uniform in 0..n-1 for 0 < n < 2**32 (multiply-shift: no slow 64-bit division)."""
+    return int(((rng_next(s) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+
+
+@njit(cache=True)
+def rng_unit(s: np.ndarray) -> float:  # type: ignore[type-arg]
+    return float(rng_next(s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def k_init(start, cells, ncells, bcp_start, bcp, board, forb, att, used, cand, ncand, meta,
+           first):  # type: ignore[no-untyped-def]
+    """The empty board, ``first`` (a colour) to move."""
+    board[:] = -1
+    forb[:, :] = 0
+    att[:, :] = 0
+    used[:, :] = 0
+    for c in range(2):
+        s = start[c]
+        att[c, s] = 1
+        k = 0
+        for t in range(bcp_start[s, 0], bcp_start[s, NUM_PIECES]):
+            cand[c, k] = bcp[t]
+            k += 1
+        ncand[c] = k
+    meta[:] = 0
+    meta[M_TO_MOVE] = first
+    for c in range(2):
+        meta[M_LAST_PIECE + c] = -1
+        meta[M_LAST_MOVE + c] = -1
+        meta[M_REMAINING + c] = 89
+
+
+@njit(cache=True)
+def k_valid(c, q, cells, ncells, piece, forb, used):  # type: ignore[no-untyped-def]
+    """Is candidate ``q`` (taken from colour c's candidate list) still legal for c?"""
+    if used[c, piece[q]]:
+        return False
+    for i in range(ncells[q]):
+        if forb[c, cells[q, i]]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def k_play(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp,
+           bcp_mask, diamond, board, forb, att, used, cand, ncand, meta, move):  # type: ignore[no-untyped-def]
+    """Play ``move`` (a placement, or -1 to pass) for the colour to move. No legality check."""
+    c = meta[M_TO_MOVE]
+    meta[M_PLIES] += 1
+    if move < 0:
+        meta[M_PASSES] += 1
+        if meta[M_PASSES] >= 2:
+            meta[M_OVER] = 1
+        meta[M_TO_MOVE] = 1 - c
+        return
+    meta[M_PASSES] = 0
+    n = ncells[move]
+    for i in range(n):
+        x = cells[move, i]
+        board[x] = c
+        forb[0, x] = 1
+        forb[1, x] = 1
+        att[0, x] = 0
+        att[1, x] = 0
+    for i in range(nedges[move]):
+        x = edges[move, i]
+        forb[c, x] = 1
+        att[c, x] = 0
+    p = piece[move]
+    used[c, p] = 1
+    meta[M_PLACED + c] += 1
+    meta[M_LAST_PIECE + c] = p
+    meta[M_REMAINING + c] -= n
+    meta[M_LAST_MOVE + c] = move
+    # new attach points, then the placements through them not already listed
+    newc = np.empty(8, dtype=np.int64)
+    nnew = 0
+    for i in range(ncorners[move]):
+        x = corners[move, i]
+        if forb[c, x] == 0 and att[c, x] == 0:
+            att[c, x] = 2
+            newc[nnew] = x
+            nnew += 1
+    k = ncand[c]
+    one = np.uint64(1)
+    for j in range(nnew):
+        x = newc[j]
+        # bad cells around x: forbidden, an old attach point (such placements are listed
+        # already) or a new attach point before x (listed through that one)
+        bad = np.uint64(0)
+        for b in range(diamond.shape[1]):
+            y = diamond[x, b]
+            if y >= 0:
+                a = att[c, y]
+                if forb[c, y] or a == 1 or (a == 2 and y < x):
+                    bad |= one << np.uint64(b)
+        for pc in range(NUM_PIECES):
+            if used[c, pc]:
+                continue
+            for t in range(bcp_start[x, pc], bcp_start[x, pc + 1]):
+                if (bcp_mask[t] & bad) == 0:
+                    cand[c, k] = bcp[t]
+                    k += 1
+    ncand[c] = k
+    for j in range(nnew):
+        att[c, newc[j]] = 1
+    if meta[M_PLACED + c] == NUM_PIECES:
+        meta[M_OVER] = 1
+    meta[M_TO_MOVE] = 1 - c
+
+
+@njit(cache=True)
+def k_legal(c, cells, ncells, piece, forb, used, cand, ncand, out):  # type: ignore[no-untyped-def]
+    """Compact colour c's candidate list (dropping illegal entries) and copy the legal
+    placements into ``out``; returns their number."""
+    n = ncand[c]
+    k = 0
+    for i in range(n):
+        q = cand[c, i]
+        if k_valid(c, q, cells, ncells, piece, forb, used):
+            cand[c, k] = q
+            out[k] = q
+            k += 1
+    ncand[c] = k
+    return k
+
+
+@njit(cache=True)
+def k_count_legal(c, cells, ncells, piece, forb, used, cand, ncand):  # type: ignore[no-untyped-def]
+    n = 0
+    for i in range(ncand[c]):
+        if k_valid(c, cand[c, i], cells, ncells, piece, forb, used):
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def k_generate(c, board, used, start, size, cells, ncells, bcp_start, bcp, mark, out):  # type: ignore[no-untyped-def]
+    """Full legal-move generation for colour c from the board alone (no incremental lists):
+    attach points from the board, then the placements through them. ``mark`` is an int32
+    scratch array of length NP (zeroed on return). Returns the number written to ``out``."""
+    S = size * size
+    fb = np.zeros(S, dtype=np.uint8)
+    ap = np.zeros(S, dtype=np.uint8)
+    own = False
+    for x in range(S):
+        if board[x] >= 0:
+            fb[x] = 1
+            if board[x] == c:
+                own = True
+    for x in range(S):
+        if board[x] == c:
+            cy = x // size
+            cx = x - cy * size
+            if cx > 0:
+                fb[x - 1] = 1
+            if cx < size - 1:
+                fb[x + 1] = 1
+            if cy > 0:
+                fb[x - size] = 1
+            if cy < size - 1:
+                fb[x + size] = 1
+    if not own:
+        if fb[start[c]] == 0:
+            ap[start[c]] = 1
+    else:
+        for x in range(S):
+            if board[x] == c:
+                cy = x // size
+                cx = x - cy * size
+                for dy in (-1, 1):
+                    for dx in (-1, 1):
+                        nx = cx + dx
+                        ny = cy + dy
+                        if 0 <= nx < size and 0 <= ny < size:
+                            y = ny * size + nx
+                            if fb[y] == 0:
+                                ap[y] = 1
+    k = 0
+    for x in range(S):
+        if ap[x] == 0:
+            continue
+        for pc in range(NUM_PIECES):
+            if used[c, pc]:
+                continue
+            for t in range(bcp_start[x, pc], bcp_start[x, pc + 1]):
+                q = bcp[t]
+                if mark[q]:
+                    continue
+                ok = True
+                for i in range(ncells[q]):
+                    if fb[cells[q, i]]:
+                        ok = False
+                        break
+                if ok:
+                    mark[q] = 1
+                    out[k] = q
+                    k += 1
+    for i in range(k):
+        mark[out[i]] = 0
+    return k
+
+
+@njit(cache=True)
+def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, ncorners, forb,
+           used, cand, ncand, meta, near, rng):  # type: ignore[no-untyped-def]
+    """Draw colour c's playout move from its candidate list, or -1 (pass) if it has none.
+
+    uniform: every legal placement with the same probability (rejection over the lazy list).
+    weighted: probability proportional to ``weights[size]`` times ``weights[6]`` if the
+    placement touches (edge or corner) the opponent's last placement, else ``weights[7]``;
+    all weights in (0, 1]. ``near`` is a (S,) uint8 scratch array."""
+    n = ncand[c]
+    if policy == POLICY_WEIGHTED:
+        o = 1 - c
+        last = meta[M_LAST_MOVE + o]
+        if last >= 0:
+            for i in range(nedges[last]):
+                near[edges[last, i]] = 1
+            for i in range(ncorners[last]):
+                near[corners[last, i]] = 1
+    q = -1
+    while n > 0:
+        i = rng_below(rng, n)
+        q = cand[c, i]
+        if not k_valid(c, q, cells, ncells, piece, forb, used):
+            n -= 1
+            cand[c, i] = cand[c, n]
+            q = -1
+            continue
+        if policy == POLICY_UNIFORM:
+            break
+        w = weights[ncells[q]]
+        f = weights[7]
+        if last >= 0:
+            for j in range(ncells[q]):
+                if near[cells[q, j]]:
+                    f = weights[6]
+                    break
+        if rng_unit(rng) < w * f:
+            break
+        q = -1
+    ncand[c] = n
+    if policy == POLICY_WEIGHTED:
+        o = 1 - c
+        last = meta[M_LAST_MOVE + o]
+        if last >= 0:
+            for i in range(nedges[last]):
+                near[edges[last, i]] = 0
+            for i in range(ncorners[last]):
+                near[corners[last, i]] = 0
+    return q
+
+
+@njit(cache=True)
+def k_score(meta, c):  # type: ignore[no-untyped-def]
+    """The contest score of colour c: -(squares left), +15 for all 21 (+20 if the last piece
+    was the monomino)."""
+    s = -meta[M_REMAINING + c]
+    if meta[M_PLACED + c] == NUM_PIECES:
+        s += 20 if meta[M_LAST_PIECE + c] == 0 else 15
+    return s
+
+
+@njit(cache=True)
+def k_playout(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp,
+              bcp_mask, diamond, board, forb, att, used, cand, ncand, meta, policy, weights, rng,
+              moves_out, colours_out):  # type: ignore[no-untyped-def]
+    """Play the (mutable) state to the end; record the moves and who played them. Returns
+    the number of moves played."""
+    near = np.zeros(board.shape[0], dtype=np.uint8)
+    n = 0
+    while meta[M_OVER] == 0:
+        c = meta[M_TO_MOVE]
+        q = k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, ncorners,
+                   forb, used, cand, ncand, meta, near, rng)
+        moves_out[n] = q
+        colours_out[n] = c
+        n += 1
+        k_play(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp,
+               bcp_mask, diamond, board, forb, att, used, cand, ncand, meta, q)
+    return n
+
+
+@njit(cache=True)
+def _copy_state(board, forb, att, used, cand, ncand, meta,
+                board2, forb2, att2, used2, cand2, ncand2, meta2):  # type: ignore[no-untyped-def]
+    board2[:] = board
+    forb2[:, :] = forb
+    att2[:, :] = att
+    used2[:, :] = used
+    for c in range(2):
+        for i in range(ncand[c]):
+            cand2[c, i] = cand[c, i]
+    ncand2[:] = ncand
+    meta2[:] = meta
+
+
+@njit(cache=True)
+def k_playout_batch(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp,
+                    bcp_mask, diamond, board, forb, att, used, cand, ncand, meta, first_moves,
+                    colour, policy, weights, rng, out_returns, out_scores):  # type: ignore[no-untyped-def]
+    """For each ``first_moves[i]``: copy the state, play that move (a placement or -1), play
+    out to the end; write colour ``colour``'s return (1 win, 0.5 draw, 0 loss) and its score
+    difference (own - opponent). The root state is not changed."""
+    board2 = np.empty_like(board)
+    forb2 = np.empty_like(forb)
+    att2 = np.empty_like(att)
+    used2 = np.empty_like(used)
+    cand2 = np.empty_like(cand)
+    ncand2 = np.empty_like(ncand)
+    meta2 = np.empty_like(meta)
+    near = np.zeros(board.shape[0], dtype=np.uint8)
+    for b in range(first_moves.shape[0]):
+        _copy_state(board, forb, att, used, cand, ncand, meta,
+                    board2, forb2, att2, used2, cand2, ncand2, meta2)
+        if meta2[M_OVER] == 0:
+            k_play(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp,
+                   bcp_mask, diamond, board2, forb2, att2, used2, cand2, ncand2, meta2,
+                   first_moves[b])
+        while meta2[M_OVER] == 0:
+            c = meta2[M_TO_MOVE]
+            q = k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners,
+                       ncorners, forb2, used2, cand2, ncand2, meta2, near, rng)
+            k_play(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp,
+                   bcp_mask, diamond, board2, forb2, att2, used2, cand2, ncand2, meta2, q)
+        d = k_score(meta2, colour) - k_score(meta2, 1 - colour)
+        out_scores[b] = d
+        out_returns[b] = 1.0 if d > 0 else (0.0 if d < 0 else 0.5)

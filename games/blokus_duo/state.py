@@ -1,0 +1,309 @@
+"""The Blokus Duo game state (contest rules), implementing ``games.contract.State``.
+
+Colour 0 is the contest's player 1 (start (5,5), Pentobi ``b``), colour 1 player 2 (start
+(a,a), Pentobi ``w``). Either colour may move first (``first``). Seats are the places in the
+match: ``seat_colours[seat]`` is the colour a seat plays (default seat i plays colour i).
+Moves are ints: a placement id (see :mod:`games.blokus_duo.geometry`) or :data:`PASS` (-1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+import msgspec
+import numpy as np
+
+from games.blokus_duo import kernels as K
+from games.blokus_duo.geometry import PASS, PIECE_LETTERS, Geometry, geometry
+from games.contract import FloatArray, Playout, PlayoutBatch, Priors
+
+
+class BlokusConfig(msgspec.Struct, frozen=True):
+    """Playout policy and priors of a Blokus Duo state (shared by its clones)."""
+
+    playout: Literal["uniform", "weighted"] = "weighted"
+    # weighted playouts: weight of a placement by size 1..5, and the factor for placements
+    # that touch the opponent's last placement / that do not
+    size_weights: tuple[float, float, float, float, float] = (0.05, 0.1, 0.25, 0.5, 1.0)
+    near_factor: float = 1.0
+    far_factor: float = 0.5
+    # priors (equivalent experience): value 0.5 + prior_size_bonus * (size - 3) while the
+    # mover has placed fewer than prior_early_pieces pieces, worth prior_count visits
+    prior_count: float = 10.0
+    prior_size_bonus: float = 0.05
+    prior_early_pieces: int = 10
+
+
+DEFAULT_CONFIG = BlokusConfig()
+
+
+class BlokusState:
+    """A Blokus Duo position under the contest rules."""
+
+    num_players = 2
+
+    def __init__(
+        self,
+        first: int = 0,
+        seat_colours: tuple[int, int] = (0, 1),
+        config: BlokusConfig = DEFAULT_CONFIG,
+        size: int = 14,
+    ) -> None:
+        if first not in (0, 1) or sorted(seat_colours) != [0, 1]:
+            raise ValueError("first must be a colour (0/1); seat_colours a permutation of 0,1")
+        g = geometry(size)
+        self.geo: Geometry = g
+        self.config = config
+        self.first = first
+        self.seat_colours = tuple(seat_colours)
+        S, NP = g.num_cells, g.num_placements
+        self.board = np.empty(S, dtype=np.int8)
+        self.forb = np.empty((2, S), dtype=np.uint8)
+        self.att = np.empty((2, S), dtype=np.uint8)
+        self.used = np.empty((2, K.NUM_PIECES), dtype=np.uint8)
+        self.cand = np.empty((2, NP), dtype=np.int32)
+        self.ncand = np.empty(2, dtype=np.int32)
+        self.meta = np.empty(K.META_LEN, dtype=np.int64)
+        K.k_init(g.start, g.cells, g.ncells, g.bcp_start, g.bcp, self.board, self.forb,
+                 self.att, self.used, self.cand, self.ncand, self.meta, first)
+        self._key = 0
+        self.history: list[tuple[int, int]] = []  # (colour, move)
+
+    # -- seats and colours ---------------------------------------------------------------
+    @property
+    def to_move_colour(self) -> int:
+        """The colour to move (0 = player 1 / (5,5), 1 = player 2 / (a,a))."""
+        return int(self.meta[K.M_TO_MOVE])
+
+    @property
+    def to_move(self) -> int:
+        """The seat to move."""
+        return self.seat_of(int(self.meta[K.M_TO_MOVE]))
+
+    def colour_of(self, seat: int) -> int:
+        return self.seat_colours[seat]
+
+    def seat_of(self, colour: int) -> int:
+        return 0 if self.seat_colours[0] == colour else 1
+
+    # -- moves ---------------------------------------------------------------------------
+    def legal_placements(self, colour: int | None = None) -> list[int]:
+        """The legal placements of ``colour`` (default: the colour to move), sorted; no pass.
+        Empty when the game is over."""
+        if self.is_terminal():
+            return []
+        c = self.to_move_colour if colour is None else colour
+        g = self.geo
+        out = np.empty(int(self.ncand[c]), dtype=np.int32)
+        n = K.k_legal(c, g.cells, g.ncells, g.piece, self.forb, self.used, self.cand,
+                      self.ncand, out)
+        return sorted(out[:n].tolist())
+
+    def legal_count(self, colour: int | None = None) -> int:
+        """How many legal placements ``colour`` has (ignoring whose turn it is)."""
+        c = self.to_move_colour if colour is None else colour
+        g = self.geo
+        return int(K.k_count_legal(c, g.cells, g.ncells, g.piece, self.forb, self.used,
+                                   self.cand, self.ncand))
+
+    def legal_moves(self) -> list[int]:
+        """Legal placements of the mover, or ``[PASS]`` when it has none; [] when over."""
+        if self.is_terminal():
+            return []
+        moves = self.legal_placements()
+        return moves if moves else [PASS]
+
+    def is_legal(self, move: int) -> bool:
+        """Is ``move`` legal for the mover? A pass is legal (the host allows passing with
+        moves left) except as a colour's first move."""
+        if self.is_terminal():
+            return False
+        c = self.to_move_colour
+        if move == PASS:
+            return bool(self.meta[K.M_PLACED + c] > 0) or self.legal_count(c) == 0
+        g = self.geo
+        if not 0 <= move < g.num_placements or self.used[c, g.piece[move]]:
+            return False
+        cs = g.cells[move, : g.ncells[move]]
+        return bool(not self.forb[c, cs].any() and self.att[c, cs].any())
+
+    def play(self, move: int) -> None:
+        """Play a placement or PASS for the colour to move (raises ValueError if illegal)."""
+        move = int(move)
+        if not self.is_legal(move):
+            raise ValueError(f"illegal move {self.geo.code(move) if move >= -1 else move}")
+        self._play(move)
+
+    def _play(self, move: int) -> None:
+        g = self.geo
+        c = self.to_move_colour
+        if move != PASS:
+            self._key ^= int(g.zobrist[c, move])
+        self.history.append((c, move))
+        K.k_play(g.cells, g.ncells, g.piece, g.corners, g.ncorners, g.edges, g.nedges,
+                 g.bcp_start, g.bcp, g.bcp_mask, g.diamond, self.board, self.forb, self.att,
+                 self.used, self.cand, self.ncand, self.meta, move)
+
+    def play_code(self, code: str) -> int:
+        """Play a contest ``XYpr`` code (any valid one; ``0000`` passes); returns the move."""
+        move = self.geo.parse_code(code)
+        self.play(move)
+        return move
+
+    def play_pentobi(self, text: str) -> int:
+        """Play a move in Pentobi notation (``e8,d9,e9,f9,e10`` or ``pass``)."""
+        move = self.geo.parse_pentobi(text)
+        self.play(move)
+        return move
+
+    def code(self, move: int) -> str:
+        return self.geo.code(move)
+
+    # -- end and score -------------------------------------------------------------------
+    def is_terminal(self) -> bool:
+        """Two successive passes, or a colour has placed all 21 pieces."""
+        return bool(self.meta[K.M_OVER])
+
+    def placed(self, colour: int) -> int:
+        return int(self.meta[K.M_PLACED + colour])
+
+    def pieces_left(self, colour: int) -> list[int]:
+        return [p for p in range(K.NUM_PIECES) if not self.used[colour, p]]
+
+    def score(self, colour: int) -> int:
+        """-(squares not placed), +15 for all 21 placed, +20 if the last was the monomino."""
+        return int(K.k_score(self.meta, colour))
+
+    def scores(self) -> tuple[int, int]:
+        """The scores of colour 0 and colour 1."""
+        return self.score(0), self.score(1)
+
+    def returns(self) -> list[float]:
+        """Per seat: 1 win, 0 loss, 0.5 draw (on the current scores)."""
+        out = []
+        for seat in range(2):
+            c = self.colour_of(seat)
+            d = self.score(c) - self.score(1 - c)
+            out.append(1.0 if d > 0 else 0.0 if d < 0 else 0.5)
+        return out
+
+    # -- contract plumbing ---------------------------------------------------------------
+    def clone(self) -> BlokusState:
+        s = BlokusState.__new__(BlokusState)
+        s.geo = self.geo
+        s.config = self.config
+        s.first = self.first
+        s.seat_colours = self.seat_colours
+        s.board = self.board.copy()
+        s.forb = self.forb.copy()
+        s.att = self.att.copy()
+        s.used = self.used.copy()
+        s.cand = np.empty_like(self.cand)
+        for c in range(2):
+            n = int(self.ncand[c])
+            s.cand[c, :n] = self.cand[c, :n]
+        s.ncand = self.ncand.copy()
+        s.meta = self.meta.copy()
+        s._key = self._key
+        s.history = list(self.history)
+        return s
+
+    def key(self) -> int:
+        """Zobrist key of (placements per colour, colour to move, a pending pass)."""
+        g = self.geo
+        k = self._key ^ int(g.zobrist_side[self.to_move_colour])
+        if self.meta[K.M_PASSES]:
+            k ^= 0x5A5A_0F0F_3C3C_9696
+        return k
+
+    def diagram(self) -> str:
+        """The board, row 1 at the top: ``X`` colour 0, ``O`` colour 1, ``+`` empty start."""
+        g = self.geo
+        n = g.size
+        cols = "".join(_dig(x + 1) for x in range(n))
+        lines = [f"   {cols}"]
+        for y in range(n):
+            row = []
+            for x in range(n):
+                cell = y * n + x
+                v = int(self.board[cell])
+                row.append("X" if v == 0 else "O" if v == 1 else
+                           "+" if cell in (int(g.start[0]), int(g.start[1])) else ".")
+            lines.append(f"{_dig(y + 1):>2} {''.join(row)}")
+        for c, mark in ((0, "X"), (1, "O")):
+            left = "".join(PIECE_LETTERS[p] for p in self.pieces_left(c))
+            lines.append(f"{mark} colour {c}: score {self.score(c)}, left {left or '-'}")
+        if self.is_terminal():
+            lines.append("game over")
+        else:
+            lines.append(f"to move: colour {self.to_move_colour} (seat {self.to_move})")
+        return "\n".join(lines)
+
+    # -- playouts ------------------------------------------------------------------------
+    def _policy(self) -> tuple[int, np.ndarray]:  # type: ignore[type-arg]
+        cfg = self.config
+        w = np.zeros(8)
+        w[1:6] = cfg.size_weights
+        w[6] = cfg.near_factor
+        w[7] = cfg.far_factor
+        w[1:6] /= w[1:6].max()  # all weights in (0, 1] for rejection sampling
+        w[6:8] /= max(w[6], w[7])
+        pol = K.POLICY_UNIFORM if cfg.playout == "uniform" else K.POLICY_WEIGHTED
+        return pol, w
+
+    def playout(self, rng: np.random.Generator, seat: int) -> Playout:
+        """Play a copy to the end with the configured policy; moves/players for RAVE."""
+        s = self.clone()
+        g = self.geo
+        pol, w = self._policy()
+        r = np.array([rng.integers(2**63)], dtype=np.uint64)
+        moves = np.empty(K.MAX_PLAYOUT_MOVES, dtype=np.int64)
+        colours = np.empty(K.MAX_PLAYOUT_MOVES, dtype=np.int64)
+        n = K.k_playout(g.cells, g.ncells, g.piece, g.corners, g.ncorners, g.edges, g.nedges,
+                        g.bcp_start, g.bcp, g.bcp_mask, g.diamond, s.board, s.forb, s.att,
+                        s.used, s.cand, s.ncand, s.meta, pol, w, r, moves, colours)
+        players = np.asarray([self.seat_of(int(c)) for c in colours[:n]], dtype=np.int64)
+        return Playout(np.asarray(s.returns(), dtype=np.float64), np.zeros(0),
+                       moves[:n].copy(), players)
+
+    def playout_batch(self, moves: Sequence[int], rng: np.random.Generator,
+                      seat: int) -> PlayoutBatch:
+        """For each move: play it on a copy and play out; ``seat``'s returns."""
+        g = self.geo
+        pol, w = self._policy()
+        r = np.array([rng.integers(2**63)], dtype=np.uint64)
+        first = np.asarray(list(moves), dtype=np.int64)
+        ret = np.empty(len(first))
+        sc = np.empty(len(first), dtype=np.int64)
+        K.k_playout_batch(g.cells, g.ncells, g.piece, g.corners, g.ncorners, g.edges,
+                          g.nedges, g.bcp_start, g.bcp, g.bcp_mask, g.diamond, self.board,
+                          self.forb, self.att, self.used, self.cand, self.ncand, self.meta, first,
+                          self.colour_of(seat), pol, w, r, ret, sc)
+        return PlayoutBatch(ret, np.zeros((len(first), 0)), np.zeros(len(first), np.int64))
+
+    # -- priors and features --------------------------------------------------------------
+    def priors(self) -> Priors:
+        """Bigger pieces first early: value 0.5 + bonus*(size-3) while the mover has placed
+        few pieces, else 0.5; every prior worth ``prior_count`` visits."""
+        cfg = self.config
+        moves = self.legal_moves()
+        if moves == [PASS] or not moves:
+            return Priors(moves, np.full(len(moves), 0.5), np.zeros(len(moves)))
+        sizes = self.geo.ncells[np.asarray(moves)].astype(np.float64)
+        if self.placed(self.to_move_colour) < cfg.prior_early_pieces:
+            values = np.clip(0.5 + cfg.prior_size_bonus * (sizes - 3.0), 0.0, 1.0)
+        else:
+            values = np.full(len(moves), 0.5)
+        return Priors(moves, values, np.full(len(moves), cfg.prior_count))
+
+    def features(self, colour: int | None = None) -> FloatArray:
+        """The §7 evaluation features from ``colour``'s view (default: the mover); layout in
+        :mod:`games.blokus_duo.features`."""
+        from games.blokus_duo.features import features
+
+        return features(self, self.to_move_colour if colour is None else colour)
+
+
+def _dig(v: int) -> str:
+    return "123456789abcdefghijklmnopqrstuvwxyz"[v - 1]

@@ -1,0 +1,91 @@
+"""Basic rules of the state: first moves, seats vs colours, end and score."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from games.blokus_duo import PASS, BlokusState, geometry
+from games.contract import State
+
+
+@pytest.mark.parametrize("first", [0, 1])
+def test_first_moves(first: int) -> None:
+    s = BlokusState(first=first)
+    assert isinstance(s, State)
+    assert s.to_move_colour == first
+    assert len(s.legal_moves()) == 414
+    assert s.legal_count(0) == 414 and s.legal_count(1) == 414
+    g = s.geo
+    for m in s.legal_moves():
+        assert int(g.start[first]) in g.move_cells(m)
+    assert not s.is_legal(PASS)  # no pass on the first move
+
+
+def test_seats_are_not_colours() -> None:
+    s = BlokusState(first=1, seat_colours=(1, 0))
+    assert s.to_move_colour == 1 and s.to_move == 0
+    s.play_code("aap0")
+    assert s.to_move_colour == 0 and s.to_move == 1
+
+
+def test_illegal_moves_rejected() -> None:
+    s = BlokusState(first=0)
+    with pytest.raises(ValueError):
+        s.play_code("aaa0")  # colour 0 must cover (5,5)
+    s.play_code("55a0")
+    s.play_code("aaa0")
+    with pytest.raises(ValueError):
+        s.play_code("65a0")  # edge contact with own colour
+    with pytest.raises(ValueError):
+        s.play_code("77a0")  # no corner contact
+    with pytest.raises(ValueError):
+        s.play_code("55b0")  # overlap
+    s.play_code("66b0")  # corner contact
+    with pytest.raises(ValueError):
+        s.play_code("bba0")  # the monomino is used
+
+
+def test_two_passes_end() -> None:
+    s = BlokusState(first=0)
+    s.play_code("55a0")
+    s.play_code("aaa0")
+    s.play(PASS)
+    assert not s.is_terminal()
+    s.play_code("bbb0")
+    s.play(PASS)
+    s.play(PASS)
+    assert s.is_terminal()
+    assert s.scores() == (-88, -86)
+    assert s.returns() == [0.0, 1.0]
+    assert s.legal_moves() == []
+
+
+def test_clone_independent() -> None:
+    s = BlokusState()
+    c = s.clone()
+    c.play_code("56u0")
+    assert s.legal_count(0) == 414 and s.history == []
+    assert c.key() != s.key()
+    d = c.clone()
+    assert d.key() == c.key()
+
+
+def test_playout_reproducible() -> None:
+    s = BlokusState()
+    a = s.playout(np.random.default_rng(5), 0)
+    b = s.playout(np.random.default_rng(5), 0)
+    assert a.moves.tolist() == b.moves.tolist()
+    assert s.history == [] and s.legal_count(0) == 414
+    g = geometry()
+    t = BlokusState()
+    for m, p in zip(a.moves.tolist(), a.players.tolist(), strict=True):
+        assert t.to_move == p
+        if m != PASS:
+            assert m in t.legal_moves()
+        else:
+            assert t.legal_placements() == []
+        t.play(m)
+    assert t.is_terminal()
+    assert a.returns.tolist() == t.returns()
+    assert g.num_placements == 13729
