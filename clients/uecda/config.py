@@ -16,6 +16,7 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     bandit: Literal["ucb1-tuned", "ucb1"] = "ucb1-tuned"
     final: Literal["mean", "visits"] = "mean"
     batch: int = 16  # flat MC: playouts per kernel call
+    policy: Literal["heuristic", "uniform"] = "heuristic"  # the engine's playout policy
     uct_c: float = 0.7  # UCT exploration constant
     exchange: Literal["search", "heuristic"] = "search"
     exchange_candidates: int = 6  # exchange search: weakest cards considered

@@ -34,6 +34,8 @@ from games.daihinmin.cards import (
     popcount,
     strength_key,
 )
+from games.daihinmin.infoset import POLICIES
+from games.daihinmin.kernels import state_playout
 from games.daihinmin.state import Exchange, GameState
 from search import flat as flat_mod
 from search import uct as uct_mod
@@ -81,7 +83,7 @@ class Decider:
         try:
             if st.to_move != tr.me:
                 raise RuntimeError(f"shadow says player {st.to_move} moves, not us")
-            root = st.info_set(tr.me)
+            root = st.info_set(tr.me).with_policy(self.config.policy)
             res: SearchResult = self.core.search(root, tr.me, self.budget(), self.rng)
             if res.move not in legal:
                 raise RuntimeError(f"search chose an illegal move {res.move}")
@@ -149,7 +151,7 @@ class Decider:
                     hands[p] |= 1 << pool.pop()
             world = GameState(hands, list(start.seats), None, ranks=ranks,
                               exchanges=[Exchange(me, dst, gift, False)])
-            p = world.playout(self.rng, me)
+            p = state_playout(world, self.rng, me, POLICIES[self.config.policy])
             v = float(p.returns[me])
             nn[a] += 1
             s[a] += v

@@ -106,11 +106,21 @@ class GameTracker:
         ranks = self._ranks()
         exchanges: list[Exchange] = []
         known: dict[int, int] = {}
-        if self.given and not all(r == 2 for r in ranks):
+        if not all(r == 2 for r in ranks):
             my_rank = ranks[me]
-            dst = ranks.index(4 if my_rank == 0 else 3)
-            known[dst] = self.given
-            exchanges.append(Exchange(me, dst, self.given, False))
+            if self.given and my_rank in (0, 1):  # we gave: the receiver holds those cards
+                dst = ranks.index(4 if my_rank == 0 else 3)
+                known[dst] = self.given
+                exchanges.append(Exchange(me, dst, self.given, False))
+            elif my_rank in (3, 4):  # the tribute was taken from us, something came back
+                other = ranks.index(0 if my_rank == 4 else 1)
+                taken = self.hand0 & ~mine
+                back = mine & ~self.hand0
+                if taken:
+                    known[other] = taken
+                    exchanges.append(Exchange(me, other, taken, True))
+                if back:
+                    exchanges.append(Exchange(other, me, back, False))
         unseen = ALL_CARDS & ~mine
         for p, cards in known.items():
             cards &= unseen

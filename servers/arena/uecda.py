@@ -147,6 +147,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--log", "--game-log", dest="log", metavar="FILE",
                    help="write the server's game log (tndhms format)")
     p.add_argument("--client-logs", metavar="DIR", help="keep each client's log in DIR")
+    p.add_argument("--client-log-level", default="warning",
+                   choices=["debug", "info", "warning", "error"],
+                   help="log level of the client processes (default warning)")
     p.add_argument("--json", action="store_true",
                    help="print the result as one JSON object on the last line")
     p.set_defaults(func=run)
@@ -173,7 +176,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         res = run_arena(args.player, args.games, args.seed, args.timeout, args.log,
-                        args.client_logs, progress)
+                        args.client_logs, progress, args.client_log_level)
     finally:
         bar.close()
     print_report(res)
