@@ -746,3 +746,55 @@ def k_features(B: np.ndarray, c: int, moves: np.ndarray, pat: np.ndarray,
             lr = last // w - 1
             lc = last % w - 1
             out[i, F_DIST_LAST] = max(abs(lr - r), abs(lc - cc))
+
+
+@njit(cache=True)
+def k_playout_record(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray, sa_min: int,
+                     max_moves: int, moves: np.ndarray, colours: np.ndarray,
+                     owner: np.ndarray, buf: np.ndarray) -> tuple[int, int, np.uint64]:
+    """:func:`k_playout`, then the moves with passes left out in ``moves[:n]`` and the colour
+    that played each in ``colours[:n]``. Returns (black - white area, n, rng state)."""
+    first = B[META, M_TOPLAY]
+    sc, nm, s = k_playout(B, s, policy, pat, sa_min, max_moves, moves, owner, buf)
+    k = 0
+    for i in range(nm):
+        if moves[i] != PASS:
+            moves[k] = moves[i]
+            colours[k] = first if i % 2 == 0 else 3 - first
+            k += 1
+    return sc, k, s
+
+
+@njit(cache=True)
+def k_prior_sums(F: np.ndarray, Wt: np.ndarray, wins: np.ndarray, visits: np.ndarray) -> None:
+    """Combine prior features (rows of F, see :func:`k_features`) with the (wins, visits)
+    table ``Wt`` (rows: even, capture one, capture many, save, pattern, self-atari one,
+    self-atari many, first/second/third-fourth line in an empty area, last-move distance
+    1 and 2)."""
+    for i in range(F.shape[0]):
+        w = Wt[0, 0]
+        v = Wt[0, 1]
+        cap = F[i, F_CAPTURE]
+        sa = F[i, F_SELF_ATARI]
+        line = F[i, F_LINE]
+        empty = F[i, F_EMPTY_AREA] == 1
+        dist = F[i, F_DIST_LAST]
+        rows = (
+            1 if cap == 1 else -1,
+            2 if cap >= 2 else -1,
+            3 if F[i, F_SAVE] > 0 else -1,
+            4 if F[i, F_PATTERN] == 1 else -1,
+            5 if sa == 1 else -1,
+            6 if sa >= 2 else -1,
+            7 if empty and line == 1 else -1,
+            8 if empty and line == 2 else -1,
+            9 if empty and (line == 3 or line == 4) else -1,
+            10 if dist == 1 else -1,
+            11 if dist == 2 else -1,
+        )
+        for r in rows:
+            if r >= 0:
+                w += Wt[r, 0]
+                v += Wt[r, 1]
+        wins[i] = w
+        visits[i] = v

@@ -9,13 +9,13 @@ figures below are ours).
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
 from games.contract import Priors
 from games.go import kernel as K
-from games.go.coords import PASS
 from games.go.patterns import pattern_table
 
 if TYPE_CHECKING:
@@ -50,41 +50,34 @@ def feature_matrix(state: GoState, moves: list[int]) -> np.ndarray:
     return out
 
 
+def weight_table(wt: PriorWeights) -> np.ndarray:
+    """The (wins, visits) rows :func:`games.go.kernel.k_prior_sums` reads."""
+    return np.array([
+        (wt.even_wins, wt.even_visits), wt.capture_one, wt.capture_many, wt.save, wt.pattern,
+        wt.self_atari_one, wt.self_atari_many, wt.first_line_empty, wt.second_line_empty,
+        wt.third_fourth_line_empty, wt.near_last_1, wt.near_last_2,
+    ], dtype=np.float64)
+
+
 def go_priors(state: GoState, weights: PriorWeights | None = None) -> Priors:
     """Priors for ``state.legal_moves()`` (points first, PASS last)."""
     wt = weights or PriorWeights()
     moves = state.legal_moves()
-    points = [m for m in moves if m != PASS]
-    f = feature_matrix(state, points)
+    if not moves:
+        return Priors([], np.zeros(0), np.zeros(0))
+    points = moves[:-1]  # legal_moves() ends with PASS
     n = len(points)
-    wins = np.full(n, wt.even_wins)
-    visits = np.full(n, wt.even_visits)
+    f = feature_matrix(state, points)
+    wins = np.empty(n + 1)
+    visits = np.empty(n + 1)
+    K.k_prior_sums(f, _table(wt), wins, visits)
+    wins[n] = wt.even_wins + (wt.pass_move[0] if n else 0.0)
+    visits[n] = wt.even_visits + (wt.pass_move[1] if n else 0.0)
+    return Priors(moves, wins / visits, visits)
 
-    def add(mask: np.ndarray, wv: tuple[float, float]) -> None:
-        wins[mask] += wv[0]
-        visits[mask] += wv[1]
 
-    if n:
-        cap, save, pat = f[:, K.F_CAPTURE], f[:, K.F_SAVE], f[:, K.F_PATTERN]
-        sa, line, empty = f[:, K.F_SELF_ATARI], f[:, K.F_LINE], f[:, K.F_EMPTY_AREA] == 1
-        dist = f[:, K.F_DIST_LAST]
-        add(cap == 1, wt.capture_one)
-        add(cap >= 2, wt.capture_many)
-        add(save > 0, wt.save)
-        add(pat == 1, wt.pattern)
-        add(sa == 1, wt.self_atari_one)
-        add(sa >= 2, wt.self_atari_many)
-        add(empty & (line == 1), wt.first_line_empty)
-        add(empty & (line == 2), wt.second_line_empty)
-        add(empty & ((line == 3) | (line == 4)), wt.third_fourth_line_empty)
-        add(dist == 1, wt.near_last_1)
-        add(dist == 2, wt.near_last_2)
-    values = list(wins / visits)
-    counts = list(visits)
-    if PASS in moves:
-        pw = wt.even_wins + (wt.pass_move[0] if n else 0.0)
-        pv = wt.even_visits + (wt.pass_move[1] if n else 0.0)
-        values.append(pw / pv)
-        counts.append(pv)
-    return Priors(points + ([PASS] if PASS in moves else []), np.asarray(values, dtype=float),
-                  np.asarray(counts, dtype=float))
+@functools.lru_cache(maxsize=8)
+def _table(wt: PriorWeights) -> np.ndarray:
+    t = weight_table(wt)
+    t.setflags(write=False)
+    return t

@@ -62,6 +62,13 @@ def zobrist(size: int) -> np.ndarray:
     return z
 
 
+_BLACK_WINS = np.array([1.0, 0.0])
+_WHITE_WINS = np.array([0.0, 1.0])
+_JIGO = np.array([0.5, 0.5])
+_NO_EVALS = np.zeros(0)
+_NO_EVALS.setflags(write=False)
+
+
 class _Snapshot(NamedTuple):
     board: np.ndarray
     hash: int
@@ -88,6 +95,7 @@ class GoState:
         self._undo: list[_Snapshot] = []
         self.history: list[tuple[int, int]] = []  # (colour, point) of each move, PASS too
         self.setup: list[tuple[int, int]] = []  # (colour, point) of setup/handicap stones
+        self._scratch_arrays: tuple[np.ndarray, ...] | None = None
 
     # -- colours, seats, turns ---------------------------------------------------------
     @staticmethod
@@ -321,6 +329,7 @@ class GoState:
         new._undo = list(self._undo)
         new.history = list(self.history)
         new.setup = list(self.setup)
+        new._scratch_arrays = self._scratch_arrays
         return new
 
     def diagram(self) -> str:
@@ -337,25 +346,29 @@ class GoState:
     def max_playout_moves(self) -> int:
         return self.settings.max_moves_factor * self.size * self.size
 
+    def _scratch(self) -> tuple[np.ndarray, ...]:
+        """Work arrays for single playouts, shared by clones (one thread per state family)."""
+        sc = self._scratch_arrays
+        if sc is None:
+            p = self._b.shape[1]
+            cap = self.max_playout_moves
+            sc = (np.empty(cap + 1, dtype=np.int32), np.empty(cap + 1, dtype=np.int32),
+                  np.empty(p, dtype=np.int32), np.empty(4 * p + 8, dtype=np.int32))
+            self._scratch_arrays = sc
+        return sc
+
     def playout(self, rng: np.random.Generator, seat: int) -> Playout:
         """Contract: play a copy to the end with the playout policy (simple ko inside the
-        playout). ``moves``/``players`` leave out passes."""
-        b = self._b.copy()
-        cap = self.max_playout_moves
-        moves = np.empty(cap + 1, dtype=np.int32)
-        owner = np.empty(b.shape[1], dtype=np.int32)
-        buf = np.empty(4 * b.shape[1] + 8, dtype=np.int32)
-        first = self.to_play
+        playout). ``moves``/``players`` leave out passes; players are seats."""
+        moves, colours, owner, buf = self._scratch()
         seed = np.uint64(int(rng.integers(1, 2**62)))
-        sc, nm, _ = K.k_playout(b, seed, self.settings.policy, pattern_table(),
-                                self.settings.sa_min, cap, moves, owner, buf)
-        mv = moves[:nm].astype(np.int64)
-        colours = np.where(np.arange(nm) % 2 == 0, first, 3 - first)
-        keep = mv != PASS
+        sc, n, _ = K.k_playout_record(self._b.copy(), seed, self.settings.policy,
+                                      pattern_table(), self.settings.sa_min,
+                                      self.max_playout_moves, moves, colours, owner, buf)
         s = sc - self.komi
-        ret = np.array([1.0, 0.0]) if s > 0 else np.array([0.0, 1.0]) if s < 0 else \
-            np.array([0.5, 0.5])
-        return Playout(ret, np.zeros(0), mv[keep], (colours[keep] - 1).astype(np.int64))
+        ret = _BLACK_WINS if s > 0 else _WHITE_WINS if s < 0 else _JIGO
+        return Playout(ret.copy(), _NO_EVALS, moves[:n].astype(np.int64),
+                       colours[:n].astype(np.int64) - 1)
 
     def playout_scores(self, rng: np.random.Generator, n: int,
                        policy: int | None = None) -> tuple[np.ndarray, np.ndarray]:
