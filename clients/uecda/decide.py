@@ -52,6 +52,8 @@ class Decider:
         self.config = config
         self.rng = rng
         self.core: Any = None
+        self.searches = 0  # decisions taken by the search
+        self.fallbacks = 0  # decisions where the search failed and the fallback was played
         if config.core == "flat":
             self.core = flat_mod.FlatMC(flat_mod.FlatConfig(
                 bandit=config.bandit, alpha=config.alpha, final=config.final,
@@ -88,10 +90,12 @@ class Decider:
             if res.move not in legal:
                 raise RuntimeError(f"search chose an illegal move {res.move}")
         except Exception as e:  # the client boundary: never lose a move to a bug
+            self.fallbacks += 1
             log.warning("uecda_fallback", reason=f"{type(e).__name__}: {e}",
                         move=move_str(fallback) or "pass",
                         elapsed_ms=round((time.perf_counter() - t0) * 1000, 1), **event)
             return fallback
+        self.searches += 1
         summary = res.summary()
         summary["move"] = move_str(int(res.move)) or "pass"  # type: ignore[arg-type]
         summary["top"] = [[move_str(int(m)) or "pass", n, v] for m, n, v in summary["top"]]
@@ -108,6 +112,7 @@ class Decider:
         try:
             cards, stats = self._exchange_search(tr, hand, n)
         except Exception as e:  # the client boundary
+            self.fallbacks += 1
             log.warning("uecda_exchange_fallback", reason=f"{type(e).__name__}: {e}",
                         elapsed_ms=round((time.perf_counter() - t0) * 1000, 1))
             return fallback

@@ -49,11 +49,13 @@ def run_threads(targets: list[Callable[[], Any]]) -> list[threading.Thread]:
 
 
 def corvid_client(port: int, name: str, **settings: Any) -> Callable[[], Any]:
-    def run() -> int:
+    """A client thread body; returns (games played, the UecdaPlayer)."""
+
+    def run() -> tuple[int, UecdaPlayer]:
         player = UecdaPlayer(ClientConfig(**settings), name)
         tr = TcpTransport("127.0.0.1", port)
         try:
-            return play_match(player, tr)
+            return play_match(player, tr), player
         finally:
             tr.close()
 
