@@ -1,0 +1,132 @@
+"""Plain-Python references of the Blokus Duo rules, written from the spec independently of
+the incremental kernels (no candidate lists, no attach-point bookkeeping): a brute-force
+legal-move test over every placement, the game end and the score, and a uniform random
+playout. Slow; for tests. Also :func:`generate`, the numba full generator from the board
+alone."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from games.blokus_duo import kernels as K
+from games.blokus_duo.geometry import PASS, PIECE_SIZES, geometry
+
+if TYPE_CHECKING:
+    from games.blokus_duo.state import BlokusState
+
+
+@lru_cache(maxsize=4)
+def _placements(size: int) -> tuple[list[list[tuple[int, int]]], list[int]]:
+    g = geometry(size)
+    cells = [[divmod(int(c), size)[::-1] for c in g.move_cells(m)]
+             for m in range(g.num_placements)]
+    return cells, [int(p) for p in g.piece]
+
+
+@dataclass
+class RefBoard:
+    """A position: ``grid[y][x]`` is -1 or a colour; per colour the pieces placed in order."""
+
+    size: int = 14
+    first: int = 0
+    grid: list[list[int]] = field(default_factory=list)
+    pieces: list[list[int]] = field(default_factory=lambda: [[], []])
+    to_move: int = 0
+    passes: int = 0
+
+    def __post_init__(self) -> None:
+        if not self.grid:
+            self.grid = [[-1] * self.size for _ in range(self.size)]
+            self.to_move = self.first
+
+    @classmethod
+    def from_state(cls, s: BlokusState) -> RefBoard:
+        size = s.geo.size
+        r = cls(size=size, first=s.first)
+        for colour, move in s.history:
+            r.to_move = colour
+            r.play(move)
+        return r
+
+    def start(self, colour: int) -> tuple[int, int]:
+        return (4, 4) if colour == 0 else (self.size - 5, self.size - 5)
+
+    def is_terminal(self) -> bool:
+        return self.passes >= 2 or any(len(p) == 21 for p in self.pieces)
+
+    def score(self, colour: int) -> int:
+        p = self.pieces[colour]
+        s = -(89 - sum(PIECE_SIZES[k] for k in p))
+        if len(p) == 21:
+            s += 20 if p[-1] == 0 else 15
+        return s
+
+    def play(self, move: int) -> None:
+        c = self.to_move
+        if move == PASS:
+            self.passes += 1
+        else:
+            self.passes = 0
+            cells, piece = _placements(self.size)
+            for x, y in cells[move]:
+                self.grid[y][x] = c
+            self.pieces[c].append(piece[move])
+        self.to_move = 1 - c
+
+
+def reference_legal(b: RefBoard, colour: int) -> list[int]:
+    """Every legal placement of ``colour``, by testing all of them against the rules."""
+    cells, piece = _placements(b.size)
+    n = b.size
+    grid = b.grid
+    used = set(b.pieces[colour])
+    first = not b.pieces[colour]
+    start = b.start(colour)
+
+    def own(x: int, y: int) -> bool:
+        return 0 <= x < n and 0 <= y < n and grid[y][x] == colour
+
+    out = []
+    for m, cs in enumerate(cells):
+        if piece[m] in used:
+            continue
+        ok = True
+        corner = False
+        for x, y in cs:
+            if grid[y][x] >= 0 or own(x + 1, y) or own(x - 1, y) or own(x, y + 1) or own(x, y - 1):
+                ok = False
+                break
+            if first:
+                corner = corner or (x, y) == start
+            else:
+                corner = corner or own(x + 1, y + 1) or own(x - 1, y + 1) or own(
+                    x + 1, y - 1) or own(x - 1, y - 1)
+        if ok and corner:
+            out.append(m)
+    return out
+
+
+def reference_playout(b: RefBoard, rng: random.Random) -> list[int]:
+    """Play ``b`` to the end by uniform random legal moves (pass when none); the moves."""
+    moves = []
+    while not b.is_terminal():
+        legal = reference_legal(b, b.to_move)
+        m = rng.choice(legal) if legal else PASS
+        moves.append(m)
+        b.play(m)
+    return moves
+
+
+def generate(s: BlokusState, colour: int) -> list[int]:
+    """The numba full generator (attach points from the board, no incremental lists)."""
+    g = s.geo
+    mark = np.zeros(g.num_placements, dtype=np.int32)
+    out = np.empty(g.num_placements, dtype=np.int32)
+    n = K.k_generate(colour, s.board, s.used, g.start, g.size, g.cells, g.ncells,
+                     g.bcp_start, g.bcp, mark, out)
+    return out[:n].tolist()
