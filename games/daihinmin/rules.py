@@ -82,14 +82,18 @@ def all_melds(hand: int) -> list[int]:
     # sequences: windows of columns [lo, lo+n-1] inside 0..14
     for s in range(4):
         held = {r + 1 for r in range(13) if hand >> card_index(s, r) & 1}
+        if len(held) < 2:
+            continue
         for lo in range(15):
             for n in range(3, 16 - lo):
                 cols = range(lo, lo + n)
                 missing = [c for c in cols if c not in held]
+                if len(missing) > 1:
+                    break  # longer windows only miss more
                 if not missing and lo >= 1 and lo + n - 1 <= 13:
                     out.append(make_move(sum(1 << card_index(s, c - 1) for c in cols),
                                          KIND_SEQ))
-                if joker and len(missing) <= 1:
+                if joker:
                     for jc in (missing if missing else list(cols)):
                         real = sum(1 << card_index(s, c - 1) for c in cols if c != jc)
                         out.append(make_move(real, KIND_SEQ, True, s, jc))
