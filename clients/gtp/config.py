@@ -12,6 +12,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # search budget per move when no clock is set (or a cap when one is)
     playouts: int = 3000  # 0: no playout cap (then a clock or `seconds` must limit)
     seconds: float = 0.0  # per move when untimed; 0: playouts only
+    min_playouts: int = 16  # even when the clock is nearly out (about 1 ms each on 9x9)
     seed: int = 1
     # UCT / RAVE / priors (search.UCTConfig)
     rave: bool = True
@@ -30,6 +31,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # time management (clients.gtp.timecontrol.TimePolicy)
     time_reserve: float = 0.5
     time_reserve_fraction: float = 0.05
+    time_overhead: float = 0.02
     time_moves_fraction: float = 0.45
     time_min_moves_left: int = 12
     time_byoyomi_use: float = 0.7

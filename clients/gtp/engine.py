@@ -68,6 +68,7 @@ def time_policy(cfg: GtpConfig) -> TimePolicy:
     return TimePolicy(
         reserve=cfg.time_reserve,
         reserve_fraction=cfg.time_reserve_fraction,
+        overhead=cfg.time_overhead,
         moves_fraction=cfg.time_moves_fraction,
         min_moves_left=cfg.time_min_moves_left,
         byoyomi_use=cfg.time_byoyomi_use,

@@ -68,7 +68,14 @@ class UctPlayer:
             rng = np.random.default_rng([cfg.seed, board.position_key(colour) & (2**63 - 1)])
         else:
             uct, rng = self.uct, self.rng
-        result = uct.search(state, None, self._budget(request.seconds), rng)
+        if request.seconds is not None and request.seconds <= 0:
+            budget = Budget(playouts=1)  # the clock is all but gone: answer at once
+        else:
+            budget = self._budget(request.seconds)
+        result = uct.search(state, None, budget, rng)
+        if result.playouts < min(cfg.min_playouts, budget.playouts or cfg.min_playouts):
+            # the time share was too small for a search: a few playouts beat none
+            result = uct.search(state, None, Budget(playouts=cfg.min_playouts), rng)
         stats: dict[str, Any] = {
             "moves": [board.vertex_of(m) for m in result.moves],
             "visits": result.visits,

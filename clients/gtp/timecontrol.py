@@ -1,7 +1,8 @@
 """Time management for a GTP engine: from ``time_settings`` / ``kgs-time_settings`` and
 ``time_left`` to a number of seconds for the next move, never losing on time.
 
-The rule: in main time, spend ``(remaining - reserve) / expected moves left`` (where a
+The rule: in main time, spend ``(remaining - reserve) / expected moves left`` (the reserve
+includes a fixed overhead per expected move) (where a
 byo-yomi follows, at least a safe share of one byo-yomi period); in Canadian byo-yomi,
 ``(period left - reserve) / stones left``; in Japanese byo-yomi, a share of one period (the
 period is given back after each move). ``reserve`` covers the controller's and the network's
@@ -47,6 +48,7 @@ class TimePolicy:
 
     reserve: float = 0.5  # seconds always kept back (lag, process overhead)
     reserve_fraction: float = 0.05  # plus this share of what is left
+    overhead: float = 0.02  # fixed cost of a move outside the search (kept back per move)
     moves_fraction: float = 0.45  # expected moves left per player = fraction * points - played
     min_moves_left: int = 12
     byoyomi_use: float = 0.7  # share of a byo-yomi allotment spent
@@ -140,17 +142,19 @@ class TimeManager:
         st = self.clocks.setdefault(colour, self._fresh())
         moves_left = max(p.min_moves_left, int(p.moves_fraction * points) - played)
 
-        def keep(t: float) -> float:
-            return max(0.0, t - p.reserve - p.reserve_fraction * max(t, 0.0))
+        def keep(t: float, moves: int = 1) -> float:
+            return max(0.0, t - p.reserve - p.reserve_fraction * max(t, 0.0)
+                       - moves * p.overhead)
 
         if not st.in_byoyomi:
-            budget = keep(st.main_left) / moves_left
+            budget = keep(st.main_left, moves_left) / moves_left
             if s.mode == "canadian" and s.stones > 0:
-                budget = max(budget, p.byoyomi_use * keep(s.period) / s.stones)
+                budget = max(budget, p.byoyomi_use * keep(s.period, s.stones) / s.stones)
             elif s.mode == "byoyomi" and s.periods > 0:
                 budget = max(budget, p.byoyomi_use * keep(s.period))
         elif s.mode == "canadian":
-            budget = p.byoyomi_use * keep(st.period_left) / max(1, st.stones_left)
+            stones = max(1, st.stones_left)
+            budget = p.byoyomi_use * keep(st.period_left, stones) / stones
         elif s.mode == "byoyomi":
             budget = p.byoyomi_use * keep(st.period_left if st.period_left > 0 else s.period)
         else:

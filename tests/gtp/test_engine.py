@@ -146,6 +146,7 @@ def test_reg_genmove_does_not_play_and_cleanup_flag() -> None:
 
 def test_time_commands_reach_the_generator() -> None:
     e, gen = make([(2, 2), (3, 3), (4, 4)], time_reserve=0.0, time_reserve_fraction=0.0,
+                  time_overhead=0.0,
                   time_min_moves_left=10)
     script = "time_settings 300 0 0\ntime_left b 100 0\ngenmove b"
     assert talk(e, script) == b"= \n\n= \n\n= C3\n\n"

@@ -10,7 +10,17 @@ from clients.gtp.timecontrol import TimeManager, TimePolicy, TimeSettings
 
 
 def tm(**policy: float) -> TimeManager:
+    policy.setdefault("overhead", 0.0)
     return TimeManager(TimePolicy(**policy))  # type: ignore[arg-type]
+
+
+def test_overhead_is_kept_back_per_expected_move() -> None:
+    t = TimeManager(TimePolicy(reserve=0.0, reserve_fraction=0.0, overhead=0.1,
+                               moves_fraction=0.0, min_moves_left=10))
+    t.time_settings(10, 0, 0)
+    assert t.allot(0, 81, 0) == pytest.approx((10 - 1) / 10)
+    t.time_left(0, 0.9, 0)
+    assert t.allot(0, 81, 0) == 0.0
 
 
 def test_untimed() -> None:
@@ -74,7 +84,7 @@ def test_max_seconds_caps() -> None:
        mode=st.sampled_from(["absolute", "canadian", "byoyomi"]))
 def test_never_more_than_the_clock_holds(main: float, left: float, played: int,
                                          period: float, stones: int, mode: str) -> None:
-    t = tm()
+    t = TimeManager(TimePolicy())
     if mode == "absolute":
         t.time_settings(main, 0, 0)
         t.time_left(0, left, 0)
