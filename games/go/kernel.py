@@ -168,8 +168,7 @@ def _capture(B: np.ndarray, g: int) -> int:
     for i in range(k):
         s = scr[i]
         _add_empty(B, s)
-        for d in range(4):
-            n = s + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+        for n in (s + 1, s - 1, s + w, s - w):
             cn = col[n]
             if cn == BLACK or cn == WHITE:
                 h = B[GID, n]
@@ -204,8 +203,7 @@ def k_play(B: np.ndarray, p: int, c: int) -> int:
     B[PLIB, p] = 0
     B[LSUM, p] = 0
     B[LSQ, p] = 0
-    for d in range(4):
-        n = p + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+    for n in (p + 1, p - 1, p + w, p - w):
         cn = col[n]
         if cn == EMPTY:
             B[PLIB, p] += 1
@@ -216,8 +214,7 @@ def k_play(B: np.ndarray, p: int, c: int) -> int:
             B[PLIB, g] -= 1
             B[LSUM, g] -= p
             B[LSQ, g] -= p * p
-    for d in range(4):
-        n = p + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+    for n in (p + 1, p - 1, p + w, p - w):
         if col[n] == c:
             g = B[GID, n]
             r = B[GID, p]
@@ -228,8 +225,7 @@ def k_play(B: np.ndarray, p: int, c: int) -> int:
                     _merge(B, r, g)
     captured = 0
     ko = 0
-    for d in range(4):
-        n = p + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+    for n in (p + 1, p - 1, p + w, p - w):
         if col[n] == o and B[PLIB, B[GID, n]] == 0:
             captured += _capture(B, B[GID, n])
             ko = n
@@ -261,12 +257,10 @@ def k_legal_noko(B: np.ndarray, p: int, c: int) -> bool:
     if col[p] != EMPTY:
         return False
     w = B[META, M_W]
-    for d in range(4):
-        n = p + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+    for n in (p + 1, p - 1, p + w, p - w):
         if col[n] == EMPTY:
             return True
-    for d in range(4):
-        n = p + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+    for n in (p + 1, p - 1, p + w, p - w):
         cn = col[n]
         if cn == c:
             if not in_atari(B, B[GID, n]):
@@ -291,8 +285,7 @@ def k_is_eye(B: np.ndarray, p: int, c: int) -> bool:
     points at most one is the opponent's, none on the edge)?"""
     col = B[COL]
     w = B[META, M_W]
-    for d in range(4):
-        n = p + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+    for n in (p + 1, p - 1, p + w, p - w):
         cn = col[n]
         if cn != c and cn != BORDER:
             return False
@@ -318,8 +311,7 @@ def k_self_atari(B: np.ndarray, p: int, c: int) -> int:
     w = B[META, M_W]
     l1 = -1
     nlib = 0
-    for d in range(4):
-        n = p + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+    for n in (p + 1, p - 1, p + w, p - w):
         cn = col[n]
         if cn == EMPTY:
             if nlib == 0:
@@ -334,8 +326,7 @@ def k_self_atari(B: np.ndarray, p: int, c: int) -> int:
     g0 = -1
     g1 = -1
     g2 = -1
-    for d in range(4):
-        n = p + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+    for n in (p + 1, p - 1, p + w, p - w):
         if col[n] != c:
             continue
         g = B[GID, n]
@@ -348,10 +339,11 @@ def k_self_atari(B: np.ndarray, p: int, c: int) -> int:
         else:
             g2 = g
         size += B[GSIZE, g]
+        if B[PLIB, g] > 8:
+            return 0  # >= 3 distinct liberties (each is counted at most 4 times)
         s = g
         while True:
-            for e in range(4):
-                q = s + (1 if e == 0 else -1 if e == 1 else w if e == 2 else -w)
+            for q in (s + 1, s - 1, s + w, s - w):
                 if col[q] == EMPTY and q != p:
                     if nlib == 0:
                         l1 = q
@@ -409,8 +401,7 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
     if policy == 1 and last != PASS:
         # 1. escape atari / capture near the last move
         k = 0
-        for d in range(4):
-            n = last + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+        for n in (last + 1, last - 1, last + w, last - w):
             if col[n] != c:
                 continue
             g = B[GID, n]
@@ -422,8 +413,7 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
                 k += 1
             st = g
             while True:
-                for e in range(4):
-                    q = st + (1 if e == 0 else -1 if e == 1 else w if e == 2 else -w)
+                for q in (st + 1, st - 1, st + w, st - w):
                     if col[q] == o:
                         h = B[GID, q]
                         if in_atari(B, h):
@@ -509,8 +499,7 @@ def k_area(B: np.ndarray, owner: np.ndarray) -> int:
         while head < tail:
             q = queue[head]
             head += 1
-            for d in range(4):
-                n = q + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+            for n in (q + 1, q - 1, q + w, q - w):
                 cn = col[n]
                 if cn == EMPTY:
                     if owner[n] == -1:
@@ -622,8 +611,7 @@ def k_hash_after(B: np.ndarray, Z: np.ndarray, h: np.int64, p: int, c: int) -> n
     g0 = -1
     g1 = -1
     g2 = -1
-    for d in range(4):
-        n = p + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+    for n in (p + 1, p - 1, p + w, p - w):
         if col[n] != o:
             continue
         g = B[GID, n]
@@ -697,8 +685,7 @@ def k_features(B: np.ndarray, c: int, moves: np.ndarray, pat: np.ndarray,
         h0 = -1
         h1 = -1
         h2 = -1
-        for d in range(4):
-            n = p + (1 if d == 0 else -1 if d == 1 else w if d == 2 else -w)
+        for n in (p + 1, p - 1, p + w, p - w):
             cn = col[n]
             if cn == 3 - c:
                 g = B[GID, n]
