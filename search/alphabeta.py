@@ -12,7 +12,9 @@ zero-sum games whose returns sum to 1).
   an unfinished iteration counts only when it has already found a move better than the
   previous iteration's best (which it searched first).
 * Move ordering: the previous iteration's best move at every position seen (by ``key()``)
-  first, then, when ``order`` is set, the rest by the static evaluation of the child.
+  first, then, when ``order`` is set, the rest by the static evaluation of the child. When
+  the evaluation offers ``child_values(state, moves)`` (the value of every child for the
+  mover, computed without building the children), ordering uses it.
 * ``width`` > 0 keeps only the best ``width`` moves by static evaluation below the root (a
   forward-pruned, selective α-β: Blokus has hundreds of moves a position).
 """
@@ -59,6 +61,8 @@ class AlphaBeta:
 
     def _tick(self) -> None:
         self.nodes += 1
+        if not self._armed:
+            return
         if self._exact or self.nodes % self.config.check_every == 0:
             if self._meter.done(self.nodes):
                 raise _Timeout
@@ -84,30 +88,44 @@ class AlphaBeta:
             return float(child.returns()[parent_mover])
         return v_child if self._mover_of(child) == parent_mover else 1.0 - v_child
 
-    def _ordered(self, state: Any, moves: list[Any], width: int
-                 ) -> list[tuple[Any, Any, float]]:
-        """(move, child, static value for the mover of ``state``) in search order."""
+    def _static(self, state: Any, moves: list[Any]) -> tuple[list[float], dict[Any, Any]]:
+        """Static values of every child for the mover of ``state`` (and the children built
+        on the way, when the evaluation cannot value them without building them)."""
+        batch = getattr(self.evaluate, "child_values", None)
+        if batch is not None:
+            vals = batch(state, moves)
+            self.nodes += len(moves)
+            self._tick()
+            return [float(v) for v in vals], {}
         mover = self._mover_of(state)
-        kids = []
+        built: dict[Any, Any] = {}
+        out = []
         for m in moves:
             c = self._child(state, m)
             self._tick()
-            if self.config.order or width:
-                v = self._value_for(mover, c, self._leaf_value(c))
-            else:
-                v = 0.0
-            kids.append((m, c, v))
-        if self.config.order or width:
-            kids.sort(key=lambda t: -t[2])
-        if width and len(kids) > width:
-            kids = kids[:width]
+            built[m] = c
+            out.append(self._value_for(mover, c, self._leaf_value(c)))
+        return out, built
+
+    def _ordered(self, state: Any, moves: list[Any], width: int
+                 ) -> tuple[list[tuple[Any, float]], dict[Any, Any]]:
+        """(move, static value for the mover of ``state``) in search order, and any children
+        already built."""
+        cfg = self.config
+        if cfg.order or width:
+            vals, built = self._static(state, moves)
+            kids = sorted(zip(moves, vals, strict=True), key=lambda t: -t[1])
+            if width and len(kids) > width:
+                kids = kids[:width]
+        else:
+            kids, built = [(m, math.nan) for m in moves], {}
         hint = self._best.get(state.key())
         if hint is not None:
-            for i, (m, _, _) in enumerate(kids):
+            for i, (m, _) in enumerate(kids):
                 if m == hint:
                     kids.insert(0, kids.pop(i))
                     break
-        return kids
+        return kids, built
 
     # -- negamax -----------------------------------------------------------------------
     def _negamax(self, state: Any, depth: int, alpha: float, beta: float) -> float:
@@ -117,18 +135,21 @@ class AlphaBeta:
             return float(self.evaluate(state))
         mover = self._mover_of(state)
         moves = list(state.legal_moves())
-        kids = self._ordered(state, moves, self.config.width)
+        kids, built = self._ordered(state, moves, self.config.width)
         best = -math.inf
         best_move = None
-        for m, c, v_static in kids:
-            if c.is_terminal():
-                v = float(c.returns()[mover])
-            elif depth == 1:
-                v = v_static if (self.config.order or self.config.width) else \
-                    self._value_for(mover, c, float(self.evaluate(c)))
+        for m, v_static in kids:
+            if depth == 1 and not math.isnan(v_static):
+                v = v_static
             else:
-                same = self._mover_of(c) == mover
-                if same:
+                c = built.get(m)
+                if c is None:
+                    c = self._child(state, m)
+                if c.is_terminal():
+                    v = float(c.returns()[mover])
+                elif depth == 1:
+                    v = self._value_for(mover, c, float(self.evaluate(c)))
+                elif self._mover_of(c) == mover:
                     v = self._negamax(c, depth - 1, alpha, beta)
                 else:
                     v = 1.0 - self._negamax(c, depth - 1, 1.0 - beta, 1.0 - alpha)
@@ -151,6 +172,7 @@ class AlphaBeta:
         self._meter = meter
         self._exact = budget.playouts is not None  # a node budget is checked at every node
         self.nodes = 0
+        self._armed = True
         self._best: dict[int, Any] = {}
         mover = self._mover_of(root)
         moves = list(root.legal_moves())
@@ -163,19 +185,18 @@ class AlphaBeta:
                                 {"depth": 0, "nodes": 0})
         # depth 1: every root move, statically valued and ordered (never interrupted, so a
         # legal best move always exists; the budget's caller leaves room for it)
-        kids = []
-        for m in moves:
-            c = self._child(root, m)
-            self.nodes += 1
-            v = self._value_for(mover, c, self._leaf_value(c))
-            kids.append((m, c, v))
-            values[pos[m]] = v
-        order = sorted(range(len(kids)), key=lambda i: -kids[i][2])
-        kids = [kids[i] for i in order]
-        best_move, best_value = kids[0][0], kids[0][2]
+        self._armed = False
+        vals, built = self._static(root, moves)
+        self._armed = True
+        for i, v in enumerate(vals):
+            values[i] = v
+        ranked = sorted(zip(moves, vals, strict=True), key=lambda t: -t[1])
+        best_move, best_value = ranked[0]
         completed = 1
-        if cfg.root_width and len(kids) > cfg.root_width:
-            kids = kids[: cfg.root_width]
+        if cfg.root_width and len(ranked) > cfg.root_width:
+            ranked = ranked[: cfg.root_width]
+        kids = [(m, built[m] if m in built else self._child(root, m), v) for m, v in ranked
+                ] if cfg.max_depth >= 2 else []
         depth = 2
         while depth <= cfg.max_depth:
             if meter.done(self.nodes):

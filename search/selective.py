@@ -73,17 +73,24 @@ class LinearEval:
         v = self(child)
         return v if child.to_move == mover else 1.0 - v
 
-    def best_of(self, state: Any, moves: list[Any]) -> tuple[Any, Any]:
-        """The move among ``moves`` whose child the evaluation likes best, and the child."""
+    def child_values(self, state: Any, moves: list[Any]) -> np.ndarray:
+        """The value for the mover of ``state`` of each child ``state + move``. Games may
+        override this with a compiled version that does not build the children."""
         mover = state.to_move
-        best, best_child, best_v = moves[0], None, -math.inf
-        for mv in moves:
+        out = np.empty(len(moves))
+        for i, mv in enumerate(moves):
             c = state.clone()
             c.play(mv)
-            v = self.child_value(mover, c)
-            if v > best_v:
-                best, best_child, best_v = mv, c, v
-        return best, best_child
+            out[i] = self.child_value(mover, c)
+        return out
+
+    def best_of(self, state: Any, moves: list[Any]) -> tuple[Any, Any]:
+        """The move among ``moves`` whose child the evaluation likes best, and the child."""
+        vals = self.child_values(state, moves)
+        best = moves[int(np.argmax(vals))]
+        child = state.clone()
+        child.play(best)
+        return best, child
 
 
 def _pick(moves: list[Any], n: int, rng: np.random.Generator) -> list[Any]:
@@ -122,10 +129,14 @@ class SelectiveLearner:
     """Best-of-n selective-simulation learner of a linear evaluation."""
 
     def __init__(self, features: Features, config: SelectiveConfig | None = None,
-                 simulate: Simulate | None = None) -> None:
+                 simulate: Simulate | None = None,
+                 make_eval: Callable[[np.ndarray, float], LinearEval] | None = None) -> None:
+        """``make_eval(w, k)`` may build a game's faster :class:`LinearEval` subclass (one
+        with a compiled ``child_values``); by default ``LinearEval(w, k, features)``."""
         self.features = features
         self.config = config or SelectiveConfig()
         self.simulate = simulate
+        self.make_eval = make_eval or (lambda w, k: LinearEval(w, k, self.features))
 
     def epsilon(self, t: int) -> float:
         cfg = self.config
@@ -159,7 +170,7 @@ class SelectiveLearner:
                ) -> tuple[np.ndarray, dict[str, float]]:
         """One batch gradient step from the given training positions."""
         cfg = self.config
-        ev = LinearEval(w, cfg.k, self.features)
+        ev = self.make_eval(w, cfg.k)
         grad = np.zeros_like(w)
         err2 = 0.0
         rs = []
@@ -187,7 +198,7 @@ class SelectiveLearner:
             if should_stop is not None and should_stop():
                 break
             eps = self.epsilon(t)
-            ev = LinearEval(w, cfg.k, self.features)
+            ev = self.make_eval(w, cfg.k)
             positions = self.self_play(initial, ev, eps, rng)
             if cfg.positions and len(positions) > cfg.positions:
                 idx = np.sort(rng.choice(len(positions), size=cfg.positions, replace=False))

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 import structlog
 
-from clients.blokus.player import blokus_features
+from clients.blokus.evaluation import BlokusEval, blokus_features
 from games.blokus_duo import BlokusState
 from search.selective import SelectiveConfig, SelectiveLearner, load_weights, save_weights
 
@@ -31,7 +31,8 @@ def learn_main(args: argparse.Namespace) -> int:
                           eps_start=args.eps_start, eps_end=args.eps_end,
                           selfplay_n=args.selfplay_n)
     rng = np.random.default_rng(args.seed)
-    learner = SelectiveLearner(blokus_features, cfg, simulate=fast_simulate())
+    learner = SelectiveLearner(blokus_features, cfg, simulate=fast_simulate(),
+                               make_eval=BlokusEval)
     w0 = None
     if args.init:
         w0, _, _ = load_weights(args.init)

@@ -19,12 +19,13 @@ import numpy as np
 import structlog
 
 from clients.blokus.config import PlayerConfig
+from clients.blokus.evaluation import BlokusEval, blokus_features
 from games.blokus_duo import PASS, BlokusState
 from protocols.icfpt import FirstMovePrompt, SecondMovePrompt, TurnPrompt
 from search.alphabeta import AlphaBeta, AlphaBetaConfig
 from search.budget import Budget
 from search.result import SearchResult
-from search.selective import LinearEval, load_weights
+from search.selective import load_weights
 from search.uct import UCT
 
 log = structlog.get_logger()
@@ -33,21 +34,16 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 DEFAULT_WEIGHTS = DATA_DIR / "weights.npz"
 
 
-def blokus_features(state: Any) -> np.ndarray:
-    """The §7 feature vector of a Blokus Duo state from the mover's view."""
-    return np.asarray(state.features(), dtype=np.float64)
-
-
-def load_eval(path: str) -> tuple[LinearEval, str]:
+def load_eval(path: str) -> tuple[BlokusEval, str]:
     """The learned evaluation from ``path`` ("" = the bundled weights; zero weights if none)."""
     p = Path(path) if path else DEFAULT_WEIGHTS
     if p.exists():
         w, k, _meta = load_weights(p)
-        return LinearEval(w, k, blokus_features), str(p)
+        return BlokusEval(w, k), str(p)
     if path:
         raise FileNotFoundError(f"weights file {path} not found")
     dim = len(blokus_features(BlokusState()))
-    return LinearEval(np.zeros(dim), 0.02, blokus_features), "zero"
+    return BlokusEval(np.zeros(dim), 0.02), "zero"
 
 
 def fallback_move(state: BlokusState) -> int:

@@ -107,3 +107,44 @@ def test_node_budget_is_deterministic() -> None:
     a = AlphaBeta(half).search(s, s.to_move, Budget(playouts=300), np.random.default_rng(1))
     b = AlphaBeta(half).search(s, s.to_move, Budget(playouts=300), np.random.default_rng(2))
     assert (a.move, a.value, a.info) == (b.move, b.value, b.info)
+
+
+class CountingEval:
+    """An evaluation of Tic-tac-toe positions (centre and corners are good for the mover's
+    opponent's last stones... any deterministic function will do) with a batch path."""
+
+    def __call__(self, state) -> float:  # type: ignore[no-untyped-def]
+        me = state.to_move
+        score = sum((1 if v == me else -1 if v >= 0 else 0) * (2 if i == 4 else 1)
+                    for i, v in enumerate(state.board))
+        return 0.5 + score / 40.0
+
+    def child_values(self, state, moves):  # type: ignore[no-untyped-def]
+        out = []
+        for m in moves:
+            c = state.clone()
+            c.play(m)
+            out.append(c.returns()[state.to_move] if c.is_terminal() else 1.0 - self(c))
+        return np.asarray(out)
+
+
+class PlainEval:
+    def __init__(self) -> None:
+        self.e = CountingEval()
+
+    def __call__(self, state) -> float:  # type: ignore[no-untyped-def]
+        return self.e(state)
+
+
+@pytest.mark.parametrize("depth,width", [(1, 0), (2, 0), (3, 3), (4, 2)])
+def test_batch_child_values_same_search(depth: int, width: int) -> None:
+    rng = np.random.default_rng(11)
+    for _ in range(8):
+        s = _random_ttt(rng, int(rng.integers(0, 4)))
+        if s.is_terminal():
+            continue
+        cfg = AlphaBetaConfig(max_depth=depth, width=width)
+        a = AlphaBeta(CountingEval(), cfg).search(s, s.to_move, Budget(playouts=10**7), rng)
+        b = AlphaBeta(PlainEval(), cfg).search(s, s.to_move, Budget(playouts=10**7), rng)
+        assert a.move == b.move and abs(a.value - b.value) < 1e-12
+        assert a.info["depth"] == b.info["depth"] == depth

@@ -1,0 +1,133 @@
+"""The Blokus Duo player without sockets: following prompts (both dialects), fallbacks, the
+compiled child evaluation against its reference."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from clients.blokus.config import PlayerConfig
+from clients.blokus.evaluation import BlokusEval, blokus_features
+from clients.blokus.player import BlokusPlayer, Core, fallback_move
+from games.blokus_duo import PASS, BlokusState
+from protocols.icfpt import FirstMovePrompt, SecondMovePrompt, TurnPrompt
+from search.alphabeta import AlphaBetaConfig
+from search.selective import LinearEval
+
+
+def _random_position(rng: np.random.Generator, plies: int, first: int = 0) -> BlokusState:
+    s = BlokusState(first=first)
+    for _ in range(plies):
+        if s.is_terminal():
+            break
+        moves = s.legal_moves()
+        s.play(moves[int(rng.integers(len(moves)))])
+    return s
+
+
+def test_child_values_kernel_matches_reference() -> None:
+    rng = np.random.default_rng(5)
+    w = rng.normal(size=len(blokus_features(BlokusState()))) * 0.2
+    fast = BlokusEval(w, 0.02)
+    ref = LinearEval(w, 0.02, blokus_features)
+    checked = 0
+    for plies in (0, 1, 6, 15, 30, 45):
+        s = _random_position(rng, plies, first=plies % 2)
+        if s.is_terminal():
+            continue
+        moves = s.legal_moves()
+        moves = [moves[int(i)] for i in rng.choice(len(moves), min(len(moves), 40),
+                                                    replace=False)]
+        assert np.allclose(fast.child_values(s, moves), ref.child_values(s, moves))
+        checked += 1
+    assert checked >= 4
+
+
+class Boom:
+    name = "boom"
+    weights = ""
+
+    def reset(self) -> None:
+        pass
+
+    def search(self, state, budget, rng):  # type: ignore[no-untyped-def]
+        raise RuntimeError("kaput")
+
+
+class Illegal(Boom):
+    def search(self, state, budget, rng):  # type: ignore[no-untyped-def]
+        from search.result import SearchResult
+
+        return SearchResult(123456, 0.5, [], [], [], 0, 0.0)
+
+
+@pytest.mark.parametrize("core,why", [(Boom(), "search_failed"),
+                                      (Illegal(), "illegal_search_move")])
+def test_fallback_is_the_biggest_piece(core: object, why: str) -> None:
+    p = BlokusPlayer(PlayerConfig(time=0.3, margin=0.1), core=core)  # type: ignore[arg-type]
+    code = p.on_prompt(FirstMovePrompt(1))
+    s = BlokusState(first=0)
+    assert code == s.code(fallback_move(s))
+    assert s.geo.ncells[s.geo.parse_code(code)] == 5
+    p2 = BlokusPlayer(PlayerConfig(time=0.3, margin=0.1), core=core)  # type: ignore[arg-type]
+    p2.observe(FirstMovePrompt(2))
+    _, info2 = p2.decide()
+    assert info2["fallback"] == why
+
+
+def test_no_time_left_plays_fallback_at_once() -> None:
+    p = BlokusPlayer(PlayerConfig(time=0.2, margin=0.25), core=Boom())  # type: ignore[arg-type]
+    p.observe(SecondMovePrompt(2, "56u0"))
+    code, info = p.decide()
+    assert info["fallback"] == "no_time_left"
+    assert p.state is not None and p.state.is_legal(p.state.geo.parse_code(code))
+
+
+def _alphabeta_player(seed: int = 0) -> BlokusPlayer:
+    cfg = PlayerConfig(core="alphabeta", time=10.0, margin=0.0, seed=seed,
+                       alphabeta=AlphaBetaConfig(max_depth=1), weights="")
+    return BlokusPlayer(cfg)
+
+
+def test_follows_a_2014_game_and_passes_only_without_moves() -> None:
+    """Our player (player 2, moving second) against a scripted first-legal player 1."""
+    me = _alphabeta_player()
+    ref = BlokusState(first=0)
+    ref.play(ref.legal_placements()[0])
+    code = me.on_prompt(SecondMovePrompt(2, ref.code(ref.history[-1][1])))
+    while True:
+        ref.play_code(code)
+        if ref.is_terminal():
+            break
+        opp = ref.legal_placements()
+        ref.play(opp[0] if opp else PASS)
+        if ref.is_terminal():
+            break
+        code = me.on_prompt(TurnPrompt((ref.code(ref.history[-1][1]),)))
+        if code == "0000":
+            assert ref.legal_placements() == []
+    assert me.state is not None and me.state.scores() == ref.scores()
+    assert me.state.history == ref.history[: len(me.state.history)]
+
+
+def test_2013_second_mover_replays_simultaneous_first_moves() -> None:
+    me = _alphabeta_player()
+    mine = me.on_prompt(FirstMovePrompt(2))  # 2013: both players got 2S at once
+    ref = BlokusState(first=0)
+    ref.play_code("56u0")  # the opponent's first move (made at the same time)
+    ref.play_code(mine)
+    ref.play(ref.legal_placements()[0])
+    second = ref.code(ref.history[-1][1])
+    code = me.on_prompt(TurnPrompt(("56u0", second)))
+    assert me.state is not None
+    assert me.state.history[:3] == ref.history
+    assert ref.is_legal(ref.geo.parse_code(code))
+
+
+def test_uct_core_smoke() -> None:
+    cfg = PlayerConfig(core="uct", time=0.25, margin=0.1, seed=3)
+    core = Core(cfg)
+    p = BlokusPlayer(cfg, core=core)
+    code = p.on_prompt(FirstMovePrompt(1))
+    s = BlokusState(first=0)
+    assert s.is_legal(s.geo.parse_code(code))
