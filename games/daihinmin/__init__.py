@@ -21,6 +21,7 @@ from games.daihinmin.cards import (
     move_to_rows,
     strongest,
 )
+from games.daihinmin.infoset import InfoSet
 from games.daihinmin.replay import (
     GameRecord,
     LogFile,
@@ -38,5 +39,5 @@ __all__ = [
     "hand_from_str", "hand_str", "hand_to_rows", "move_cards", "move_from_rows",
     "move_from_str", "move_str", "move_to_rows", "strongest", "GameRecord", "LogFile",
     "ReplayResult", "format_log", "parse_log", "record_of", "replay_log", "write_log", "Deal",
-    "Exchange", "GameState", "Match", "MatchConfig",
+    "Exchange", "GameState", "Match", "MatchConfig", "InfoSet",
 ]

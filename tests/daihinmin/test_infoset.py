@@ -1,0 +1,142 @@
+"""Hidden information: the determinisation property, exchange inference, batched playouts."""
+
+import numpy as np
+import pytest
+
+from games.contract import InfoSet as InfoSetProtocol
+from games.contract import PlayoutBatch
+from games.daihinmin import GameState, Match, MatchConfig
+from games.daihinmin import kernels as K
+from games.daihinmin import rules as R
+from games.daihinmin.cards import cards_of, popcount, strength_key
+from search.budget import Budget
+from search.flat import FlatConfig, FlatMC
+
+
+def games_with_exchange(seed: int, n: int):  # type: ignore[no-untyped-def]
+    m = Match(MatchConfig(seed=seed))
+    rng = np.random.default_rng(seed)
+    for _ in range(n):
+        d = m.deal()
+        for p in range(5):
+            k = d.to_give(p)
+            if k:
+                cs = cards_of(d.hands[p])
+                pick = rng.choice(len(cs), size=k, replace=False)
+                assert d.give(p, sum(1 << cs[int(i)] for i in pick))
+        s = d.state()
+        yield s, rng
+        while not s.is_terminal():
+            lm = s.legal_moves()
+            s.play(lm[int(rng.integers(len(lm)))])
+        m.finish(s)
+
+
+def walk(s: GameState, rng: np.random.Generator, every: int):  # type: ignore[no-untyped-def]
+    s = s.clone()
+    i = 0
+    while not s.is_terminal():
+        if i % every == 0:
+            yield s
+        lm = s.legal_moves()
+        s.play(lm[int(rng.integers(len(lm)))])
+        i += 1
+
+
+def test_sample_world_property_many_seeds() -> None:
+    checked = 0
+    for s0, rng in games_with_exchange(11, 5):
+        for s in walk(s0, rng, 3):
+            for seat in range(5):
+                info = s.info_set(seat)
+                assert isinstance(info, InfoSetProtocol)
+                for _ in range(2):
+                    w = info.sample_world(rng)
+                    assert w.info_set(seat) == info
+                    checked += 1
+    assert checked > 500
+
+
+def test_kernel_sampling_is_consistent() -> None:
+    tmp = np.empty(64, np.int64)
+    n = 0
+    for s0, rng in games_with_exchange(12, 4):
+        for s in walk(s0, rng, 5):
+            for seat in range(5):
+                info = s.info_set(seat)
+                st0, pool, need, known, ceil = info._arrays()
+                rs = np.array([int(rng.integers(1 << 62))], dtype=np.uint64)
+                st = st0.copy()
+                K.sample_hands(st, pool, need, known, ceil, rs, tmp)
+                hands = [int(st[R.H0 + p]) for p in range(5)]
+                w = info.sample_world(rng)
+                w.st[R.H0:R.H0 + 5] = hands
+                assert w.info_set(seat) == info
+                allc = 0
+                for h in hands:
+                    assert allc & h == 0
+                    allc |= h
+                n += 1
+    assert n > 100
+
+
+def test_exchange_knowledge_is_used() -> None:
+    for s, rng in games_with_exchange(13, 4):
+        if s.ranks.count(2) == 5:
+            continue  # reset game: no exchange
+        daifugo = s.ranks.index(0)
+        daihinmin = s.ranks.index(4)
+        info = s.info_set(daifugo)
+        gave = next(e.cards for e in s.exchanges if e.src == daifugo and not e.tribute)
+        tribute = next(e.cards for e in s.exchanges if e.src == daihinmin and e.tribute)
+        bound = min(strength_key(c) for c in cards_of(tribute))
+        for _ in range(20):
+            w = info.sample_world(rng)
+            assert w.hand(daihinmin) & gave == gave  # the cards he was given
+            others = w.hand(daihinmin) & ~gave
+            assert all(strength_key(c) < bound for c in cards_of(others))
+        # the daihinmin knows where his tribute went
+        info4 = s.info_set(daihinmin)
+        for _ in range(5):
+            w = info4.sample_world(rng)
+            back = next(e.cards for e in s.exchanges if e.src == daifugo and not e.tribute)
+            assert w.hand(daifugo) & tribute == tribute & ~back
+        return
+    pytest.fail("no game with an exchange")
+
+
+def test_playout_batch_shapes_and_determinism() -> None:
+    s, _ = next(iter(games_with_exchange(14, 1)))
+    info = s.info_set(s.to_move)
+    moves = info.legal_moves()
+    batch = [moves[i % len(moves)] for i in range(16)]
+    pb = info.playout_batch(batch, np.random.default_rng(5), info.seat)
+    assert isinstance(pb, PlayoutBatch)
+    assert pb.returns.shape == (16,) and pb.n_evals.shape == (16,)
+    assert pb.evals.shape[0] == 16 and pb.evals.shape[1] == pb.n_evals.max()
+    assert set(pb.returns.tolist()) <= {0.0, 0.25, 0.5, 0.75, 1.0}
+    # first eval is taken at the seat's next turn: 5 players in (0.5) unless someone is out
+    for i in range(16):
+        row = pb.evals[i, : pb.n_evals[i]]
+        assert np.all(np.diff(row) <= 0) and np.all(row <= 0.5) and np.all(row >= 0.125)
+    pb2 = info.playout_batch(batch, np.random.default_rng(5), info.seat)
+    assert pb2.returns.tolist() == pb.returns.tolist()
+    h = info.with_policy("heuristic").playout_batch(batch, np.random.default_rng(5), info.seat)
+    assert h.returns.shape == (16,)
+
+
+def test_flat_mc_over_info_set() -> None:
+    s, rng = next(iter(games_with_exchange(15, 1)))
+    info = s.info_set(s.to_move)
+    r = FlatMC(FlatConfig(alpha=0.9, batch=16)).search(info, info.seat, Budget(playouts=320),
+                                                       np.random.default_rng(1))
+    assert r.move in info.legal_moves()
+    assert r.playouts == 320
+
+
+def test_counts_and_played_cards() -> None:
+    s, rng = next(iter(games_with_exchange(16, 1)))
+    for t in walk(s, rng, 4):
+        info = t.info_set(0)
+        assert sum(info.counts) + popcount(info.played) == 53
+        assert popcount(info.unseen()) == sum(x for x in info.needs() if x > 0)
