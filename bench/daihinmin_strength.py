@@ -20,6 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from clients.logs import setup_logging  # noqa: E402
 from servers.arena.uecda import print_report, run_arena  # noqa: E402
 
 
@@ -36,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--log", metavar="FILE", help="keep the server's game log")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    setup_logging("warning")
 
     def corvid(alpha: float) -> str:
         return f"corvid:core={args.core},playouts={args.playouts},alpha={alpha},seed={args.seed}"
