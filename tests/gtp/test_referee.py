@@ -1,0 +1,120 @@
+"""The GTP referee against misbehaving fake engines and against corvid itself."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from sgfmill import sgf
+
+from servers.gtp.match import (
+    BLACK,
+    WHITE,
+    GameResult,
+    MatchConfig,
+    play_game,
+    run_match,
+    wilson,
+    write_sgf,
+)
+from servers.gtp.process import EngineProcess
+
+DATA = Path(__file__).parent / "data"
+
+
+def fake(mode: str) -> EngineProcess:
+    return EngineProcess(f"{sys.executable} {DATA / 'fake_engine.py'} {mode}", mode)
+
+
+def game(black: str, white: str, **cfg: float) -> GameResult:
+    b, w = fake(black), fake(white)
+    try:
+        return play_game(b, w, MatchConfig(size=9, komi=7.0, **cfg))  # type: ignore[arg-type]
+    finally:
+        b.close(0.5)
+        w.close(0.5)
+
+
+def test_two_passes_end_the_game_scored_by_tromp_taylor() -> None:
+    r = game("pass", "pass")
+    assert (r.winner, r.reason, r.score, r.result_text) == (WHITE, "score", -7.0, "W+7")
+    assert r.moves == [(BLACK, None), (WHITE, None)]
+
+
+def test_illegal_move_loses() -> None:
+    r = game("a1", "pass")
+    assert (r.winner, r.reason, r.result_text) == (WHITE, "illegal", "W+F")
+    assert len(r.moves) == 2  # A1, pass; then A1 again is refused
+    r2 = game("pass", "badvertex")
+    assert (r2.winner, r2.reason) == (BLACK, "illegal")
+
+
+def test_resignation_crash_garbage_refusal() -> None:
+    assert game("resign", "pass").result_text == "W+R"
+    crash = game("pass", "crash")
+    assert (crash.winner, crash.reason) == (BLACK, "crash")
+    garbage = game("garbage", "pass")
+    assert (garbage.winner, garbage.reason) == (WHITE, "protocol")
+    refuse = game("a1", "refuse")  # white refuses black's legal A1
+    assert (refuse.winner, refuse.reason) == (BLACK, "protocol")
+
+
+def test_timeout_loses() -> None:
+    r = game("silent", "pass", timeout=0.5)
+    assert (r.winner, r.reason, r.result_text) == (WHITE, "timeout", "W+T")
+
+
+def test_match_restarts_a_crashed_engine_and_alternates(tmp_path: Path) -> None:
+    first, second = fake("crash"), fake("pass")
+    try:
+        stats = run_match(first, second, 3, MatchConfig(size=9, komi=7.0), alternate=True,
+                          sgf_dir=tmp_path)
+    finally:
+        first.close(0.5)
+        second.close(0.5)
+    assert (stats.games, stats.wins, stats.losses, stats.games_as_black) == (3, 0, 3, 2)
+    assert stats.reasons == {"crash": 3}
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "game-0001.sgf", "game-0002.sgf", "game-0003.sgf"]
+
+
+def test_wilson_interval() -> None:
+    lo, hi = wilson(5, 10)
+    assert lo == pytest.approx(0.2366, abs=1e-4) and hi == pytest.approx(0.7634, abs=1e-4)
+    assert wilson(0, 0) == (0.0, 1.0)
+    lo, hi = wilson(10, 10)
+    assert hi == 1.0 and lo == pytest.approx(0.7225, abs=1e-4)
+
+
+def test_sgf_record(tmp_path: Path) -> None:
+    r = GameResult("x", "y", BLACK, "resign", None, [(BLACK, (2, 3)), (WHITE, None)],
+                   "y resigned")
+    path = tmp_path / "g.sgf"
+    write_sgf(r, MatchConfig(size=9, komi=7.0), path)
+    g = sgf.Sgf_game.from_bytes(path.read_bytes())
+    root = g.get_root()
+    assert (root.get("PB"), root.get("PW"), root.get("RE"), g.get_komi()) == (
+        "x", "y", "B+R", 7.0)
+    assert [n.get_move() for n in g.get_main_sequence()[1:]] == [("b", (3, 2)), ("w", None)]
+
+
+@pytest.mark.integration
+def test_cli_match_corvid_against_a_passer(tmp_path: Path) -> None:
+    corvid = f"{sys.executable} -m clients.cli --log-level warning gtp --set playouts=50"
+    passer = f"{sys.executable} {DATA / 'fake_engine.py'} pass"
+    proc = subprocess.run(
+        [sys.executable, "-m", "clients.cli", "--log-level", "warning", "serve", "gtp",
+         "--black", corvid, "--white", passer, "--games", "2", "--alternate", "--size", "9",
+         "--komi", "7", "--sgf-dir", str(tmp_path), "--json"],
+        capture_output=True, text=True, timeout=300, check=True)
+    lines = proc.stdout.strip().split("\n")
+    summary = json.loads(lines[-1])
+    assert summary == {"games": 2, "wins": 2, "draws": 0, "losses": 0, "win_rate": 1.0,
+                       "ci95": [0.3424, 1.0]}
+    assert "corvid" in proc.stdout and "fake-pass" in proc.stdout
+    for name in ("game-0001.sgf", "game-0002.sgf"):
+        g = sgf.Sgf_game.from_bytes((tmp_path / name).read_bytes())
+        assert g.get_size() == 9 and g.get_root().get("RE") in ("B+74", "W+7")
