@@ -280,6 +280,11 @@ class GoState:
     def is_terminal(self) -> bool:
         return self.passes >= 2
 
+    def clear_passes(self) -> None:
+        """Forget the consecutive passes so the game goes on (GTP may ask for a move after
+        two passes, e.g. ``kgs-genmove_cleanup``). History and undo are unchanged."""
+        self._b[K.META, K.M_PASSES] = 0
+
     def area(self) -> tuple[int, int]:
         """Tromp-Taylor (black area, white area): stones plus empty points reaching only
         that colour."""

@@ -181,3 +181,13 @@ def test_play_colour_any_order_and_errors() -> None:
     with pytest.raises(ValueError):
         GoState(20)
     assert GoState(19).legal_points() and GoState(5).legal_points()
+
+
+def test_clear_passes_resumes_the_game() -> None:
+    s = GoState(5)
+    s.pass_move()
+    s.pass_move()
+    assert s.is_terminal() and s.legal_moves() == []
+    s.clear_passes()
+    assert not s.is_terminal() and len(s.legal_moves()) == 26
+    assert len(s.history) == 2
