@@ -118,3 +118,31 @@ def test_cli_match_corvid_against_a_passer(tmp_path: Path) -> None:
     for name in ("game-0001.sgf", "game-0002.sgf"):
         g = sgf.Sgf_game.from_bytes((tmp_path / name).read_bytes())
         assert g.get_size() == 9 and g.get_root().get("RE") in ("B+74", "W+7")
+
+
+def _gnugo() -> str | None:
+    import shutil
+
+    return shutil.which("gnugo") or shutil.which("gnugo", path="/usr/games:/usr/local/games")
+
+
+@pytest.mark.slow
+@pytest.mark.integration
+@pytest.mark.skipif(_gnugo() is None, reason="GNU Go is not installed (apt-get install gnugo)")
+def test_a_game_against_gnugo_level_0(tmp_path: Path) -> None:
+    corvid = f"{sys.executable} -m clients.cli --log-level warning gtp " \
+        "--set playouts=100"
+    gnugo = f"{_gnugo()} --mode gtp --level 0 --chinese-rules"
+    first, second = EngineProcess(corvid, "corvid"), EngineProcess(gnugo, "gnugo")
+    try:
+        stats = run_match(first, second, 1, MatchConfig(size=9, komi=7.0, timeout=120),
+                          sgf_dir=tmp_path)
+    finally:
+        first.close()
+        second.close()
+    assert stats.games == 1 and stats.reasons.keys() <= {"score", "resign"}
+    g = sgf.Sgf_game.from_bytes((tmp_path / "game-0001.sgf").read_bytes())
+    assert g.get_size() == 9 and g.get_komi() == 7.0
+    moves = [n.get_move() for n in g.get_main_sequence()[1:]]
+    assert len(moves) >= 10 and moves[0][0] == "b"
+    assert g.get_root().get("RE")[:2] in ("B+", "W+")
