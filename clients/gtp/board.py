@@ -11,7 +11,6 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from games.go import kernel as K
 from games.go.coords import EMPTY, PASS, fixed_handicap_points, max_fixed_handicap, point, row_col
 from games.go.sgf import from_sgf, to_sgf
 from games.go.state import GoState
@@ -124,7 +123,7 @@ class Board:
         s = self.state.clone()
         s.to_play = go_colour(colour)
         if s.passes >= 2:
-            s._b[K.META, K.M_PASSES] = 0
+            s.clear_passes()
         return s
 
     def fills_own_eye(self, colour: int, vertex: Vertex) -> bool:
