@@ -97,10 +97,10 @@ class Decider:
             return fallback
         self.searches += 1
         summary = res.summary()
-        summary["move"] = move_str(int(res.move)) or "pass"  # type: ignore[arg-type]
+        summary["move"] = move_str(int(res.move)) or "pass"
         summary["top"] = [[move_str(int(m)) or "pass", n, v] for m, n, v in summary["top"]]
         log.info("uecda_decision", core=self.config.core, **{**event, **summary})
-        return int(res.move)  # type: ignore[call-overload]
+        return int(res.move)
 
     # -- exchange -------------------------------------------------------------------------
     def exchange(self, tr: GameTracker, n: int) -> int:

@@ -110,7 +110,7 @@ def decode_stage_table(table: Table) -> StageTable:
 def encode_server_table(ev: Event) -> bytes:
     """HAND0, hand table or stage table -> 480 bytes."""
     if isinstance(ev, GameStart):
-        r5 = (1, ev.exchange_count, 0, ev.marker)
+        r5: tuple[int, ...] = (1, ev.exchange_count, 0, ev.marker)
         return pack_table([*_checked(ev.hand), r5, _row6(ev.card_counts, ev.ranks, ev.seats)])
     if isinstance(ev, HandTable):
         r5 = (0, 0, int(ev.my_turn), ev.turn, int(ev.lead), int(ev.eleven_back),

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import structlog
 
 from clients.cli import main as corvid_main
 from clients.uecda.agent import UecdaPlayer
@@ -24,6 +25,7 @@ from protocols.uecda import (
     PAUSED,
     ClientConnection,
     ClientTable,
+    Event,
     ExchangeTable,
     GameStart,
     HandTable,
@@ -129,15 +131,24 @@ def test_fallback_when_the_search_fails() -> None:
         conn_c.receive_data(conn_s.send(ev))
     cmd = None
     while True:
-        ev = conn_c.next_event()
-        if ev is NEED_DATA or ev is PAUSED:
+        got = conn_c.next_event()
+        if got is NEED_DATA or got is PAUSED:
             break
-        cmd = player.handle(ev) or cmd
+        assert isinstance(got, Event)
+        cmd = player.handle(got) or cmd
     assert isinstance(cmd, MoveTable)
     assert move_str(move_from_cells(cmd.cards)) == "S3S4S5"
     assert player.decider.fallbacks == 1
 
 
+@pytest.fixture
+def restore_logging():  # type: ignore[no-untyped-def]
+    """corvid_main configures structlog onto pytest's captured stderr: undo that after."""
+    yield
+    structlog.reset_defaults()
+
+
+@pytest.mark.usefixtures("restore_logging")
 def test_replay_subcommand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     good = SHARED_DATA / "uecda" / "server-log-5games-same-match.log"
     if not good.exists():

@@ -41,7 +41,7 @@ from tests.uecda.golden import load_wire
 
 
 def drain(conn: ClientConnection) -> list[object]:
-    out = []
+    out: list[object] = []
     while True:
         ev = conn.next_event()
         if ev is NEED_DATA or ev is PAUSED:

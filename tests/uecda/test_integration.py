@@ -16,7 +16,7 @@ from tests.uecda.helpers import ServerThread, corvid_client, run_threads
 def test_five_corvid_clients_play_a_match(tmp_path: Path) -> None:
     path = tmp_path / "corvid.log"
     srv = ServerThread(ServerConfig(games=3, seed=21, log=str(path), timeout=60.0))
-    specs = [
+    specs: list[dict[str, object]] = [
         {"core": "flat", "playouts": 100, "seed": 1},
         {"core": "flat", "playouts": 100, "seed": 2, "alpha": 1.0},
         {"core": "uct", "playouts": 30, "seed": 3},
