@@ -1,0 +1,134 @@
+"""``corvid blokus`` as a separate process against the mock host on 127.0.0.1 (ephemeral
+ports): whole games in both dialects, both seats and both move orders; the SGF records read
+back and replayed; and ``corvid serve blokus`` itself as a process."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from games.blokus_duo import BlokusState
+from servers.blokus.host import Host, HostConfig, summary
+from servers.blokus.sgf import read_moves, write_sgf
+
+pytestmark = pytest.mark.integration
+
+_SCRIPT = Path(sys.executable).parent / "corvid"
+CORVID = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "clients.cli"]
+ROOT = Path(__file__).resolve().parents[2]
+# a quick client: a tenth of a second per move, 40 ms of it for UCT (the rest is margin)
+FAST = ["--set", "time=0.1", "--set", "margin=0.06", "--set", "seed=1"]
+
+
+def _client(port: int, games: int, dialect: str, *extra: str) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [*CORVID, "--log-level", "warning", "blokus", "--port", str(port), "--games",
+         str(games), "--dialect", dialect, "--team-code", "7x", *FAST, *extra],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+
+
+def _run_host(cfg: HostConfig) -> tuple[Host, list, threading.Thread]:  # type: ignore[type-arg]
+    host = Host(cfg)
+    results: list = []  # type: ignore[type-arg]
+
+    def run() -> None:
+        try:
+            results.extend(host.run())
+        finally:
+            host.close()
+
+    th = threading.Thread(target=run, daemon=True)
+    th.start()
+    return host, results, th
+
+
+@pytest.mark.parametrize("dialect,games", [
+    ("2014", 4), pytest.param("2013", 2, marks=pytest.mark.slow)])
+def test_client_process_whole_games(dialect: str, games: int) -> None:
+    cfg = HostConfig(port=0, games=games, seat="alternate", first="alternate",
+                     dialect=dialect, opponent="biggest", timeout=1.0, connect_timeout=60.0,
+                     seed=3)
+    host, results, th = _run_host(cfg)
+    proc = _client(host.ports[0], games, dialect)
+    try:
+        _, err = proc.communicate(timeout=240)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    th.join(30)
+    assert proc.returncode == 0, err.decode()[-2000:]
+    assert len(results) == games
+    seen = set()
+    for r in results:
+        rec = r.record
+        assert rec.reason == "end", (rec.reason, rec.detail)
+        me = r.seat - 1
+        assert rec.names[me] == "team 7x"
+        seen.add((r.seat, r.first))
+        # the record replays to the same end and reads back from SGF
+        s = BlokusState(first=rec.first)
+        for c, m in rec.moves:
+            assert s.to_move_colour == c
+            s.play(m)
+        assert s.is_terminal() and s.scores() == rec.scores
+        _, moves = read_moves(write_sgf(rec))
+        assert moves == [(c, m) for c, m in rec.moves if m >= 0]
+    expect = {(1, 1), (2, 1), (1, 2), (2, 2)} if games == 4 else {(1, 1), (2, 1)}
+    assert seen == expect
+    assert summary(results)["violations"] == 0
+
+
+@pytest.mark.slow
+def test_serve_process_json_and_sgf_against_client(tmp_path: Path) -> None:
+    srv = subprocess.Popen(
+        [*CORVID, "--log-level", "warning", "serve", "blokus", "--port", "0", "--games", "1",
+         "--seat", "2", "--first", "2", "--opponent", "first-legal", "--sgf-dir",
+         str(tmp_path), "--json"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert srv.stdout is not None
+        first = srv.stdout.readline().decode()
+        assert first.startswith("# listening 127.0.0.1:")
+        port = int(first.rsplit(":", 1)[1])
+        cl = _client(port, 1, "2014")
+        _, cerr = cl.communicate(timeout=120)
+        assert cl.returncode == 0, cerr.decode()[-2000:]
+        out, err = srv.communicate(timeout=60)
+    finally:
+        for p in (srv,):
+            if p.poll() is None:
+                p.kill()
+    assert srv.returncode == 0, err.decode()[-2000:]
+    last = json.loads(out.decode().strip().splitlines()[-1])
+    assert list(last)[:5] == ["games", "wins", "draws", "losses", "win_rate"]
+    assert last["games"] == 1 and last["violations"] == 0
+    assert last["wins"] + last["draws"] + last["losses"] == 1
+    text = (tmp_path / "game-001.blksgf").read_text()
+    root, moves = read_moves(text)
+    assert root["GM"] == "Blokus Duo" and root["PW"] == "team 7x"
+    assert moves[0][0] == 1  # player 2 (W) moved first
+
+
+@pytest.mark.slow
+def test_client_timeout_with_a_short_host_limit() -> None:
+    # the host allows 50 ms; the client thinks it has 1 s (and searches 0.9 s): it loses on
+    # time at its first move
+    cfg = HostConfig(port=0, games=1, seat="1", first="1", timeout=0.05, connect_timeout=60.0)
+    host, results, th = _run_host(cfg)
+    proc = subprocess.Popen(
+        [*CORVID, "--log-level", "warning", "blokus", "--port", str(host.ports[0]),
+         "--set", "time=1.0", "--set", "margin=0.1"], cwd=ROOT, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE)
+    try:
+        proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    th.join(30)
+    (r,) = results
+    assert r.record.reason == "timeout" and r.outcome == "loss"
+    assert summary(results)["timeouts"] == 1
