@@ -15,9 +15,9 @@ from __future__ import annotations
 
 import datetime
 import socket
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import Protocol, TextIO
 
 import numpy as np
 import structlog
@@ -39,12 +39,23 @@ from protocols.uecda import (
 from protocols.uecda.cards import hand_from_cells, hand_to_cells, move_from_cells, move_to_cells
 from protocols.uecda.table import EMPTY_CELLS, EMPTY_ROW, Cells, Row
 from servers.uecda.config import ServerConfig
-from servers.uecda.net import Dropped, Listener, RemoteClient
+from servers.uecda.net import Dropped, Listener
 from servers.uecda.standin import standin_exchange, standin_move
 
 log = structlog.get_logger()
 
 NP = 5
+
+
+class Seat(Protocol):
+    """What the match loop needs of a client connection (``net.RemoteClient``); every
+    method raises ``Dropped`` when the client is out."""
+
+    name: str
+
+    def send(self, ev: Event) -> None: ...
+    def read_table(self) -> ClientTable: ...
+    def close(self) -> None: ...
 
 
 @dataclass
@@ -85,14 +96,18 @@ class MatchServer:
     def __init__(
         self,
         config: ServerConfig,
-        clients: list[RemoteClient | None],
+        clients: Sequence[Seat | None],
         failures: dict[int, str] | None = None,
         on_game: Callable[[int, MatchRecord], None] | None = None,
+        deals: Iterator[Deal] | None = None,
     ) -> None:
+        """``clients[p]``: player p's connection (None: the stand-in plays). ``deals``: use
+        these deals instead of the match's random ones (tests replaying a recorded match)."""
         if len(clients) != NP:
             raise ValueError("a match needs five seats")
         self.config = config
-        self.clients = list(clients)
+        self.clients: list[Seat | None] = list(clients)
+        self.deals = deals
         seed = config.seed
         if seed is None:
             seed = int(np.random.SeedSequence().entropy % (1 << 31))  # type: ignore[operator]
@@ -178,7 +193,7 @@ class MatchServer:
     def _play_game(self) -> None:
         self.game += 1
         last_game = self.game == self.config.games
-        deal = self.match.deal()
+        deal = self.match.deal() if self.deals is None else next(self.deals)
         wire_ranks = (0,) * NP if deal.reset else tuple(deal.ranks)
         seats = tuple(deal.order)
         counts0 = tuple(popcount(h) for h in deal.dealt)
