@@ -91,6 +91,10 @@ class Geometry:
         board); every placement covering c lies inside that diamond, and ``bcp_mask[t]`` has
         bit j set when placement ``bcp[t]`` covers ``diamond[c, j]`` (one AND tests a
         placement against a set of bad cells).
+    bb_word (NP,), bb_mask (NP, 2) uint64; eb_word (NP,), eb_mask (NP, 3) uint64
+        bitboards (:func:`bit_of`: 4 rows of 16 bits per uint64 word): a placement's cells
+        are ``bb_mask[m, i]`` in word ``bb_word[m] + i``, its edge cells likewise
+        ``eb_mask`` from ``eb_word``. A board bitboard has :attr:`bb_len` words.
     codes
         the canonical ``XYpr`` code of each placement; ``code_index`` maps every valid code
         (all orientations that produce the placement) to the placement.
@@ -115,6 +119,10 @@ class Geometry:
     bcp: npt.NDArray[np.int32]
     bcp_mask: npt.NDArray[np.uint64]
     diamond: npt.NDArray[np.int16]
+    bb_word: npt.NDArray[np.int64]
+    bb_mask: npt.NDArray[np.uint64]
+    eb_word: npt.NDArray[np.int64]
+    eb_mask: npt.NDArray[np.uint64]
     codes: tuple[str, ...]
     code_index: dict[str, int] = field(repr=False)
     cellset_index: dict[frozenset[int], int] = field(repr=False)
@@ -122,6 +130,18 @@ class Geometry:
     zobrist: npt.NDArray[np.uint64]
     zobrist_side: npt.NDArray[np.uint64]
     shapes_per_piece: tuple[int, ...]
+
+    @property
+    def kernel_args(self) -> tuple[npt.NDArray[np.generic], ...]:
+        """The geometry arrays in the order the kernels take them."""
+        return (self.cells, self.ncells, self.piece, self.corners, self.ncorners, self.edges,
+                self.nedges, self.bcp_start, self.bcp, self.bcp_mask, self.diamond,
+                self.bb_word, self.bb_mask, self.eb_word, self.eb_mask)
+
+    @property
+    def bb_len(self) -> int:
+        """Words of a board bitboard (padded so that every mask fits)."""
+        return (self.size + 3) // 4 + 3
 
     @property
     def num_cells(self) -> int:
@@ -196,6 +216,21 @@ class Geometry:
         """The contest's 1-based (X, Y) of a cell."""
         y, x = divmod(cell, self.size)
         return x + 1, y + 1
+
+
+def bit_of(cell: int, size: int) -> tuple[int, int]:
+    """(word, bit) of a cell in a bitboard: 4 rows of 16 bits per uint64 word."""
+    y, x = divmod(cell, size)
+    return y // 4, (y % 4) * 16 + x
+
+
+def _word_masks(cs: list[int], size: int, nwords: int) -> tuple[int, list[int]]:
+    pos = [bit_of(c, size) for c in cs]
+    w0 = min(w for w, _ in pos)
+    masks = [0] * nwords
+    for w, b in pos:
+        masks[w - w0] |= 1 << b
+    return w0, masks
 
 
 def _xy_char(v: int) -> str:
@@ -294,6 +329,19 @@ def geometry(size: int = 14) -> Geometry:
             flat.extend(lists[c][k])
             masks.extend(sum(1 << bit[d] for d in cells_l[m]) for m in lists[c][k])
         bcp_start[c, NUM_PIECES] = len(flat)
+    if size > 16:
+        raise ValueError("bitboards hold at most 16 columns")
+    bb_word = np.zeros(NP, dtype=np.int64)
+    bb_mask = np.zeros((NP, 2), dtype=np.uint64)
+    eb_word = np.zeros(NP, dtype=np.int64)
+    eb_mask = np.zeros((NP, 3), dtype=np.uint64)
+    for m, cs in enumerate(cells_l):
+        w, ms = _word_masks(cs, size, 2)
+        bb_word[m] = w
+        bb_mask[m] = ms
+        w, ms = _word_masks([int(e) for e in np.flatnonzero(edge_mask[m])], size, 3)
+        eb_word[m] = w
+        eb_mask[m] = ms
     zrng = np.random.default_rng(0x5EED_B10C)
     zobrist = zrng.integers(0, 2**63, size=(2, NP), dtype=np.uint64)
     zobrist_side = zrng.integers(0, 2**63, size=2, dtype=np.uint64)
@@ -313,6 +361,10 @@ def geometry(size: int = 14) -> Geometry:
         bcp=np.asarray(flat, dtype=np.int32),
         bcp_mask=np.asarray(masks, dtype=np.uint64),
         diamond=diamond,
+        bb_word=bb_word,
+        bb_mask=bb_mask,
+        eb_word=eb_word,
+        eb_mask=eb_mask,
         codes=tuple(codes_l),
         code_index=code_index,
         cellset_index=cellset_index,

@@ -7,6 +7,8 @@ board (S,) int8
     -1 empty, else the colour on the cell.
 forb (2, S) uint8
     1 where colour c may not put a cell: occupied, or edge-adjacent to its own colour.
+forbb (2, bb_len) uint64
+    the same as bitboards (``Geometry.bb_*``), for branch-free legality tests.
 att (2, S) uint8
     1 on colour c's attach points: empty, not forbidden, corner-adjacent to its own colour
     (or its start cell before its first move). 2 only transiently inside :func:`k_play`.
@@ -18,6 +20,10 @@ cand (2, NP) int32, ncand (2,) int32
     that became illegal are dropped lazily when met (:func:`k_valid`).
 meta (META_LEN,) int64
     scalars, indexed by the ``M_*`` constants below.
+
+Kernels take the geometry arrays ``G = (cells, ncells, piece, corners, ncorners, edges,
+nedges, bcp_start, bcp, bcp_mask, diamond, bb_word, bb_mask, eb_word, eb_mask)`` and the
+state arrays ``(board, forb, forbb, att, used, cand, ncand, meta)`` in this order.
 
 Randomness: a splitmix64 generator whose one-word state (a uint64 array of length 1) is
 seeded by the caller, so playouts are reproducible from a seed.
@@ -72,11 +78,12 @@ def rng_unit(s: np.ndarray) -> float:  # type: ignore[type-arg]
 
 
 @njit(cache=True)
-def k_init(start, cells, ncells, bcp_start, bcp, board, forb, att, used, cand, ncand, meta,
+def k_init(start, bcp_start, bcp, board, forb, forbb, att, used, cand, ncand, meta,
            first):  # type: ignore[no-untyped-def]
     """The empty board, ``first`` (a colour) to move."""
     board[:] = -1
     forb[:, :] = 0
+    forbb[:, :] = 0
     att[:, :] = 0
     used[:, :] = 0
     for c in range(2):
@@ -96,19 +103,18 @@ def k_init(start, cells, ncells, bcp_start, bcp, board, forb, att, used, cand, n
 
 
 @njit(cache=True)
-def k_valid(c, q, cells, ncells, piece, forb, used):  # type: ignore[no-untyped-def]
+def k_valid(c, q, piece, bb_word, bb_mask, forbb, used):  # type: ignore[no-untyped-def]
     """Is candidate ``q`` (taken from colour c's candidate list) still legal for c?"""
     if used[c, piece[q]]:
         return False
-    for i in range(ncells[q]):
-        if forb[c, cells[q, i]]:
-            return False
-    return True
+    w = bb_word[q]
+    return ((forbb[c, w] & bb_mask[q, 0]) | (forbb[c, w + 1] & bb_mask[q, 1])) == 0
 
 
 @njit(cache=True)
-def k_play(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp,
-           bcp_mask, diamond, board, forb, att, used, cand, ncand, meta, move):  # type: ignore[no-untyped-def]
+def k_play(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask,
+           diamond, bb_word, bb_mask, eb_word, eb_mask, board, forb, forbb, att, used, cand,
+           ncand, meta, move):  # type: ignore[no-untyped-def]
     """Play ``move`` (a placement, or -1 to pass) for the colour to move. No legality check."""
     c = meta[M_TO_MOVE]
     meta[M_PLIES] += 1
@@ -131,6 +137,13 @@ def k_play(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bc
         x = edges[move, i]
         forb[c, x] = 1
         att[c, x] = 0
+    w = bb_word[move]
+    for i in range(2):
+        forbb[0, w + i] |= bb_mask[move, i]
+        forbb[1, w + i] |= bb_mask[move, i]
+    w = eb_word[move]
+    for i in range(3):
+        forbb[c, w + i] |= eb_mask[move, i]
     p = piece[move]
     used[c, p] = 1
     meta[M_PLACED + c] += 1
@@ -175,14 +188,14 @@ def k_play(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bc
 
 
 @njit(cache=True)
-def k_legal(c, cells, ncells, piece, forb, used, cand, ncand, out):  # type: ignore[no-untyped-def]
+def k_legal(c, piece, bb_word, bb_mask, forbb, used, cand, ncand, out):  # type: ignore[no-untyped-def]
     """Compact colour c's candidate list (dropping illegal entries) and copy the legal
     placements into ``out``; returns their number."""
     n = ncand[c]
     k = 0
     for i in range(n):
         q = cand[c, i]
-        if k_valid(c, q, cells, ncells, piece, forb, used):
+        if k_valid(c, q, piece, bb_word, bb_mask, forbb, used):
             cand[c, k] = q
             out[k] = q
             k += 1
@@ -191,10 +204,10 @@ def k_legal(c, cells, ncells, piece, forb, used, cand, ncand, out):  # type: ign
 
 
 @njit(cache=True)
-def k_count_legal(c, cells, ncells, piece, forb, used, cand, ncand):  # type: ignore[no-untyped-def]
+def k_count_legal(c, piece, bb_word, bb_mask, forbb, used, cand, ncand):  # type: ignore[no-untyped-def]
     n = 0
     for i in range(ncand[c]):
-        if k_valid(c, cand[c, i], cells, ncells, piece, forb, used):
+        if k_valid(c, cand[c, i], piece, bb_word, bb_mask, forbb, used):
             n += 1
     return n
 
@@ -267,8 +280,8 @@ def k_generate(c, board, used, start, size, cells, ncells, bcp_start, bcp, mark,
 
 
 @njit(cache=True)
-def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, ncorners, forb,
-           used, cand, ncand, meta, near, rng):  # type: ignore[no-untyped-def]
+def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, ncorners,
+           bb_word, bb_mask, forbb, used, cand, ncand, meta, near, rng):  # type: ignore[no-untyped-def]
     """Draw colour c's playout move from its candidate list, or -1 (pass) if it has none.
 
     uniform: every legal placement with the same probability (rejection over the lazy list).
@@ -276,9 +289,9 @@ def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, nco
     placement touches (edge or corner) the opponent's last placement, else ``weights[7]``;
     all weights in (0, 1]. ``near`` is a (S,) uint8 scratch array."""
     n = ncand[c]
+    last = -1
     if policy == POLICY_WEIGHTED:
-        o = 1 - c
-        last = meta[M_LAST_MOVE + o]
+        last = meta[M_LAST_MOVE + 1 - c]
         if last >= 0:
             for i in range(nedges[last]):
                 near[edges[last, i]] = 1
@@ -288,7 +301,7 @@ def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, nco
     while n > 0:
         i = rng_below(rng, n)
         q = cand[c, i]
-        if not k_valid(c, q, cells, ncells, piece, forb, used):
+        if not k_valid(c, q, piece, bb_word, bb_mask, forbb, used):
             n -= 1
             cand[c, i] = cand[c, n]
             q = -1
@@ -306,14 +319,11 @@ def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, nco
             break
         q = -1
     ncand[c] = n
-    if policy == POLICY_WEIGHTED:
-        o = 1 - c
-        last = meta[M_LAST_MOVE + o]
-        if last >= 0:
-            for i in range(nedges[last]):
-                near[edges[last, i]] = 0
-            for i in range(ncorners[last]):
-                near[corners[last, i]] = 0
+    if last >= 0:
+        for i in range(nedges[last]):
+            near[edges[last, i]] = 0
+        for i in range(ncorners[last]):
+            near[corners[last, i]] = 0
     return q
 
 
@@ -328,9 +338,9 @@ def k_score(meta, c):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def k_playout(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp,
-              bcp_mask, diamond, board, forb, att, used, cand, ncand, meta, policy, weights, rng,
-              moves_out, colours_out):  # type: ignore[no-untyped-def]
+def k_playout(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask,
+              diamond, bb_word, bb_mask, eb_word, eb_mask, board, forb, forbb, att, used, cand,
+              ncand, meta, policy, weights, rng, moves_out, colours_out):  # type: ignore[no-untyped-def]
     """Play the (mutable) state to the end; record the moves and who played them. Returns
     the number of moves played."""
     near = np.zeros(board.shape[0], dtype=np.uint8)
@@ -338,20 +348,23 @@ def k_playout(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start,
     while meta[M_OVER] == 0:
         c = meta[M_TO_MOVE]
         q = k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, ncorners,
-                   forb, used, cand, ncand, meta, near, rng)
+                   bb_word, bb_mask, forbb, used, cand, ncand, meta, near, rng)
         moves_out[n] = q
         colours_out[n] = c
         n += 1
         k_play(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp,
-               bcp_mask, diamond, board, forb, att, used, cand, ncand, meta, q)
+               bcp_mask, diamond, bb_word, bb_mask, eb_word, eb_mask, board, forb, forbb, att,
+               used, cand, ncand, meta, q)
     return n
 
 
 @njit(cache=True)
-def _copy_state(board, forb, att, used, cand, ncand, meta,
-                board2, forb2, att2, used2, cand2, ncand2, meta2):  # type: ignore[no-untyped-def]
+def k_copy_state(board, forb, forbb, att, used, cand, ncand, meta, board2, forb2, forbb2, att2,
+                 used2, cand2, ncand2, meta2):  # type: ignore[no-untyped-def]
+    """Copy the state arrays into a second set (only the used part of the lists)."""
     board2[:] = board
     forb2[:, :] = forb
+    forbb2[:, :] = forbb
     att2[:, :] = att
     used2[:, :] = used
     for c in range(2):
@@ -363,13 +376,15 @@ def _copy_state(board, forb, att, used, cand, ncand, meta,
 
 @njit(cache=True)
 def k_playout_batch(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp,
-                    bcp_mask, diamond, board, forb, att, used, cand, ncand, meta, first_moves,
-                    colour, policy, weights, rng, out_returns, out_scores):  # type: ignore[no-untyped-def]
+                    bcp_mask, diamond, bb_word, bb_mask, eb_word, eb_mask, board, forb, forbb,
+                    att, used, cand, ncand, meta, first_moves, colour, policy, weights, rng,
+                    out_returns, out_scores):  # type: ignore[no-untyped-def]
     """For each ``first_moves[i]``: copy the state, play that move (a placement or -1), play
     out to the end; write colour ``colour``'s return (1 win, 0.5 draw, 0 loss) and its score
     difference (own - opponent). The root state is not changed."""
     board2 = np.empty_like(board)
     forb2 = np.empty_like(forb)
+    forbb2 = np.empty_like(forbb)
     att2 = np.empty_like(att)
     used2 = np.empty_like(used)
     cand2 = np.empty_like(cand)
@@ -377,18 +392,20 @@ def k_playout_batch(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_
     meta2 = np.empty_like(meta)
     near = np.zeros(board.shape[0], dtype=np.uint8)
     for b in range(first_moves.shape[0]):
-        _copy_state(board, forb, att, used, cand, ncand, meta,
-                    board2, forb2, att2, used2, cand2, ncand2, meta2)
+        k_copy_state(board, forb, forbb, att, used, cand, ncand, meta,
+                     board2, forb2, forbb2, att2, used2, cand2, ncand2, meta2)
         if meta2[M_OVER] == 0:
             k_play(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp,
-                   bcp_mask, diamond, board2, forb2, att2, used2, cand2, ncand2, meta2,
-                   first_moves[b])
+                   bcp_mask, diamond, bb_word, bb_mask, eb_word, eb_mask, board2, forb2,
+                   forbb2, att2, used2, cand2, ncand2, meta2, first_moves[b])
         while meta2[M_OVER] == 0:
             c = meta2[M_TO_MOVE]
             q = k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners,
-                       ncorners, forb2, used2, cand2, ncand2, meta2, near, rng)
+                       ncorners, bb_word, bb_mask, forbb2, used2, cand2, ncand2, meta2, near,
+                       rng)
             k_play(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp,
-                   bcp_mask, diamond, board2, forb2, att2, used2, cand2, ncand2, meta2, q)
+                   bcp_mask, diamond, bb_word, bb_mask, eb_word, eb_mask, board2, forb2,
+                   forbb2, att2, used2, cand2, ncand2, meta2, q)
         d = k_score(meta2, colour) - k_score(meta2, 1 - colour)
         out_scores[b] = d
         out_returns[b] = 1.0 if d > 0 else (0.0 if d < 0 else 0.5)

@@ -60,15 +60,20 @@ class BlokusState:
         S, NP = g.num_cells, g.num_placements
         self.board = np.empty(S, dtype=np.int8)
         self.forb = np.empty((2, S), dtype=np.uint8)
+        self.forbb = np.empty((2, g.bb_len), dtype=np.uint64)
         self.att = np.empty((2, S), dtype=np.uint8)
         self.used = np.empty((2, K.NUM_PIECES), dtype=np.uint8)
         self.cand = np.empty((2, NP), dtype=np.int32)
         self.ncand = np.empty(2, dtype=np.int32)
         self.meta = np.empty(K.META_LEN, dtype=np.int64)
-        K.k_init(g.start, g.cells, g.ncells, g.bcp_start, g.bcp, self.board, self.forb,
-                 self.att, self.used, self.cand, self.ncand, self.meta, first)
+        K.k_init(g.start, g.bcp_start, g.bcp, *self._arrays(), first)
         self._key = 0
         self.history: list[tuple[int, int]] = []  # (colour, move)
+
+    def _arrays(self) -> tuple[np.ndarray, ...]:  # type: ignore[type-arg]
+        """The state arrays in kernel order."""
+        return (self.board, self.forb, self.forbb, self.att, self.used, self.cand, self.ncand,
+                self.meta)
 
     # -- seats and colours ---------------------------------------------------------------
     @property
@@ -96,7 +101,7 @@ class BlokusState:
         c = self.to_move_colour if colour is None else colour
         g = self.geo
         out = np.empty(int(self.ncand[c]), dtype=np.int32)
-        n = K.k_legal(c, g.cells, g.ncells, g.piece, self.forb, self.used, self.cand,
+        n = K.k_legal(c, g.piece, g.bb_word, g.bb_mask, self.forbb, self.used, self.cand,
                       self.ncand, out)
         return sorted(out[:n].tolist())
 
@@ -104,7 +109,7 @@ class BlokusState:
         """How many legal placements ``colour`` has (ignoring whose turn it is)."""
         c = self.to_move_colour if colour is None else colour
         g = self.geo
-        return int(K.k_count_legal(c, g.cells, g.ncells, g.piece, self.forb, self.used,
+        return int(K.k_count_legal(c, g.piece, g.bb_word, g.bb_mask, self.forbb, self.used,
                                    self.cand, self.ncand))
 
     def legal_moves(self) -> list[int]:
@@ -141,9 +146,7 @@ class BlokusState:
         if move != PASS:
             self._key ^= int(g.zobrist[c, move])
         self.history.append((c, move))
-        K.k_play(g.cells, g.ncells, g.piece, g.corners, g.ncorners, g.edges, g.nedges,
-                 g.bcp_start, g.bcp, g.bcp_mask, g.diamond, self.board, self.forb, self.att,
-                 self.used, self.cand, self.ncand, self.meta, move)
+        K.k_play(*g.kernel_args, *self._arrays(), move)
 
     def play_code(self, code: str) -> int:
         """Play a contest ``XYpr`` code (any valid one; ``0000`` passes); returns the move."""
@@ -197,6 +200,7 @@ class BlokusState:
         s.seat_colours = self.seat_colours
         s.board = self.board.copy()
         s.forb = self.forb.copy()
+        s.forbb = self.forbb.copy()
         s.att = self.att.copy()
         s.used = self.used.copy()
         s.cand = np.empty_like(self.cand)
@@ -260,9 +264,7 @@ class BlokusState:
         r = np.array([rng.integers(2**63)], dtype=np.uint64)
         moves = np.empty(K.MAX_PLAYOUT_MOVES, dtype=np.int64)
         colours = np.empty(K.MAX_PLAYOUT_MOVES, dtype=np.int64)
-        n = K.k_playout(g.cells, g.ncells, g.piece, g.corners, g.ncorners, g.edges, g.nedges,
-                        g.bcp_start, g.bcp, g.bcp_mask, g.diamond, s.board, s.forb, s.att,
-                        s.used, s.cand, s.ncand, s.meta, pol, w, r, moves, colours)
+        n = K.k_playout(*g.kernel_args, *s._arrays(), pol, w, r, moves, colours)
         players = np.asarray([self.seat_of(int(c)) for c in colours[:n]], dtype=np.int64)
         return Playout(np.asarray(s.returns(), dtype=np.float64), np.zeros(0),
                        moves[:n].copy(), players)
@@ -276,10 +278,8 @@ class BlokusState:
         first = np.asarray(list(moves), dtype=np.int64)
         ret = np.empty(len(first))
         sc = np.empty(len(first), dtype=np.int64)
-        K.k_playout_batch(g.cells, g.ncells, g.piece, g.corners, g.ncorners, g.edges,
-                          g.nedges, g.bcp_start, g.bcp, g.bcp_mask, g.diamond, self.board,
-                          self.forb, self.att, self.used, self.cand, self.ncand, self.meta, first,
-                          self.colour_of(seat), pol, w, r, ret, sc)
+        K.k_playout_batch(*g.kernel_args, *self._arrays(), first, self.colour_of(seat), pol, w,
+                          r, ret, sc)
         return PlayoutBatch(ret, np.zeros((len(first), 0)), np.zeros(len(first), np.int64))
 
     # -- priors and features --------------------------------------------------------------

@@ -1,0 +1,113 @@
+"""Blokus Duo speed: random playouts per second and full legal-move generation time.
+
+Usage: python bench/blokus_speed.py [--playouts N] [--json]
+
+* playouts/s: uniform random playouts from the empty board, one core, in one numba call
+  (``playout_batch``); also the weighted policy, and single ``playout()`` calls (with their
+  Python overhead, as UCT makes them).
+* movegen µs: one full legal-move generation from the board alone (``k_generate``, attach
+  points then placements), averaged over the positions of random games; also the incremental
+  list (``legal_placements``, with Python overhead).
+Times are CPU time of this process (``time.process_time``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np  # noqa: E402
+
+from games.blokus_duo import BlokusConfig, BlokusState  # noqa: E402
+from games.blokus_duo import kernels as K  # noqa: E402
+
+
+def batch_rate(policy: str, n: int) -> float:
+    s = BlokusState(first=0, config=BlokusConfig(playout=policy))
+    rng = np.random.default_rng(1)
+    s.playout_batch(s.legal_moves()[:2], rng, 0)  # compile / warm up
+    t = time.process_time()
+    # the first move of each playout is drawn at random too: pass a random legal move
+    moves = rng.choice(s.legal_moves(), size=n).tolist()
+    s.playout_batch(moves, rng, 0)
+    return n / (time.process_time() - t)
+
+
+def single_rate(n: int) -> float:
+    s = BlokusState(first=0, config=BlokusConfig(playout="uniform"))
+    rng = np.random.default_rng(2)
+    s.playout(rng, 0)
+    t = time.process_time()
+    for _ in range(n):
+        s.playout(rng, 0)
+    return n / (time.process_time() - t)
+
+
+def movegen(games: int) -> tuple[float, float, int]:
+    rng = np.random.default_rng(3)
+    positions = []
+    for _ in range(games):
+        s = BlokusState(first=0, config=BlokusConfig(playout="uniform"))
+        p = s.playout(rng, 0)
+        for m in p.moves.tolist():
+            positions.append(s.clone())
+            s.play(m)
+    g = positions[0].geo
+    mark = np.zeros(g.num_placements, dtype=np.int32)
+    out = np.empty(g.num_placements, dtype=np.int32)
+    reps = 20
+    total = 0
+    K.k_generate(0, positions[0].board, positions[0].used, g.start, g.size, g.cells,
+                 g.ncells, g.bcp_start, g.bcp, mark, out)
+    t = time.process_time()
+    for _ in range(reps):
+        for s in positions:
+            total += K.k_generate(s.to_move_colour, s.board, s.used, g.start, g.size,
+                                  g.cells, g.ncells, g.bcp_start, g.bcp, mark, out)
+    scratch = (time.process_time() - t) / (reps * len(positions)) * 1e6
+    t = time.process_time()
+    for _ in range(reps):
+        for s in positions:
+            s.legal_placements()
+    inc = (time.process_time() - t) / (reps * len(positions)) * 1e6
+    return scratch, inc, total // (reps * len(positions))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--playouts", type=int, default=5000)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    uni = batch_rate("uniform", args.playouts)
+    wei = batch_rate("weighted", args.playouts)
+    single = single_rate(max(args.playouts // 5, 100))
+    scratch, inc, mean_moves = movegen(20)
+    rows = [
+        ("uniform playouts/s (batch kernel)", f"{uni:,.0f}"),
+        ("weighted playouts/s (batch kernel)", f"{wei:,.0f}"),
+        ("uniform playouts/s (state.playout)", f"{single:,.0f}"),
+        ("full movegen µs (k_generate)", f"{scratch:.1f}"),
+        ("legal_placements µs (incremental)", f"{inc:.1f}"),
+        ("mean legal moves per position", f"{mean_moves}"),
+    ]
+    w = max(len(r[0]) for r in rows)
+    for name, val in rows:
+        print(f"{name:<{w}}  {val:>10}")
+    if args.json:
+        print(json.dumps({
+            "playouts_per_s": round(uni),
+            "movegen_us": round(scratch, 2),
+            "weighted_playouts_per_s": round(wei),
+            "single_playouts_per_s": round(single),
+            "incremental_legal_us": round(inc, 2),
+        }))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
