@@ -207,7 +207,7 @@ class MatchServer:
             if n:
                 self._exchange(deal, p, n)
         state = deal.state(seed=self.seed * 100003 + self.game)
-        self._play_out(state, wire_ranks, seats)
+        plays = self._play_out(state, wire_ranks, seats)
         self.match.finish(state)
         fin = list(state.finish)
         pts = [0] * NP
@@ -216,8 +216,9 @@ class MatchServer:
         self.record.points.append(pts)
         self.record.finish.append(fin)
         if self._log is not None:
-            self._log.write(format_game(record_of(state, self.game - 1, deal.ranks,
-                                                  self.match.points, deal.reset)))
+            rec = record_of(state, self.game - 1, deal.ranks, self.match.points, deal.reset)
+            rec.plays = plays  # as submitted: tndhms logs rejected melds too
+            self._log.write(format_game(rec))
         end: Event = MatchEnd() if last_game else GameEnd()
         for p in range(NP):
             self._send(p, end)
@@ -231,8 +232,14 @@ class MatchServer:
         if not deal.give(p, cards):
             log.info("uecda_exchange_penalty", game=self.game, player=p)
 
-    def _play_out(self, state: GameState, ranks: tuple[int, ...], seats: tuple[int, ...]) -> None:
+    def _play_out(
+        self, state: GameState, ranks: tuple[int, ...], seats: tuple[int, ...]
+    ) -> list[tuple[int, int]]:
+        """Play the game out; returns the plays for the log: (player, move as submitted),
+        a rejected meld included (the engine's history has a pass there), a table that is
+        no meld logged as a pass."""
         shown: Cells = EMPTY_CELLS
+        plays: list[tuple[int, int]] = []
         while True:
             mover = state.to_move
             lead = state.table == PASS
@@ -259,6 +266,7 @@ class MatchServer:
                     move = None  # not a meld: rejected like any illegal move
             accepted = move is not None and state.accepts(move)
             state.play(move if accepted and move is not None else PASS)
+            plays.append((mover, move if move is not None else PASS))
             self._send_if_remote(mover, t, Ack(9 if accepted else 8))
             if accepted and move is not None and move != PASS:
                 shown = cells
@@ -272,7 +280,7 @@ class MatchServer:
             for p in range(NP):
                 self._send(p, stage)
             if state.is_terminal():
-                return
+                return plays
             for p in range(NP):
                 self._send(p, GameGoesOn())
 

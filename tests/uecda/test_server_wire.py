@@ -84,3 +84,44 @@ def test_mock_server_reproduces_the_recorded_wire() -> None:
         if g != w:
             diffs.append((i, type(ev).__name__, g, w))
     assert not diffs, diffs[:3]
+
+
+@pytest.mark.regression
+@pytest.mark.parametrize("name", ["server-log-5games-same-match.log",
+                                  "server-log-100games.log"])
+def test_mock_server_replays_a_recorded_match_into_the_same_log(name: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Every seat scripted from a real log: the server's own log says the same (deals,
+    exchanges, plays, results, points)."""
+    src = SHARED_DATA / "uecda" / name
+    if not src.exists():
+        pytest.skip("recording not available")
+    games = parse_log(src.read_text()).games
+    deals = []
+    tables: list[list[Cells]] = [[] for _ in range(5)]
+    for g in games:
+        hands = list(g.dealt)
+        tributes = []
+        if g.changes is not None:
+            for e in g.changes[:2]:
+                hands[e.src] &= ~e.cards
+                hands[e.dst] |= e.cards
+                tributes.append(Exchange(e.src, e.dst, e.cards, True))
+            for giver in sorted(range(5), key=lambda p: g.mibun[p])[:2]:
+                e = next(x for x in g.changes[2:] if x.src == giver)
+                tables[giver].append(hand_to_cells(e.cards))
+        deals.append(Deal(g.number, list(g.seat), list(g.mibun), g.changes is None,
+                          list(g.dealt), hands, tributes))
+        for p, m in g.plays:
+            tables[p].append(move_to_cells(m))
+    out = tmp_path / "mock.log"
+    seats = [Scripted(f"s{p}", tables[p]) for p in range(5)]
+    MatchServer(ServerConfig(games=len(deals), seed=0, log=str(out)), seats,
+                deals=iter(deals)).run()
+    mine = parse_log(out.read_text()).games
+    assert len(mine) == len(games)
+    for a, b in zip(mine, games, strict=True):
+        assert (a.number, a.mibun, a.seat, a.dealt) == (b.number, b.mibun, b.seat, b.dealt)
+        assert [(e.src, e.dst, e.cards) for e in a.changes or []] == \
+            [(e.src, e.dst, e.cards) for e in b.changes or []]
+        assert (a.plays, a.result, a.points) == (b.plays, b.result, b.points), a.number
+    assert all(not s.queue for s in seats)  # every scripted table was asked for
