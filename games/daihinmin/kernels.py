@@ -161,6 +161,16 @@ def _low_high(m: int) -> tuple[int, int]:
 @njit(cache=True)
 def gen_moves(hand: int, table: int, rev: int, lock: int, out: np.ndarray) -> int:
     """Write every legal meld (no pass) of ``hand`` on ``table`` into ``out``; return the count."""
+    tinfo = np.empty(5, np.int64)
+    tinfo[0] = -1
+    return gen_moves_cached(hand, table, rev, lock, out, tinfo)
+
+
+@njit(cache=True)
+def gen_moves_cached(hand: int, table: int, rev: int, lock: int, out: np.ndarray,
+                     tinfo: np.ndarray) -> int:
+    """gen_moves with the table's analysis (count, suits, low, high) cached in ``tinfo``
+    (recomputed when ``tinfo[0] != table``)."""
     n = 0
     joker = (hand & _JOKER_BIT) != 0
     if table == _SINGLE_JOKER:
@@ -170,13 +180,20 @@ def gen_moves(hand: int, table: int, rev: int, lock: int, out: np.ndarray) -> in
         return 0
     empty = table == 0
     tkind = (table >> 60) & 3
-    tcount = popcount(table & _ALL_CARDS)
-    tsuits = 0
-    tlo = 0
-    thi = 0
-    if not empty:
-        tsuits = _suits_of(table)
-        tlo, thi = _low_high(table)
+    if tinfo[0] != table:
+        tinfo[0] = table
+        tinfo[1] = popcount(table & _ALL_CARDS)
+        if not empty:
+            tinfo[2] = _suits_of(table)
+            tinfo[3], tinfo[4] = _low_high(table)
+        else:
+            tinfo[2] = 0
+            tinfo[3] = 0
+            tinfo[4] = 0
+    tcount = tinfo[1]
+    tsuits = tinfo[2]
+    tlo = tinfo[3]
+    thi = tinfo[4]
     locked = lock != 0 and not empty
     # ---- singles
     if empty or tkind == 1:
@@ -208,14 +225,24 @@ def gen_moves(hand: int, table: int, rev: int, lock: int, out: np.ndarray) -> in
         if not empty:
             kmin = tcount
             kmax = tcount
-        for r in range(13):
+        r0 = hand & _ROW
+        r1 = (hand >> 13) & _ROW
+        r2 = (hand >> 26) & _ROW
+        r3 = (hand >> 39) & _ROW
+        if joker:
+            ranks = r0 | r1 | r2 | r3
+        else:
+            ranks = (r0 & r1) | (r0 & r2) | (r0 & r3) | (r1 & r2) | (r1 & r3) | (r2 & r3)
+        if not empty:
+            # col = r + 1: normal col > tlo <=> r >= tlo; revolution col < tlo <=> r < tlo - 1
+            if rev:
+                ranks &= (1 << max(tlo - 1, 0)) - 1
+            else:
+                ranks &= ~((1 << tlo) - 1)
+        while ranks:
+            r = _LOW13[ranks]
+            ranks &= ranks - 1
             col = r + 1
-            if not empty:
-                if rev:
-                    if col >= tlo:
-                        continue
-                elif col <= tlo:
-                    continue
             rs = ((hand >> r) & 1) | (((hand >> (13 + r)) & 1) << 1) \
                 | (((hand >> (26 + r)) & 1) << 2) | (((hand >> (39 + r)) & 1) << 3)
             npc = _POP13[rs]
@@ -256,14 +283,26 @@ def gen_moves(hand: int, table: int, rev: int, lock: int, out: np.ndarray) -> in
             if _POP13[row] < (2 if joker else 3):
                 continue
             rowcols = row << 1
-            for lo in range(15):
+            if joker:  # windows of 3 columns holding at least 2 cards
+                a = rowcols
+                b = rowcols >> 1
+                c = rowcols >> 2
+                starts = ((a & b) | (a & c) | (b & c)) & _ROW
+            else:
+                starts = rowcols & (rowcols >> 1) & (rowcols >> 2)
+            if not empty:
+                if rev:  # hi = lo + tcount - 1 < tlo
+                    starts &= (1 << max(tlo - tcount + 1, 0)) - 1
+                else:
+                    starts &= ~((1 << (thi + 1)) - 1)
+            while starts:
+                lo = _LOW13[starts]
+                starts &= starts - 1
                 nmin = 3
                 nmax = 15 - lo
                 if not empty:
                     nmin = tcount
                     nmax = min(tcount, 15 - lo)
-                    if not rev and lo <= thi:
-                        continue
                 for ln in range(nmin, nmax + 1):
                     hi = lo + ln - 1
                     if not empty and rev and hi >= tlo:
@@ -358,7 +397,7 @@ def apply_move(st: np.ndarray, m: int, rs: np.ndarray) -> None:
         st[_REV] ^= 1
     if m == _SINGLE_JOKER:
         st[_LOCK] = 0
-    elif prev != 0 and prev != _SINGLE_JOKER and _suits_of(m) == _suits_of(prev):
+    elif prev != 0 and prev != _SINGLE_JOKER and st[_LOCK] == 0 and _suits_of(m) == _suits_of(prev):
         st[_LOCK] = 1
     st[_TABLE] = m
     if st[_H0 + p] == 0:
@@ -424,10 +463,10 @@ def _sort_small(a: np.ndarray, n: int) -> None:
 
 @njit(cache=True)
 def choose_move(st: np.ndarray, policy: int, rs: np.ndarray, buf: np.ndarray,
-                sort_moves: bool) -> int:
+                sort_moves: bool, tinfo: np.ndarray) -> int:
     p = st[_TURN]
     table = st[_TABLE]
-    n = gen_moves(st[_H0 + p], table, st[_REV], st[_LOCK], buf)
+    n = gen_moves_cached(st[_H0 + p], table, st[_REV], st[_LOCK], buf, tinfo)
     empty = table == 0
     if n == 0:
         return 0
@@ -452,6 +491,8 @@ def playout(st: np.ndarray, seat: int, policy: int, rs: np.ndarray, buf: np.ndar
     when ``seat`` is out if ``stop_when_out``. Returns (number of evals, number of plies)."""
     ne = 0
     ply = 0
+    tinfo = np.empty(5, np.int64)
+    tinfo[0] = -1
     while st[_TURN] >= 0:
         if stop_when_out and (st[_OUTMASK] >> seat) & 1:
             break
@@ -460,7 +501,7 @@ def playout(st: np.ndarray, seat: int, policy: int, rs: np.ndarray, buf: np.ndar
             k = _NP - st[_NOUT]
             evals[ne] = ((k + 1) * 0.5 - 1.0) * 0.25
             ne += 1
-        m = choose_move(st, policy, rs, buf, sort_moves)
+        m = choose_move(st, policy, rs, buf, sort_moves, tinfo)
         if ply < moves_out.shape[0]:
             moves_out[ply] = m
             players_out[ply] = p

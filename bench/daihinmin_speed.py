@@ -1,0 +1,110 @@
+"""Daihinmin speed: uniform random playouts/s from fresh deals (one core), and the median wall
+time of one FlatMC(alpha=0.9) decision of N playouts over an InfoSet, over many positions.
+
+    python bench/daihinmin_speed.py [--playouts 3000] [--positions 50] [--batch 16] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np  # noqa: E402
+
+from games.daihinmin import Match, MatchConfig  # noqa: E402
+from games.daihinmin import kernels as K  # noqa: E402
+from search.budget import Budget  # noqa: E402
+from search.flat import FlatConfig, FlatMC  # noqa: E402
+
+
+def positions(n: int, seed: int):  # type: ignore[no-untyped-def]
+    """n info sets of the player to move, at random points of random games, where the player
+    has at least two legal moves (a real decision)."""
+    m = Match(MatchConfig(seed=seed))
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        d = m.deal()
+        for p in range(5):
+            if d.to_give(p):
+                d.give(p, 0)
+        s = d.state()
+        stop = int(rng.integers(0, 40))
+        i = 0
+        while not s.is_terminal():
+            if i >= stop and len(s.legal_moves()) >= 2:
+                out.append(s.info_set(s.to_move))
+                break
+            lm = s.legal_moves()
+            s.play(lm[int(rng.integers(len(lm)))])
+            i += 1
+        while not s.is_terminal():
+            lm = s.legal_moves()
+            s.play(lm[int(rng.integers(len(lm)))])
+        m.finish(s)
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=40000, help="random playouts to time")
+    ap.add_argument("--playouts", type=int, default=3000, help="playouts per decision")
+    ap.add_argument("--positions", type=int, default=50)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--alpha", type=float, default=0.9)
+    ap.add_argument("--policy", default="uniform", choices=["uniform", "heuristic"])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+
+    K.random_playouts_kernel(10, 1, K.POLICY_UNIFORM)  # compile / load the cache
+    K.random_playouts_kernel(10, 1, K.POLICY_HEURISTIC)
+    rows = []
+    figures: dict[str, float] = {}
+    for name, pol in (("uniform", K.POLICY_UNIFORM), ("heuristic", K.POLICY_HEURISTIC)):
+        w0, c0 = time.perf_counter(), time.process_time()
+        plies = K.random_playouts_kernel(args.games, args.seed, pol)
+        wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+        rows.append((f"{name} playouts/s (wall)", f"{args.games / wall:,.0f}"))
+        rows.append((f"{name} playouts/s (cpu)", f"{args.games / cpu:,.0f}"))
+        rows.append((f"{name} plies per game", f"{plies / args.games:.1f}"))
+        figures[f"{name}_playouts_per_s"] = args.games / wall
+        figures[f"{name}_playouts_per_s_cpu"] = args.games / cpu
+    figures["playouts_per_s"] = figures["uniform_playouts_per_s"]
+
+    infos = [i.with_policy(args.policy) for i in positions(args.positions, args.seed)]
+    flat = FlatMC(FlatConfig(alpha=args.alpha, batch=args.batch))
+    rng = np.random.default_rng(args.seed)
+    flat.search(infos[0], infos[0].seat, Budget(playouts=64), rng)  # warm up
+    walls, cpus, arms = [], [], []
+    for info in infos:
+        w0, c0 = time.perf_counter(), time.process_time()
+        r = flat.search(info, info.seat, Budget(playouts=args.playouts), rng)
+        walls.append(time.perf_counter() - w0)
+        cpus.append(time.process_time() - c0)
+        arms.append(len(r.moves))
+    figures["decision_ms_3000" if args.playouts == 3000 else "decision_ms"] = (
+        1000 * statistics.median(walls))
+    figures["decision_ms_cpu"] = 1000 * statistics.median(cpus)
+    rows.append((f"decision {args.playouts} playouts, median wall ms",
+                 f"{1000 * statistics.median(walls):.1f}"))
+    rows.append((f"decision {args.playouts} playouts, median cpu ms",
+                 f"{1000 * statistics.median(cpus):.1f}"))
+    rows.append(("decision arms, median", f"{statistics.median(arms):.0f}"))
+    rows.append(("policy / batch / alpha", f"{args.policy} / {args.batch} / {args.alpha}"))
+    w = max(len(a) for a, _ in rows)
+    for a, b in rows:
+        print(f"{a:<{w}}  {b:>12}")
+    if args.json:
+        print(json.dumps({k: round(v, 1) for k, v in figures.items()}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
