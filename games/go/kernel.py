@@ -785,3 +785,23 @@ def k_prior_sums(F: np.ndarray, Wt: np.ndarray, wins: np.ndarray, visits: np.nda
                 v += Wt[r, 1]
         wins[i] = w
         visits[i] = v
+
+
+@njit(cache=True)
+def k_playout_after(B0: np.ndarray, first: np.ndarray, seed: np.uint64, policy: int,
+                    pat: np.ndarray, sa_min: int, max_moves: int,
+                    scores: np.ndarray) -> np.uint64:
+    """For each i, from a fresh copy of B0 the colour to play plays ``first[i]`` (legal;
+    PASS allowed), then a playout: ``scores[i]`` = black area - white area. B0 unchanged."""
+    B = B0.copy()
+    P = B0.shape[1]
+    moves = np.empty(max_moves + 1, dtype=np.int32)
+    owner = np.empty(P, dtype=np.int32)
+    buf = np.empty(4 * P + 8, dtype=np.int32)
+    s = seed
+    for i in range(first.shape[0]):
+        B[:, :] = B0
+        k_play(B, first[i], B[META, M_TOPLAY])
+        sc, nm, s = k_playout(B, s, policy, pat, sa_min, max_moves, moves, owner, buf)
+        scores[i] = sc
+    return s

@@ -191,3 +191,22 @@ def test_clear_passes_resumes_the_game() -> None:
     s.clear_passes()
     assert not s.is_terminal() and len(s.legal_moves()) == 26
     assert len(s.history) == 2
+
+
+def test_playout_batch_matches_single_playouts_statistically() -> None:
+    """Flat MC fast path: shapes, seat perspective, and a capture is judged better than a
+    throw-away move."""
+    from games.contract import HasPlayoutBatch
+
+    s = GoState(7, 0.5)
+    for v in ("D4", "D5", "C5", "pass", "E5", "pass"):
+        s.play(vertex_to_point(v, 7))
+    assert isinstance(s, HasPlayoutBatch) and s.to_play == BLACK
+    capture, edge = vertex_to_point("D6", 7), vertex_to_point("A1", 7)
+    rng = np.random.default_rng(2)
+    moves = [capture] * 200 + [edge] * 200
+    b = s.playout_batch(moves, rng, 0)
+    assert b.returns.shape == (400,) and b.n_evals.tolist() == [0] * 400
+    assert b.returns[:200].mean() > b.returns[200:].mean()
+    w = s.playout_batch([capture] * 200, np.random.default_rng(2), 1)
+    assert np.allclose(w.returns, 1.0 - b.returns[:200])
