@@ -42,6 +42,7 @@ def play_game(transport: Transport, player: BlokusPlayer, dialect: str, team_cod
     """Play one game on an open transport until ``9`` (or the host closes)."""
     conn = PlayerConnection(dialect)
     player.new_game()
+    d0 = player.decisions
     ended = "running"
     try:
         while ended == "running":
@@ -74,6 +75,6 @@ def play_game(transport: Transport, player: BlokusPlayer, dialect: str, team_cod
         ended = "transport_error"
     st = player.state
     scores = st.scores() if st is not None else None
-    log.info("game_end", ended=ended, decisions=player.decisions, colour=player.colour,
+    log.info("game_end", ended=ended, decisions=player.decisions - d0, colour=player.colour,
              scores=scores)
-    return GameSummary(ended, player.decisions, player.colour, scores)
+    return GameSummary(ended, player.decisions - d0, player.colour, scores)

@@ -27,8 +27,8 @@ def blokus_features(state: Any) -> np.ndarray:
 
 
 @njit(cache=True)
-def k_child_raw(board, forb, att, cells, ncells, edges, nedges, corners, ncorners, moves,
-                colour, size, w, planes, feat, sb, sf, sa, out):  # type: ignore[no-untyped-def]
+def k_child_raw(board, forb, att, cells, ncells, edges, nedges, corners, ncorners,  # type: ignore[no-untyped-def]  # noqa: E501
+                moves, colour, size, w, planes, feat, sb, sf, sa, out):
     """out[i] = w · features(state + moves[i]) from the opponent's (the next mover's) view."""
     o = 1 - colour
     for i in range(len(moves)):
