@@ -63,8 +63,9 @@ def rng_next(rs: np.ndarray) -> np.uint64:
 
 @njit(cache=True)
 def rng_below(rs: np.ndarray, n: int) -> int:
-    """Uniform int in [0, n) (n small: the modulo bias is below 2**-50)."""
-    return int(rng_next(rs) >> np.uint64(11)) % n
+    """Uniform int in [0, n) for n < 2**31 (multiply-shift of the top 32 bits; the bias is
+    below n / 2**32)."""
+    return np.int64(((rng_next(rs) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
 def py_rng_next(state: list[int]) -> int:
@@ -78,7 +79,7 @@ def py_rng_next(state: list[int]) -> int:
 
 
 def py_rng_below(state: list[int], n: int) -> int:
-    return (py_rng_next(state) >> 11) % n
+    return ((py_rng_next(state) >> 32) * n) >> 32
 
 
 # ----------------------------------------------------------------------------- bits
