@@ -115,8 +115,20 @@ def run_arena(
                 stdin=subprocess.DEVNULL, stdout=err, stderr=err))
             err.close()
             # accept this one before starting the next: player number = --player order
-            got = listener.accept_players(1, timeout, accept_timeout=120.0, first=p)
-            clients.append(got[0])
+            client = None
+            for _ in range(240):  # up to 2 minutes for a client to start and connect
+                got = listener.accept_players(1, timeout, accept_timeout=0.5, first=p,
+                                              quiet=True)
+                client = got[0]
+                if client is not None or p not in listener.failures or \
+                        "in time" not in listener.failures[p]:
+                    break
+                if procs[-1].poll() is not None:
+                    listener.failures[p] = f"client exited with code {procs[-1].returncode}"
+                    break
+            if client is not None:
+                listener.failures.pop(p, None)
+            clients.append(client)
         failures = dict(listener.failures)
         rec = MatchServer(cfg, clients, failures, on_game).run()
     finally:

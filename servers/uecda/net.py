@@ -104,12 +104,14 @@ class Listener:
         self.failures: dict[int, str] = {}  # player -> why no client plays it
 
     def accept_players(
-        self, n: int, timeout: float, accept_timeout: float | None = None, first: int = 0
+        self, n: int, timeout: float, accept_timeout: float | None = None, first: int = 0,
+        quiet: bool = False,
     ) -> list[RemoteClient | None]:
         """Accept ``n`` clients in order (player number = accept order), read each profile
         and send its player number (``first``, ``first + 1``, ...). A client that fails gets
         None (a stand-in plays); after ``accept_timeout`` seconds the missing players are
-        stand-ins too."""
+        stand-ins too. ``quiet``: do not log the failures (the caller retries)."""
+        self._quiet = quiet
         out: list[RemoteClient | None] = []
         deadline = None if accept_timeout is None else time.monotonic() + accept_timeout
         for player in range(first, first + n):
@@ -140,7 +142,8 @@ class Listener:
         return out
 
     def _fail(self, out: list[RemoteClient | None], player: int, reason: str) -> None:
-        log.warning("uecda_client_dropped", player=player, game=0, reason=reason)
+        if not getattr(self, "_quiet", False):
+            log.warning("uecda_client_dropped", player=player, game=0, reason=reason)
         self.failures[player] = reason
         out.append(None)
 
