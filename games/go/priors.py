@@ -9,7 +9,6 @@ figures below are ours).
 
 from __future__ import annotations
 
-import functools
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -59,8 +58,10 @@ def weight_table(wt: PriorWeights) -> np.ndarray:
     ], dtype=np.float64)
 
 
-def go_priors(state: GoState, weights: PriorWeights | None = None) -> Priors:
-    """Priors for ``state.legal_moves()`` (points first, PASS last)."""
+def go_priors(state: GoState, weights: PriorWeights | None = None,
+              table: np.ndarray | None = None) -> Priors:
+    """Priors for ``state.legal_moves()`` (points first, PASS last). ``table`` is
+    ``weight_table(weights)`` when the caller keeps it (saves rebuilding it per call)."""
     wt = weights or PriorWeights()
     moves = state.legal_moves()
     if not moves:
@@ -70,14 +71,7 @@ def go_priors(state: GoState, weights: PriorWeights | None = None) -> Priors:
     f = feature_matrix(state, points)
     wins = np.empty(n + 1)
     visits = np.empty(n + 1)
-    K.k_prior_sums(f, _table(wt), wins, visits)
+    K.k_prior_sums(f, weight_table(wt) if table is None else table, wins, visits)
     wins[n] = wt.even_wins + (wt.pass_move[0] if n else 0.0)
     visits[n] = wt.even_visits + (wt.pass_move[1] if n else 0.0)
     return Priors(moves, wins / visits, visits)
-
-
-@functools.lru_cache(maxsize=8)
-def _table(wt: PriorWeights) -> np.ndarray:
-    t = weight_table(wt)
-    t.setflags(write=False)
-    return t

@@ -29,7 +29,7 @@ from games.go.coords import (
     point_to_vertex,
 )
 from games.go.patterns import pattern_table
-from games.go.priors import PriorWeights, go_priors
+from games.go.priors import PriorWeights, go_priors, weight_table
 
 
 class IllegalMove(ValueError):
@@ -96,6 +96,8 @@ class GoState:
         self.history: list[tuple[int, int]] = []  # (colour, point) of each move, PASS too
         self.setup: list[tuple[int, int]] = []  # (colour, point) of setup/handicap stones
         self._scratch_arrays: tuple[np.ndarray, ...] | None = None
+        self._legal_cache: tuple[tuple[int, ...], list[int]] | None = None
+        self._prior_table: np.ndarray | None = None
 
     # -- colours, seats, turns ---------------------------------------------------------
     @staticmethod
@@ -213,10 +215,15 @@ class GoState:
 
     def legal_moves(self) -> list[int]:
         """Contract: the legal points of the colour to play that do not fill its own true
-        eyes, then PASS. Empty when the game is over."""
+        eyes, then PASS. Empty when the game is over. (A fresh list each call.)"""
         if self.is_terminal():
             return []
-        return self.legal_points(self.to_play, include_eyes=False) + [PASS]
+        tag = (self._hash, self.to_play, len(self.history), len(self._seen))
+        cached = self._legal_cache
+        if cached is None or cached[0] != tag:
+            cached = (tag, self.legal_points(self.to_play, include_eyes=False) + [PASS])
+            self._legal_cache = cached
+        return list(cached[1])
 
     def play_colour(self, colour: int, point: int) -> None:
         """Play ``colour`` at ``point`` (or PASS) whoever is to play; afterwards the other
@@ -288,20 +295,19 @@ class GoState:
     def area(self) -> tuple[int, int]:
         """Tromp-Taylor (black area, white area): stones plus empty points reaching only
         that colour."""
-        owner = np.empty(self._b.shape[1], dtype=np.int32)
-        K.k_area(self._b.copy(), owner)
+        owner = self.area_owner()
         return int(np.sum(owner == BLACK)), int(np.sum(owner == WHITE))
 
     def area_owner(self) -> np.ndarray:
         """Per point (1-D, border included): BLACK, WHITE or EMPTY (neutral)."""
         owner = np.empty(self._b.shape[1], dtype=np.int32)
-        K.k_area(self._b.copy(), owner)
+        K.k_area(self._b, owner)  # uses only the scratch row of the board
         return owner
 
     def score(self) -> float:
         """Tromp-Taylor area score: black area - white area - komi (> 0: black wins)."""
-        b, w = self.area()
-        return b - w - self.komi
+        owner = self._scratch()[2]
+        return int(K.k_area(self._b, owner)) - self.komi
 
     def returns(self) -> list[float]:
         """Contract: per seat (0 = black) 1 for a win, 0 for a loss, 0.5 for a jigo."""
@@ -335,6 +341,8 @@ class GoState:
         new.history = list(self.history)
         new.setup = list(self.setup)
         new._scratch_arrays = self._scratch_arrays
+        new._legal_cache = self._legal_cache
+        new._prior_table = self._prior_table
         return new
 
     def diagram(self) -> str:
@@ -431,7 +439,9 @@ class GoState:
     # -- priors ------------------------------------------------------------------------
     def priors(self) -> Priors:
         """Contract: prior (value, equivalent experience) of each legal move (priors.py)."""
-        return go_priors(self, self.prior_weights)
+        if self._prior_table is None:
+            self._prior_table = weight_table(self.prior_weights)
+        return go_priors(self, self.prior_weights, self._prior_table)
 
     def __repr__(self) -> str:
         return f"GoState(size={self.size}, komi={self.komi}, moves={len(self.history)})"
