@@ -74,6 +74,63 @@ class InfoSet:
             history=tuple(state.history),
         )
 
+    @classmethod
+    def start(
+        cls,
+        seat: int,
+        hand: int,
+        counts: tuple[int, ...] | list[int],
+        order: tuple[int, ...] | list[int],
+        first: int,
+        ranks: tuple[int, ...] | list[int] = (2, 2, 2, 2, 2),
+        exchanges: tuple[tuple[int, int, int, bool], ...] = (),
+        policy: str = "uniform",
+    ) -> InfoSet:
+        """The info set at the start of a game (after the exchange), from what a client sees:
+        its hand, the card counts, the seats, the first mover, the ranks and the exchange
+        entries it took part in. Follow the game with :meth:`observe`."""
+        return cls(seat=seat, hand=hand, counts=tuple(counts), played=0, table=0, rev=0,
+                   lock=0, passed=0, last=-1, turn=first, finish=(), passcount=0,
+                   order=tuple(order), ranks=tuple(ranks), exchanges=tuple(exchanges),
+                   history=(), policy=policy)
+
+    def observe(self, player: int, move: int) -> InfoSet:
+        """The info set after ``player`` made ``move`` (an accepted play, or PASS for a pass
+        or a rejected submission). Public state follows the rules engine; only card counts
+        of the others are needed, so a placeholder world is used."""
+        if player != self.turn:
+            raise ValueError(f"player {player} acted but player {self.turn} was to move")
+        cards = move_cards(move)
+        if player == self.seat and cards & ~self.hand:
+            raise ValueError("own play with cards not in hand")
+        if player != self.seat and cards & ~self.unseen() & ~self.known()[player]:
+            raise ValueError("play with cards that cannot be in that hand")
+        pool = cards_of(ALL_CARDS & ~self.hand & ~self.played & ~cards)
+        hands = [0] * R.NP
+        hands[self.seat] = self.hand
+        k = 0
+        for p in range(R.NP):
+            if p == self.seat:
+                continue
+            h = cards if p == player else 0
+            for _ in range(self.counts[p] - popcount(h)):
+                h |= 1 << pool[k]
+                k += 1
+            hands[p] = h
+        st = self._state_list(hands)
+        R.apply_move(st, move)
+        return replace(
+            self,
+            hand=st[R.H0 + self.seat],
+            counts=tuple(popcount(st[R.H0 + p]) for p in range(R.NP)),
+            played=self.played | cards,
+            table=st[R.TABLE], rev=st[R.REV], lock=st[R.LOCK], passed=st[R.PASSED],
+            last=st[R.LAST], turn=st[R.TURN],
+            finish=tuple(st[R.FINISH:R.FINISH + st[R.NOUT]]),
+            passcount=st[R.PASSCOUNT],
+            history=self.history + ((player, move),),
+        )
+
     def with_policy(self, policy: str) -> InfoSet:
         if policy not in POLICIES:
             raise ValueError(f"unknown playout policy {policy!r}")

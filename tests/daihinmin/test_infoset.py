@@ -5,7 +5,7 @@ import pytest
 
 from games.contract import InfoSet as InfoSetProtocol
 from games.contract import PlayoutBatch
-from games.daihinmin import GameState, Match, MatchConfig
+from games.daihinmin import GameState, InfoSet, Match, MatchConfig
 from games.daihinmin import kernels as K
 from games.daihinmin import rules as R
 from games.daihinmin.cards import cards_of, popcount, strength_key
@@ -140,3 +140,36 @@ def test_counts_and_played_cards() -> None:
         info = t.info_set(0)
         assert sum(info.counts) + popcount(info.played) == 53
         assert popcount(info.unseen()) == sum(x for x in info.needs() if x > 0)
+
+
+def test_observe_follows_real_logs_for_every_player() -> None:
+    """A client's view built from observations only equals the engine's info set."""
+    from pathlib import Path
+
+    from games.daihinmin import parse_log
+    from games.daihinmin.cards import PASS
+
+    path = Path("/work/shared/data/uecda/server-log-5games-same-match.log")
+    if not path.exists():
+        pytest.skip("recorded log not available")
+    for g in parse_log(path.read_text()).games:
+        hands = list(g.dealt)
+        for e in g.changes or []:
+            hands[e.src] &= ~e.cards
+            hands[e.dst] |= e.cards
+        exch = [(e.src, e.dst, e.cards, i < 2) for i, e in enumerate(g.changes or [])]
+        from games.daihinmin.state import Exchange
+        s = GameState(hands, g.seat, ranks=g.mibun,
+                      exchanges=[Exchange(*x) for x in exch], lead_pass=True)
+        views = [InfoSet.start(p, hands[p], [popcount(h) for h in hands], g.seat,
+                               s.to_move, g.mibun,
+                               tuple(x for x in exch if p in (x[0], x[1])))
+                 for p in range(5)]
+        for player, m in g.plays:
+            if m != PASS and not s.accepts(m):
+                m = PASS
+            s.play(m)
+            views = [v.observe(player, m) for v in views]
+            if not s.is_terminal():
+                for p in range(5):
+                    assert views[p] == s.info_set(p)
