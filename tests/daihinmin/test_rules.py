@@ -189,3 +189,32 @@ def test_server_accepts_and_submit() -> None:
     assert not g.accepts(PASS)  # a pass on cards: ack 8
     assert not g.submit(move_from_str("S5"))  # too weak: counts as a pass
     assert g.to_move == 2 and g.hand(1) == hand_from_str("S5S9")
+
+
+def _perft_rows() -> list[tuple[str, str, str, int, int, int]]:
+    from pathlib import Path
+
+    rows = []
+    for line in (Path(__file__).parent / "data" / "perft.txt").read_text().splitlines():
+        if line.startswith("#") or not line.strip():
+            continue
+        i, h, t, rev, lock, n = line.split()
+        rows.append((i, h, t, int(rev), int(lock), int(n)))
+    return rows
+
+
+def test_perft_file_recorded_hands() -> None:
+    """Legal-move counts of every hand dealt in the 5-game log on a few tables (reference and
+    kernel); on a mismatch, print the moves by kind ("divide")."""
+    rows = _perft_rows()
+    assert len(rows) > 200
+    for i, h, t, rev, lock, n in rows:
+        hand = hand_from_str(h)
+        table = move_from_str("" if t == "-" else t)
+        ref = R.legal_moves(hand, table, rev, lock)
+        ker = gen_moves_list(hand, table, rev, lock)
+        if len(ref) != n or ker != ref:
+            from games.daihinmin.cards import move_kind
+            divide = {k: sorted(move_str(m) for m in ref if move_kind(m) == k) for k in range(4)}
+            pytest.fail(f"{i} {h} on {t} rev={rev} lock={lock}: ref {len(ref)} kernel "
+                        f"{len(ker)} expected {n}; divide {divide}")
