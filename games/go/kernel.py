@@ -96,12 +96,12 @@ def rand_below(s: np.uint64, k: int) -> int:
 @njit(cache=True)
 def in_atari(B: np.ndarray, g: int) -> bool:
     pl = np.int64(B[PLIB, g])
-    return pl * np.int64(B[LSQ, g]) == np.int64(B[LSUM, g]) * np.int64(B[LSUM, g])
+    return bool(pl * np.int64(B[LSQ, g]) == np.int64(B[LSUM, g]) * np.int64(B[LSUM, g]))
 
 
 @njit(cache=True)
 def atari_lib(B: np.ndarray, g: int) -> int:
-    return B[LSUM, g] // B[PLIB, g]
+    return int(B[LSUM, g] // B[PLIB, g])
 
 
 @njit(cache=True)
@@ -635,7 +635,7 @@ def k_hash_after(B: np.ndarray, Z: np.ndarray, h: np.int64, p: int, c: int) -> n
 @njit(cache=True)
 def _seen(sorted_hashes: np.ndarray, h: np.int64) -> bool:
     i = np.searchsorted(sorted_hashes, h)
-    return i < sorted_hashes.shape[0] and sorted_hashes[i] == h
+    return bool(i < sorted_hashes.shape[0] and sorted_hashes[i] == h)
 
 
 @njit(cache=True)

@@ -49,7 +49,7 @@ def _allowed(ch: str, x: int, o: int) -> tuple[int, ...]:
     }[ch]
 
 
-def _symmetries(rows: tuple[str, str, str]) -> list[list[str]]:
+def _symmetries(rows: tuple[str, str, str]) -> list[list[list[str]]]:
     grid = [list(r) for r in rows]
     out = []
     g = grid

@@ -35,7 +35,7 @@ def to_sgf(state: GoState, *, black_name: str | None = None, white_name: str | N
     for colour, p in state.history:
         node = game.extend_main_sequence()
         node.set_move(_NAME[colour], None if p == PASS else row_col(state.size, p))
-    return game.serialise()
+    return bytes(game.serialise())
 
 
 def from_sgf(data: bytes | str, moves: int | None = None) -> GoState:

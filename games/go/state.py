@@ -157,7 +157,8 @@ class GoState:
     def grid(self) -> np.ndarray:
         """(size, size) array of colours, row 0 = GTP row 1 (the bottom)."""
         w = self.size + 2
-        return self._b[K.COL].reshape(w, w)[1:-1, 1:-1].copy()
+        grid: np.ndarray = self._b[K.COL].reshape(w, w)[1:-1, 1:-1].copy()
+        return grid
 
     def is_empty(self) -> bool:
         return int(self._b[K.META, K.M_NEMPTY]) == self.size * self.size
@@ -211,7 +212,8 @@ class GoState:
         seen.sort()
         n = K.k_legal_superko(self._b, c, self._z, np.int64(self._hash), seen,
                               not include_eyes, out)
-        return out[:n].tolist()
+        points: list[int] = out[:n].tolist()
+        return points
 
     def legal_moves(self) -> list[int]:
         """Contract: the legal points of the colour to play that do not fill its own true
