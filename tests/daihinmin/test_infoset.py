@@ -144,12 +144,12 @@ def test_counts_and_played_cards() -> None:
 
 def test_observe_follows_real_logs_for_every_player() -> None:
     """A client's view built from observations only equals the engine's info set."""
-    from pathlib import Path
 
     from games.daihinmin import parse_log
     from games.daihinmin.cards import PASS
+    from tests.paths import SHARED_DATA
 
-    path = Path("/work/shared/data/uecda/server-log-5games-same-match.log")
+    path = SHARED_DATA / "uecda" / "server-log-5games-same-match.log"
     if not path.exists():
         pytest.skip("recorded log not available")
     for g in parse_log(path.read_text()).games:
