@@ -403,12 +403,15 @@ class GoState:
     def playout_scores(self, rng: np.random.Generator, n: int,
                        policy: int | None = None) -> tuple[np.ndarray, np.ndarray]:
         """n playouts in one kernel call: (black area - white area per playout (no komi),
-        ownership sum per point (+1 black, -1 white per playout; 1-D, border included))."""
+        ownership sum per point (+1 black, -1 white per playout; 1-D, border included)).
+        Passes already played do not count: a finished game is played out further."""
         scores = np.empty(n, dtype=np.int64)
         own = np.zeros(self._b.shape[1], dtype=np.int64)
         seed = np.uint64(int(rng.integers(1, 2**62)))
         pol = self.settings.policy if policy is None else policy
-        K.k_playout_batch(self._b, seed, n, pol, pattern_table(), self.settings.sa_min,
+        b = self._b.copy()
+        b[K.META, K.M_PASSES] = 0  # after the game's two passes, still play the position out
+        K.k_playout_batch(b, seed, n, pol, pattern_table(), self.settings.sa_min,
                           self.max_playout_moves, 0, scores, own)
         return scores, own
 

@@ -83,3 +83,6 @@ def test_dead_stone_in_territory() -> None:
     # Tromp-Taylor as is: F3 makes white's lower right neutral; without it white owns it
     assert s.score() == 29 - 13 - 0.5
     assert s.score_with_dead_removed(rng, 300) == 28 - 21 - 0.5
+    s.pass_move()
+    s.pass_move()  # game over: the estimate still plays the position out
+    assert s.is_terminal() and s.dead_stones(rng, 300) == [f3]
