@@ -21,7 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from clients.logs import setup_logging  # noqa: E402
-from servers.arena.uecda import print_report, run_arena  # noqa: E402
+from servers.arena.uecda import print_report, run_arena, run_parallel  # noqa: E402
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -34,6 +34,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--alpha-table", action="store_true",
                     help="corvid α=0.9 and α=1.0 against three baselines")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--parallel", type=int, default=1,
+                    help="independent matches at once (seeds S, S+1, ...)")
     ap.add_argument("--log", metavar="FILE", help="keep the server's game log")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -58,8 +60,12 @@ def main(argv: list[str] | None = None) -> int:
         bar = None
     t0 = time.perf_counter()
     try:
-        res = run_arena(specs, args.games, args.seed, timeout=60.0, log=args.log,
-                        on_game=progress)
+        if args.parallel > 1:
+            res = run_parallel(specs, args.games, args.parallel, args.seed, timeout=60.0,
+                               on_game=progress)
+        else:
+            res = run_arena(specs, args.games, args.seed, timeout=60.0, log=args.log,
+                            on_game=progress)
     finally:
         if bar is not None:
             bar.close()

@@ -144,6 +144,42 @@ def run_arena(
     return ArenaResult(specs, rec)
 
 
+def run_parallel(
+    specs: list[str],
+    games: int,
+    parallel: int,
+    seed: int | None = None,
+    timeout: float = 30.0,
+    client_logs: str | None = None,
+    on_game: Callable[[int, MatchRecord], None] | None = None,
+    client_log_level: str = "warning",
+) -> ArenaResult:
+    """``parallel`` independent matches at once (seeds ``seed``, ``seed + 1``, ...), games
+    split as evenly as possible; the per-game points are pooled."""
+    if parallel <= 1:
+        return run_arena(specs, games, seed, timeout, None, client_logs, on_game,
+                         client_log_level)
+    from concurrent.futures import ThreadPoolExecutor
+
+    sizes = [games // parallel + (1 if i < games % parallel else 0) for i in range(parallel)]
+    sizes = [n for n in sizes if n > 0]
+    with ThreadPoolExecutor(max_workers=len(sizes)) as pool:
+        futs = [pool.submit(run_arena, specs, n, None if seed is None else seed + i, timeout,
+                            None, None if client_logs is None else f"{client_logs}/match{i}",
+                            on_game, client_log_level)
+                for i, n in enumerate(sizes)]
+        parts = [f.result() for f in futs]
+    rec = MatchRecord(parts[0].record.names, parts[0].record.seed)
+    offset = 0
+    for part in parts:
+        rec.points += part.record.points
+        rec.finish += part.record.finish
+        for d in part.record.drops:
+            rec.drops.append(type(d)(d.game + offset if d.game else 0, d.player, d.reason))
+        offset += len(part.record.points)
+    return ArenaResult(specs, rec)
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = subparsers.add_parser(
         "uecda",
@@ -155,6 +191,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--player", action="append", default=[], metavar="SPEC",
                    help="a player (give exactly five): baseline, corvid[:k=v,...], cmd:...")
     p.add_argument("--seed", type=int, default=None, help="server seed (deals, seats)")
+    p.add_argument("--parallel", type=int, default=1,
+                   help="run this many independent matches at once (seeds S, S+1, ...; "
+                   "--game-log only with 1)")
     p.add_argument("--timeout", type=float, default=30.0, help="seconds per move")
     p.add_argument("--log", "--game-log", dest="log", metavar="FILE",
                    help="write the server's game log (tndhms format)")
@@ -183,12 +222,17 @@ def run(args: argparse.Namespace) -> int:
 
     def progress(game: int, rec: MatchRecord) -> None:
         bar.update(1)
-        totals = rec.totals
-        bar.set_postfix_str(" ".join(f"{t / game:.2f}" for t in totals))
+        if args.parallel <= 1:
+            bar.set_postfix_str(" ".join(f"{t / game:.2f}" for t in rec.totals))
 
     try:
-        res = run_arena(args.player, args.games, args.seed, args.timeout, args.log,
-                        args.client_logs, progress, args.client_log_level)
+        if args.parallel > 1:
+            res = run_parallel(args.player, args.games, args.parallel, args.seed,
+                               args.timeout, args.client_logs, progress,
+                               args.client_log_level)
+        else:
+            res = run_arena(args.player, args.games, args.seed, args.timeout, args.log,
+                            args.client_logs, progress, args.client_log_level)
     finally:
         bar.close()
     print_report(res)
