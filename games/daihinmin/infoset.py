@@ -244,7 +244,7 @@ class InfoSet:
             ceil = np.asarray(self.ceilings(), dtype=np.int64)
             cached = (st0, pool, need, known, ceil)
             object.__setattr__(self, "_cache", cached)
-        return cached  # type: ignore[no-any-return]
+        return cached
 
     def playout_batch(self, moves: Any, rng: np.random.Generator, seat: int) -> PlayoutBatch:
         """For each move: sample a world, play the move for ``seat``, play out (the info set's

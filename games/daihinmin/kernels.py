@@ -9,10 +9,16 @@ the caller (``rng.integers(2**62)``), so every kernel result is reproducible fro
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numba import njit
 
+from games.contract import Playout
 from games.daihinmin import rules as R
+
+if TYPE_CHECKING:
+    from games.daihinmin.state import GameState
 
 MAX_MOVES = 2048
 MAX_EVALS = 128
@@ -58,14 +64,14 @@ def rng_next(rs: np.ndarray) -> np.uint64:
     z = rs[0]
     z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
     z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))
+    return z ^ (z >> np.uint64(31))  # type: ignore[no-any-return]
 
 
 @njit(cache=True)
 def rng_below(rs: np.ndarray, n: int) -> int:
     """Uniform int in [0, n) for n < 2**31 (multiply-shift of the top 32 bits; the bias is
     below n / 2**32)."""
-    return np.int64(((rng_next(rs) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    return np.int64(((rng_next(rs) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))  # type: ignore[return-value]
 
 
 def py_rng_next(state: list[int]) -> int:
@@ -110,7 +116,7 @@ def popcount(x: int) -> int:
     y = y - ((y >> np.uint64(1)) & np.uint64(0x5555555555555555))
     y = (y & np.uint64(0x3333333333333333)) + ((y >> np.uint64(2)) & np.uint64(0x3333333333333333))
     y = (y + (y >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return np.int64((y * np.uint64(0x0101010101010101)) >> np.uint64(56))
+    return np.int64((y * np.uint64(0x0101010101010101)) >> np.uint64(56))  # type: ignore[return-value]
 
 
 @njit(cache=True)
@@ -341,7 +347,7 @@ def _next(st: np.ndarray, p: int, skip_passed: bool) -> int:
     for i in range(1, _NP + 1):
         q = st[_ORDER + (seat + i) % _NP]
         if st[_H0 + q] != 0 and not (skip_passed and (st[_PASSED] >> q) & 1):
-            return q
+            return q  # type: ignore[no-any-return]
     return -1
 
 
@@ -474,13 +480,13 @@ def choose_move(st: np.ndarray, policy: int, rs: np.ndarray, buf: np.ndarray,
     if sort_moves:
         _sort_small(buf, n)
     if policy == POLICY_HEURISTIC:
-        return buf[_heuristic_pick(buf, n, st[_REV], empty)]
+        return buf[_heuristic_pick(buf, n, st[_REV], empty)]  # type: ignore[no-any-return]
     if empty:
-        return buf[rng_below(rs, n)]
+        return buf[rng_below(rs, n)]  # type: ignore[no-any-return]
     k = rng_below(rs, n + 1)  # index 0 = pass (as in the sorted reference list)
     if k == 0:
         return 0
-    return buf[k - 1]
+    return buf[k - 1]  # type: ignore[no-any-return]
 
 
 @njit(cache=True)
@@ -642,9 +648,9 @@ def state_array(st: list[int]) -> np.ndarray:
     return np.asarray(st, dtype=np.int64)
 
 
-def state_playout(state, rng: np.random.Generator, seat: int, policy: int = POLICY_UNIFORM):  # type: ignore[no-untyped-def]
+def state_playout(state: GameState, rng: np.random.Generator, seat: int,
+                  policy: int = POLICY_UNIFORM) -> Playout:
     """GameState.playout: play a copy to the end with the kernel policy."""
-    from games.contract import Playout
 
     st = state_array(state.st)
     rs = np.array([int(rng.integers(1 << 62))], dtype=np.uint64)
