@@ -30,6 +30,7 @@ from games.daihinmin.cards import (
     PASS,
     cards_of,
     hand_from_cards,
+    hand_str,
     move_str,
     popcount,
     strength_key,
@@ -116,7 +117,7 @@ class Decider:
             log.warning("uecda_exchange_fallback", reason=f"{type(e).__name__}: {e}",
                         elapsed_ms=round((time.perf_counter() - t0) * 1000, 1))
             return fallback
-        log.info("uecda_exchange", game=tr.game, give=cards_str(cards), **stats)
+        log.info("uecda_exchange", game=tr.game, give=hand_str(cards), **stats)
         return cards
 
     def _exchange_search(self, tr: GameTracker, hand: int, n: int) -> tuple[int, dict[str, Any]]:
@@ -149,15 +150,15 @@ class Decider:
             hands = [0] * NP
             hands[me] = mine
             hands[dst] = gift
-            for p in range(NP):
-                if p == me:
+            for q in range(NP):
+                if q == me:
                     continue
-                while popcount(hands[p]) < counts[p] and pool:
-                    hands[p] |= 1 << pool.pop()
+                while popcount(hands[q]) < counts[q] and pool:
+                    hands[q] |= 1 << pool.pop()
             world = GameState(hands, list(start.seats), None, ranks=ranks,
                               exchanges=[Exchange(me, dst, gift, False)])
-            p = state_playout(world, self.rng, me, POLICIES[self.config.policy])
-            v = float(p.returns[me])
+            po = state_playout(world, self.rng, me, POLICIES[self.config.policy])
+            v = float(po.returns[me])
             nn[a] += 1
             s[a] += v
             total += 1
@@ -165,9 +166,3 @@ class Decider:
         best = int(np.argmax(means))
         return cands[best], {"candidates": k, "playouts": total, "value": round(float(
             means[best]), 4), "elapsed_ms": round(meter.elapsed() * 1000, 1)}
-
-
-def cards_str(cards: int) -> str:
-    from games.daihinmin.cards import hand_str
-
-    return hand_str(cards)

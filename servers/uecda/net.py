@@ -111,14 +111,13 @@ class Listener:
         and send its player number (``first``, ``first + 1``, ...). A client that fails gets
         None (a stand-in plays); after ``accept_timeout`` seconds the missing players are
         stand-ins too. ``quiet``: do not log the failures (the caller retries)."""
-        self._quiet = quiet
         out: list[RemoteClient | None] = []
         deadline = None if accept_timeout is None else time.monotonic() + accept_timeout
         for player in range(first, first + n):
             if deadline is not None:
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    self._fail(out, player, "no client connected in time")
+                    self._fail(out, player, "no client connected in time", quiet)
                     continue
                 self.sock.settimeout(left)
             else:
@@ -126,7 +125,7 @@ class Listener:
             try:
                 sock, addr = self.sock.accept()
             except TimeoutError:
-                self._fail(out, player, "no client connected in time")
+                self._fail(out, player, "no client connected in time", quiet)
                 continue
             client = RemoteClient(sock, player, timeout)
             try:
@@ -134,15 +133,16 @@ class Listener:
                 client.send(PlayerNumber(player))
             except Dropped as e:
                 client.close()
-                self._fail(out, player, f"profile: {e}")
+                self._fail(out, player, f"profile: {e}", quiet)
                 continue
             log.info("uecda_client", player=player, name=client.name, peer=f"{addr[0]}:{addr[1]}",
                      version=profile.version)
             out.append(client)
         return out
 
-    def _fail(self, out: list[RemoteClient | None], player: int, reason: str) -> None:
-        if not getattr(self, "_quiet", False):
+    def _fail(self, out: list[RemoteClient | None], player: int, reason: str,
+              quiet: bool) -> None:
+        if not quiet:
             log.warning("uecda_client_dropped", player=player, game=0, reason=reason)
         self.failures[player] = reason
         out.append(None)
