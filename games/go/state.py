@@ -342,7 +342,7 @@ class GoState:
         new._undo = list(self._undo)
         new.history = list(self.history)
         new.setup = list(self.setup)
-        new._scratch_arrays = self._scratch_arrays
+        new._scratch_arrays = None  # not shared: clones may be used from other threads
         new._legal_cache = self._legal_cache
         new._prior_table = self._prior_table
         return new
@@ -362,11 +362,11 @@ class GoState:
         return self.settings.max_moves_factor * self.size * self.size
 
     def _scratch(self) -> tuple[np.ndarray, ...]:
-        """Work arrays for single playouts, shared by clones (one thread per state family)."""
+        """Work arrays for single playouts (per state object, allocated on first use)."""
         sc = self._scratch_arrays
-        if sc is None:
+        cap = self.max_playout_moves
+        if sc is None or sc[0].shape[0] < cap + 1:
             p = self._b.shape[1]
-            cap = self.max_playout_moves
             sc = (np.empty(cap + 1, dtype=np.int32), np.empty(cap + 1, dtype=np.int32),
                   np.empty(p, dtype=np.int32), np.empty(4 * p + 8, dtype=np.int32))
             self._scratch_arrays = sc
