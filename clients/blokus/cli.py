@@ -75,6 +75,7 @@ def run_play(args: argparse.Namespace) -> int:
              weights=player.core.weights or None, dialect=args.dialect, team_code=team)
     if args.serial:
         transport = SerialTransport(args.serial, baudrate=args.baud)
+        log.info("serial_open", device=args.serial, baud=args.baud)
         try:
             n = 0
             while args.games == 0 or n < args.games:

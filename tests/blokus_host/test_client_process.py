@@ -132,3 +132,83 @@ def test_client_timeout_with_a_short_host_limit() -> None:
     (r,) = results
     assert r.record.reason == "timeout" and r.outcome == "loss"
     assert summary(results)["timeouts"] == 1
+
+
+class PtyStream:
+    """The master side of a pseudo-terminal, shaped like the socket RemotePlayer expects."""
+
+    def __init__(self, fd: int) -> None:
+        self.fd = fd
+        self.timeout: float | None = None
+
+    def sendall(self, data: bytes) -> None:
+        import os
+
+        while data:
+            data = data[os.write(self.fd, data):]
+
+    def settimeout(self, t: float | None) -> None:
+        self.timeout = t
+
+    def recv(self, n: int) -> bytes:
+        import os
+        import select
+
+        r, _, _ = select.select([self.fd], [], [], self.timeout)
+        if not r:
+            raise TimeoutError
+        return os.read(self.fd, n)
+
+    def shutdown(self, how: int) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.slow
+def test_client_over_a_serial_line() -> None:
+    """``corvid blokus --serial`` on a pseudo-terminal; the host's referee on the master."""
+    import os
+    import tty
+
+    import numpy as np
+
+    from protocols.icfpt import Dialect
+    from servers.blokus.host import BuiltinPlayer, RemotePlayer, play_game
+    from servers.blokus.opponents import biggest
+
+    master, slave = os.openpty()
+    tty.setraw(slave)
+    proc = subprocess.Popen(
+        [*CORVID, "--log-level", "info", "blokus", "--serial", os.ttyname(slave),
+         "--games", "1", "--team-code", "5s", *FAST], cwd=ROOT, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE)
+    lines: list[bytes] = []
+    opened = threading.Event()
+
+    def drain() -> None:  # pyserial flushes its input when it opens: wait for that first
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            lines.append(line)
+            if b"serial_open" in line:
+                opened.set()
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
+    try:
+        assert opened.wait(120), b"".join(lines).decode()[-2000:]
+        me = RemotePlayer(PtyStream(master), Dialect.Y2014, "serial")  # type: ignore[arg-type]
+        me.handshake(120.0)
+        assert me.team == "5s"
+        opp = BuiltinPlayer("biggest", biggest, np.random.default_rng(0))
+        rec = play_game((opp, me), 0, Dialect.Y2014, 1.0)
+        proc.wait(timeout=60)
+        reader.join(10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        os.close(master)
+        os.close(slave)
+    assert rec.reason == "end", (rec.reason, rec.detail)
+    assert proc.returncode == 0, b"".join(lines).decode()[-2000:]
