@@ -91,6 +91,12 @@ class Geometry:
         board); every placement covering c lies inside that diamond, and ``bcp_mask[t]`` has
         bit j set when placement ``bcp[t]`` covers ``diamond[c, j]`` (one AND tests a
         placement against a set of bad cells).
+    bcpp_start (S, 16, NUM_PIECES + 1) int32, bcpp, bcpp_mask
+        the same entries as ``bcp``/``bcp_mask`` grouped by cell, then by the pattern (4 bits:
+        left, right, up, down) of the cell's edge neighbours the placement covers, then by
+        piece (``bcpp_piece``); ``diamond_nbr`` (4,) are the diamond bits of those neighbours.
+    pstart (NUM_PIECES + 1,)
+        placements of piece k are ``pstart[k] .. pstart[k+1]-1``.
     bb_word (NP,), bb_mask (NP, 2) uint64; eb_word (NP,), eb_mask (NP, 3) uint64
         bitboards (:func:`bit_of`: 4 rows of 16 bits per uint64 word): a placement's cells
         are ``bb_mask[m, i]`` in word ``bb_word[m] + i``, its edge cells likewise
@@ -119,6 +125,12 @@ class Geometry:
     bcp: npt.NDArray[np.int32]
     bcp_mask: npt.NDArray[np.uint64]
     diamond: npt.NDArray[np.int16]
+    bcpp_start: npt.NDArray[np.int32]
+    bcpp: npt.NDArray[np.int32]
+    bcpp_mask: npt.NDArray[np.uint64]
+    bcpp_piece: npt.NDArray[np.int8]
+    diamond_nbr: npt.NDArray[np.int64]
+    pstart: npt.NDArray[np.int64]
     bb_word: npt.NDArray[np.int64]
     bb_mask: npt.NDArray[np.uint64]
     eb_word: npt.NDArray[np.int64]
@@ -136,7 +148,8 @@ class Geometry:
         """The geometry arrays in the order the kernels take them."""
         return (self.cells, self.ncells, self.piece, self.corners, self.ncorners, self.edges,
                 self.nedges, self.bcp_start, self.bcp, self.bcp_mask, self.diamond,
-                self.bb_word, self.bb_mask, self.eb_word, self.eb_mask)
+                self.bb_word, self.bb_mask, self.eb_word, self.eb_mask, self.bcpp_start,
+                self.bcpp, self.bcpp_mask, self.bcpp_piece, self.diamond_nbr, self.pstart)
 
     @property
     def bb_len(self) -> int:
@@ -329,6 +342,22 @@ def geometry(size: int = 14) -> Geometry:
             flat.extend(lists[c][k])
             masks.extend(sum(1 << bit[d] for d in cells_l[m]) for m in lists[c][k])
         bcp_start[c, NUM_PIECES] = len(flat)
+    # the same entries grouped by (cell, neighbour pattern, piece)
+    nbr = np.asarray([offs.index(o) for o in ((-1, 0), (1, 0), (0, -1), (0, 1))],
+                     dtype=np.int64)
+    bcp_arr = np.asarray(flat, dtype=np.int64)
+    mask_arr = np.asarray(masks, dtype=np.uint64)
+    ent_cell = np.repeat(np.arange(S), np.diff(bcp_start[:, [0, NUM_PIECES]], axis=1)[:, 0])
+    ent_piece = np.asarray(piece_l, dtype=np.int64)[bcp_arr]
+    ent_pat = np.zeros(len(flat), dtype=np.int64)
+    for i, j in enumerate(nbr):
+        ent_pat |= ((mask_arr >> np.uint64(j)) & np.uint64(1)).astype(np.int64) << i
+    order = np.lexsort((bcp_arr, ent_piece, ent_pat, ent_cell))
+    key = (ent_cell * 16 + ent_pat) * (NUM_PIECES + 1) + ent_piece
+    bounds = np.arange(S * 16 * (NUM_PIECES + 1))
+    bcpp_start = np.searchsorted(key[order], bounds).astype(np.int32).reshape(
+        S, 16, NUM_PIECES + 1)
+    pstart = np.searchsorted(np.asarray(piece_l), np.arange(NUM_PIECES + 1)).astype(np.int64)
     if size > 16:
         raise ValueError("bitboards hold at most 16 columns")
     bb_word = np.zeros(NP, dtype=np.int64)
@@ -361,6 +390,12 @@ def geometry(size: int = 14) -> Geometry:
         bcp=np.asarray(flat, dtype=np.int32),
         bcp_mask=np.asarray(masks, dtype=np.uint64),
         diamond=diamond,
+        bcpp_start=bcpp_start,
+        bcpp=bcp_arr[order].astype(np.int32),
+        bcpp_mask=mask_arr[order],
+        bcpp_piece=ent_piece[order].astype(np.int8),
+        diamond_nbr=nbr,
+        pstart=pstart,
         bb_word=bb_word,
         bb_mask=bb_mask,
         eb_word=eb_word,

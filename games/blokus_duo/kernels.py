@@ -14,15 +14,18 @@ att (2, S) uint8
     (or its start cell before its first move). 2 only transiently inside :func:`k_play`.
 used (2, 21) uint8
     pieces already placed.
-cand (2, NP) int32, ncand (2,) int32
-    per colour a list of candidate placements: a superset of the legal placements (every
-    placement that covered an attach point while it was legal, each at most once). Entries
-    that became illegal are dropped lazily when met (:func:`k_valid`).
+cand (2, NP) int32, ncand (2, 21) int32
+    per colour and piece a bucket of candidate placements: a superset of the legal placements
+    (every placement that covered an attach point while it was legal, each at most once).
+    Piece k's bucket is ``cand[c, pstart[k] : pstart[k] + ncand[c, k]]`` (emptied when the
+    piece is placed). Entries that became illegal are dropped lazily when met
+    (:func:`k_valid`).
 meta (META_LEN,) int64
     scalars, indexed by the ``M_*`` constants below.
 
-Kernels take the geometry arrays ``G = (cells, ncells, piece, corners, ncorners, edges,
-nedges, bcp_start, bcp, bcp_mask, diamond, bb_word, bb_mask, eb_word, eb_mask)`` and the
+Kernels take the geometry arrays ``G = Geometry.kernel_args`` (cells, ncells, piece,
+corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond, bb_word, bb_mask,
+eb_word, eb_mask, bcpp_start, bcpp, bcpp_mask, diamond_nbr, pstart) and the
 state arrays ``(board, forb, forbb, att, used, cand, ncand, meta)`` in this order.
 
 Randomness: a splitmix64 generator whose one-word state (a uint64 array of length 1) is
@@ -56,7 +59,7 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rng_next(s: np.ndarray) -> np.uint64:  # type: ignore[type-arg]
     """splitmix64: advance the one-word state ``s[0]`` and return 64 random bits."""
     s[0] += _GOLDEN
@@ -66,20 +69,20 @@ def rng_next(s: np.ndarray) -> np.uint64:  # type: ignore[type-arg]
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rng_below(s: np.ndarray, n: int) -> int:  # type: ignore[type-arg]
     """Uniform in 0..n-1 for 0 < n < 2**32 (multiply-shift: no slow 64-bit division)."""
-    return int(((rng_next(s) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
+    return np.int64(((rng_next(s) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rng_unit(s: np.ndarray) -> float:  # type: ignore[type-arg]
     return float(rng_next(s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
-def k_init(start, bcp_start, bcp, board, forb, forbb, att, used, cand, ncand, meta,
-           first):  # type: ignore[no-untyped-def]
+def k_init(start, piece, bcp_start, bcp, pstart, board, forb, forbb, att, used, cand, ncand,
+           meta, first):  # type: ignore[no-untyped-def]
     """The empty board, ``first`` (a colour) to move."""
     board[:] = -1
     forb[:, :] = 0
@@ -89,11 +92,12 @@ def k_init(start, bcp_start, bcp, board, forb, forbb, att, used, cand, ncand, me
     for c in range(2):
         s = start[c]
         att[c, s] = 1
-        k = 0
+        ncand[c, :] = 0
         for t in range(bcp_start[s, 0], bcp_start[s, NUM_PIECES]):
-            cand[c, k] = bcp[t]
-            k += 1
-        ncand[c] = k
+            q = bcp[t]
+            p = piece[q]
+            cand[c, pstart[p] + ncand[c, p]] = q
+            ncand[c, p] += 1
     meta[:] = 0
     meta[M_TO_MOVE] = first
     for c in range(2):
@@ -102,7 +106,7 @@ def k_init(start, bcp_start, bcp, board, forb, forbb, att, used, cand, ncand, me
         meta[M_REMAINING + c] = 89
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def k_valid(c, q, piece, bb_word, bb_mask, forbb, used):  # type: ignore[no-untyped-def]
     """Is candidate ``q`` (taken from colour c's candidate list) still legal for c?"""
     if used[c, piece[q]]:
@@ -111,11 +115,12 @@ def k_valid(c, q, piece, bb_word, bb_mask, forbb, used):  # type: ignore[no-unty
     return ((forbb[c, w] & bb_mask[q, 0]) | (forbb[c, w + 1] & bb_mask[q, 1])) == 0
 
 
-@njit(cache=True)
-def k_play(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask,
-           diamond, bb_word, bb_mask, eb_word, eb_mask, board, forb, forbb, att, used, cand,
-           ncand, meta, move):  # type: ignore[no-untyped-def]
+@njit(cache=True, inline="always")
+def k_play(G, board, forb, forbb, att, used, cand, ncand, meta, move):  # type: ignore[no-untyped-def]
     """Play ``move`` (a placement, or -1 to pass) for the colour to move. No legality check."""
+    (cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond,
+     bb_word, bb_mask, eb_word, eb_mask, bcpp_start, bcpp, bcpp_mask, bcpp_piece, diamond_nbr,
+     pstart) = G
     c = meta[M_TO_MOVE]
     meta[M_PLIES] += 1
     if move < 0:
@@ -146,23 +151,21 @@ def k_play(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bc
         forbb[c, w + i] |= eb_mask[move, i]
     p = piece[move]
     used[c, p] = 1
+    ncand[c, p] = 0
     meta[M_PLACED + c] += 1
     meta[M_LAST_PIECE + c] = p
     meta[M_REMAINING + c] -= n
     meta[M_LAST_MOVE + c] = move
-    # new attach points, then the placements through them not already listed
-    newc = np.empty(8, dtype=np.int64)
-    nnew = 0
+    # new attach points (marked 2), then the placements through them not already listed
     for i in range(ncorners[move]):
         x = corners[move, i]
         if forb[c, x] == 0 and att[c, x] == 0:
             att[c, x] = 2
-            newc[nnew] = x
-            nnew += 1
-    k = ncand[c]
     one = np.uint64(1)
-    for j in range(nnew):
-        x = newc[j]
+    for j in range(ncorners[move]):
+        x = corners[move, j]
+        if att[c, x] != 2:
+            continue
         # bad cells around x: forbidden, an old attach point (such placements are listed
         # already) or a new attach point before x (listed through that one)
         bad = np.uint64(0)
@@ -172,43 +175,56 @@ def k_play(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bc
                 a = att[c, y]
                 if forb[c, y] or a == 1 or (a == 2 and y < x):
                     bad |= one << np.uint64(b)
-        for pc in range(NUM_PIECES):
-            if used[c, pc]:
+        badpat = 0
+        for i in range(4):
+            if (bad >> np.uint64(diamond_nbr[i])) & one:
+                badpat |= 1 << i
+        for pat in range(16):
+            if pat & badpat:
                 continue
-            for t in range(bcp_start[x, pc], bcp_start[x, pc + 1]):
-                if (bcp_mask[t] & bad) == 0:
-                    cand[c, k] = bcp[t]
-                    k += 1
-    ncand[c] = k
-    for j in range(nnew):
-        att[c, newc[j]] = 1
+            for t in range(bcpp_start[x, pat, 0], bcpp_start[x, pat, NUM_PIECES]):
+                if (bcpp_mask[t] & bad) == 0:
+                    pc = bcpp_piece[t]
+                    if used[c, pc] == 0:
+                        k = ncand[c, pc]
+                        cand[c, pstart[pc] + k] = bcpp[t]
+                        ncand[c, pc] = k + 1
+    for i in range(ncorners[move]):
+        x = corners[move, i]
+        if att[c, x] == 2:
+            att[c, x] = 1
     if meta[M_PLACED + c] == NUM_PIECES:
         meta[M_OVER] = 1
     meta[M_TO_MOVE] = 1 - c
 
 
 @njit(cache=True)
-def k_legal(c, piece, bb_word, bb_mask, forbb, used, cand, ncand, out):  # type: ignore[no-untyped-def]
-    """Compact colour c's candidate list (dropping illegal entries) and copy the legal
+def k_legal(c, piece, bb_word, bb_mask, pstart, forbb, used, cand, ncand, out):  # type: ignore[no-untyped-def]
+    """Compact colour c's candidate buckets (dropping illegal entries) and copy the legal
     placements into ``out``; returns their number."""
-    n = ncand[c]
     k = 0
-    for i in range(n):
-        q = cand[c, i]
-        if k_valid(c, q, piece, bb_word, bb_mask, forbb, used):
-            cand[c, k] = q
-            out[k] = q
-            k += 1
-    ncand[c] = k
+    for p in range(NUM_PIECES):
+        base = pstart[p]
+        m = 0
+        for i in range(ncand[c, p]):
+            q = cand[c, base + i]
+            if k_valid(c, q, piece, bb_word, bb_mask, forbb, used):
+                cand[c, base + m] = q
+                m += 1
+                out[k] = q
+                k += 1
+        ncand[c, p] = m
     return k
 
 
 @njit(cache=True)
-def k_count_legal(c, piece, bb_word, bb_mask, forbb, used, cand, ncand):  # type: ignore[no-untyped-def]
+def k_count_legal(c, piece, bb_word, bb_mask, pstart, forbb, used, cand, ncand):  # type: ignore[no-untyped-def]
     n = 0
-    for i in range(ncand[c]):
-        if k_valid(c, cand[c, i], piece, bb_word, bb_mask, forbb, used):
-            n += 1
+    for p in range(NUM_PIECES):
+        base = pstart[p]
+        for i in range(ncand[c, p]):
+            if k_valid(c, cand[c, base + i], piece, bb_word, bb_mask, forbb, used):
+                n += 1
     return n
 
 
@@ -279,16 +295,19 @@ def k_generate(c, board, used, start, size, cells, ncells, bcp_start, bcp, mark,
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, ncorners,
-           bb_word, bb_mask, forbb, used, cand, ncand, meta, near, rng):  # type: ignore[no-untyped-def]
-    """Draw colour c's playout move from its candidate list, or -1 (pass) if it has none.
+           bb_word, bb_mask, pstart, forbb, used, cand, ncand, meta, near, rng):  # type: ignore[no-untyped-def]
+    """Draw colour c's playout move from its candidate buckets, or -1 (pass) if it has none.
 
-    uniform: every legal placement with the same probability (rejection over the lazy list).
+    uniform: every legal placement with the same probability (rejection over the lazy
+    buckets: a uniform entry; an illegal one is dropped and the draw repeated).
     weighted: probability proportional to ``weights[size]`` times ``weights[6]`` if the
     placement touches (edge or corner) the opponent's last placement, else ``weights[7]``;
     all weights in (0, 1]. ``near`` is a (S,) uint8 scratch array."""
-    n = ncand[c]
+    total = 0
+    for p in range(NUM_PIECES):
+        total += ncand[c, p]
     last = -1
     if policy == POLICY_WEIGHTED:
         last = meta[M_LAST_MOVE + 1 - c]
@@ -298,27 +317,34 @@ def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, nco
             for i in range(ncorners[last]):
                 near[corners[last, i]] = 1
     q = -1
-    while n > 0:
-        i = rng_below(rng, n)
-        q = cand[c, i]
-        if not k_valid(c, q, piece, bb_word, bb_mask, forbb, used):
-            n -= 1
-            cand[c, i] = cand[c, n]
+    while total > 0:
+        r = rng_below(rng, total)
+        p = 0
+        while r >= ncand[c, p]:
+            r -= ncand[c, p]
+            p += 1
+        idx = pstart[p] + r
+        q = cand[c, idx]
+        w = bb_word[q]
+        if ((forbb[c, w] & bb_mask[q, 0]) | (forbb[c, w + 1] & bb_mask[q, 1])) != 0:
+            n = ncand[c, p] - 1
+            cand[c, idx] = cand[c, pstart[p] + n]
+            ncand[c, p] = n
+            total -= 1
             q = -1
             continue
         if policy == POLICY_UNIFORM:
             break
-        w = weights[ncells[q]]
+        wt = weights[ncells[q]]
         f = weights[7]
         if last >= 0:
             for j in range(ncells[q]):
                 if near[cells[q, j]]:
                     f = weights[6]
                     break
-        if rng_unit(rng) < w * f:
+        if rng_unit(rng) < wt * f:
             break
         q = -1
-    ncand[c] = n
     if last >= 0:
         for i in range(nedges[last]):
             near[edges[last, i]] = 0
@@ -327,7 +353,7 @@ def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, nco
     return q
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def k_score(meta, c):  # type: ignore[no-untyped-def]
     """The contest score of colour c: -(squares left), +15 for all 21 (+20 if the last piece
     was the monomino)."""
@@ -338,29 +364,30 @@ def k_score(meta, c):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def k_playout(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask,
-              diamond, bb_word, bb_mask, eb_word, eb_mask, board, forb, forbb, att, used, cand,
-              ncand, meta, policy, weights, rng, moves_out, colours_out):  # type: ignore[no-untyped-def]
+def k_playout(G, board, forb, forbb, att, used, cand, ncand, meta, policy,
+              weights, rng, moves_out, colours_out):  # type: ignore[no-untyped-def]
     """Play the (mutable) state to the end; record the moves and who played them. Returns
     the number of moves played."""
+    (cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond,
+     bb_word, bb_mask, eb_word, eb_mask, bcpp_start, bcpp, bcpp_mask, bcpp_piece, diamond_nbr,
+     pstart) = G
     near = np.zeros(board.shape[0], dtype=np.uint8)
     n = 0
     while meta[M_OVER] == 0:
         c = meta[M_TO_MOVE]
         q = k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, ncorners,
-                   bb_word, bb_mask, forbb, used, cand, ncand, meta, near, rng)
+                   bb_word, bb_mask, pstart, forbb, used, cand, ncand, meta, near, rng)
         moves_out[n] = q
         colours_out[n] = c
         n += 1
-        k_play(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp,
-               bcp_mask, diamond, bb_word, bb_mask, eb_word, eb_mask, board, forb, forbb, att,
-               used, cand, ncand, meta, q)
+        k_play(G, board, forb, forbb, att, used, cand, ncand,
+               meta, q)
     return n
 
 
 @njit(cache=True)
-def k_copy_state(board, forb, forbb, att, used, cand, ncand, meta, board2, forb2, forbb2, att2,
-                 used2, cand2, ncand2, meta2):  # type: ignore[no-untyped-def]
+def k_copy_state(pstart, board, forb, forbb, att, used, cand, ncand, meta, board2, forb2,
+                 forbb2, att2, used2, cand2, ncand2, meta2):  # type: ignore[no-untyped-def]
     """Copy the state arrays into a second set (only the used part of the lists)."""
     board2[:] = board
     forb2[:, :] = forb
@@ -368,20 +395,23 @@ def k_copy_state(board, forb, forbb, att, used, cand, ncand, meta, board2, forb2
     att2[:, :] = att
     used2[:, :] = used
     for c in range(2):
-        for i in range(ncand[c]):
-            cand2[c, i] = cand[c, i]
-    ncand2[:] = ncand
+        for p in range(NUM_PIECES):
+            base = pstart[p]
+            for i in range(ncand[c, p]):
+                cand2[c, base + i] = cand[c, base + i]
+    ncand2[:, :] = ncand
     meta2[:] = meta
 
 
 @njit(cache=True)
-def k_playout_batch(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp,
-                    bcp_mask, diamond, bb_word, bb_mask, eb_word, eb_mask, board, forb, forbb,
-                    att, used, cand, ncand, meta, first_moves, colour, policy, weights, rng,
-                    out_returns, out_scores):  # type: ignore[no-untyped-def]
+def k_playout_batch(G, board, forb, forbb, att, used, cand, ncand,
+                    meta, first_moves, colour, policy, weights, rng, out_returns, out_scores):  # type: ignore[no-untyped-def]
     """For each ``first_moves[i]``: copy the state, play that move (a placement or -1), play
     out to the end; write colour ``colour``'s return (1 win, 0.5 draw, 0 loss) and its score
     difference (own - opponent). The root state is not changed."""
+    (cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond,
+     bb_word, bb_mask, eb_word, eb_mask, bcpp_start, bcpp, bcpp_mask, bcpp_piece, diamond_nbr,
+     pstart) = G
     board2 = np.empty_like(board)
     forb2 = np.empty_like(forb)
     forbb2 = np.empty_like(forbb)
@@ -392,20 +422,18 @@ def k_playout_batch(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_
     meta2 = np.empty_like(meta)
     near = np.zeros(board.shape[0], dtype=np.uint8)
     for b in range(first_moves.shape[0]):
-        k_copy_state(board, forb, forbb, att, used, cand, ncand, meta,
+        k_copy_state(pstart, board, forb, forbb, att, used, cand, ncand, meta,
                      board2, forb2, forbb2, att2, used2, cand2, ncand2, meta2)
         if meta2[M_OVER] == 0:
-            k_play(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp,
-                   bcp_mask, diamond, bb_word, bb_mask, eb_word, eb_mask, board2, forb2,
-                   forbb2, att2, used2, cand2, ncand2, meta2, first_moves[b])
+            k_play(G, board2, forb2, forbb2, att2, used2, cand2,
+                   ncand2, meta2, first_moves[b])
         while meta2[M_OVER] == 0:
             c = meta2[M_TO_MOVE]
             q = k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners,
-                       ncorners, bb_word, bb_mask, forbb2, used2, cand2, ncand2, meta2, near,
-                       rng)
-            k_play(cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp,
-                   bcp_mask, diamond, bb_word, bb_mask, eb_word, eb_mask, board2, forb2,
-                   forbb2, att2, used2, cand2, ncand2, meta2, q)
+                       ncorners, bb_word, bb_mask, pstart, forbb2, used2, cand2, ncand2, meta2,
+                       near, rng)
+            k_play(G, board2, forb2, forbb2, att2, used2, cand2,
+                   ncand2, meta2, q)
         d = k_score(meta2, colour) - k_score(meta2, 1 - colour)
         out_scores[b] = d
         out_returns[b] = 1.0 if d > 0 else (0.0 if d < 0 else 0.5)

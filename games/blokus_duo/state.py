@@ -64,9 +64,9 @@ class BlokusState:
         self.att = np.empty((2, S), dtype=np.uint8)
         self.used = np.empty((2, K.NUM_PIECES), dtype=np.uint8)
         self.cand = np.empty((2, NP), dtype=np.int32)
-        self.ncand = np.empty(2, dtype=np.int32)
+        self.ncand = np.empty((2, K.NUM_PIECES), dtype=np.int32)
         self.meta = np.empty(K.META_LEN, dtype=np.int64)
-        K.k_init(g.start, g.bcp_start, g.bcp, *self._arrays(), first)
+        K.k_init(g.start, g.piece, g.bcp_start, g.bcp, g.pstart, *self._arrays(), first)
         self._key = 0
         self.history: list[tuple[int, int]] = []  # (colour, move)
 
@@ -100,17 +100,17 @@ class BlokusState:
             return []
         c = self.to_move_colour if colour is None else colour
         g = self.geo
-        out = np.empty(int(self.ncand[c]), dtype=np.int32)
-        n = K.k_legal(c, g.piece, g.bb_word, g.bb_mask, self.forbb, self.used, self.cand,
-                      self.ncand, out)
+        out = np.empty(int(self.ncand[c].sum()), dtype=np.int32)
+        n = K.k_legal(c, g.piece, g.bb_word, g.bb_mask, g.pstart, self.forbb, self.used,
+                      self.cand, self.ncand, out)
         return sorted(out[:n].tolist())
 
     def legal_count(self, colour: int | None = None) -> int:
         """How many legal placements ``colour`` has (ignoring whose turn it is)."""
         c = self.to_move_colour if colour is None else colour
         g = self.geo
-        return int(K.k_count_legal(c, g.piece, g.bb_word, g.bb_mask, self.forbb, self.used,
-                                   self.cand, self.ncand))
+        return int(K.k_count_legal(c, g.piece, g.bb_word, g.bb_mask, g.pstart, self.forbb,
+                                   self.used, self.cand, self.ncand))
 
     def legal_moves(self) -> list[int]:
         """Legal placements of the mover, or ``[PASS]`` when it has none; [] when over."""
@@ -146,7 +146,7 @@ class BlokusState:
         if move != PASS:
             self._key ^= int(g.zobrist[c, move])
         self.history.append((c, move))
-        K.k_play(*g.kernel_args, *self._arrays(), move)
+        K.k_play(g.kernel_args, *self._arrays(), move)
 
     def play_code(self, code: str) -> int:
         """Play a contest ``XYpr`` code (any valid one; ``0000`` passes); returns the move."""
@@ -198,17 +198,15 @@ class BlokusState:
         s.config = self.config
         s.first = self.first
         s.seat_colours = self.seat_colours
-        s.board = self.board.copy()
-        s.forb = self.forb.copy()
-        s.forbb = self.forbb.copy()
-        s.att = self.att.copy()
-        s.used = self.used.copy()
+        s.board = np.empty_like(self.board)
+        s.forb = np.empty_like(self.forb)
+        s.forbb = np.empty_like(self.forbb)
+        s.att = np.empty_like(self.att)
+        s.used = np.empty_like(self.used)
         s.cand = np.empty_like(self.cand)
-        for c in range(2):
-            n = int(self.ncand[c])
-            s.cand[c, :n] = self.cand[c, :n]
-        s.ncand = self.ncand.copy()
-        s.meta = self.meta.copy()
+        s.ncand = np.empty_like(self.ncand)
+        s.meta = np.empty_like(self.meta)
+        K.k_copy_state(self.geo.pstart, *self._arrays(), *s._arrays())
         s._key = self._key
         s.history = list(self.history)
         return s
@@ -264,7 +262,7 @@ class BlokusState:
         r = np.array([rng.integers(2**63)], dtype=np.uint64)
         moves = np.empty(K.MAX_PLAYOUT_MOVES, dtype=np.int64)
         colours = np.empty(K.MAX_PLAYOUT_MOVES, dtype=np.int64)
-        n = K.k_playout(*g.kernel_args, *s._arrays(), pol, w, r, moves, colours)
+        n = K.k_playout(g.kernel_args, *s._arrays(), pol, w, r, moves, colours)
         players = np.asarray([self.seat_of(int(c)) for c in colours[:n]], dtype=np.int64)
         return Playout(np.asarray(s.returns(), dtype=np.float64), np.zeros(0),
                        moves[:n].copy(), players)
@@ -278,7 +276,7 @@ class BlokusState:
         first = np.asarray(list(moves), dtype=np.int64)
         ret = np.empty(len(first))
         sc = np.empty(len(first), dtype=np.int64)
-        K.k_playout_batch(*g.kernel_args, *self._arrays(), first, self.colour_of(seat), pol, w,
+        K.k_playout_batch(g.kernel_args, *self._arrays(), first, self.colour_of(seat), pol, w,
                           r, ret, sc)
         return PlayoutBatch(ret, np.zeros((len(first), 0)), np.zeros(len(first), np.int64))
 
