@@ -32,6 +32,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="write the game log (tndhms format)")
     p.add_argument("--reset-every", type=int, default=d.reset_every,
                    help="ranks reset every N games (default 100)")
+    p.add_argument("--pub", metavar="ENDPOINT",
+                   help="publish live game events on a ZeroMQ PUB socket "
+                   "bound at ENDPOINT, e.g. tcp://127.0.0.1:5556")
+    p.add_argument("--pub-wait", type=float, default=0.0, metavar="SECONDS",
+                   help="with --pub: wait up to this long for a subscriber before playing")
     p.add_argument("--json", action="store_true",
                    help="print the result as one JSON object on the last line")
     p.set_defaults(func=run)
@@ -44,7 +49,18 @@ def run(args: argparse.Namespace) -> int:
     if cfg.games < 1:
         print("corvid serve uecda: --games must be >= 1", file=sys.stderr)
         return 2
-    rec = serve(cfg)
+    pub = None
+    if args.pub:
+        from servers.uecda.publish import Publisher
+
+        pub = Publisher(args.pub)
+        if args.pub_wait > 0:
+            pub.wait_subscriber(args.pub_wait)
+    try:
+        rec = serve(cfg, events=pub)
+    finally:
+        if pub is not None:
+            pub.close()
     totals = rec.totals
     print(f"{'player':>6}  {'name':<10} {'points':>7} {'per game':>9}")
     for p, name in enumerate(rec.names):

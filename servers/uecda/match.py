@@ -17,12 +17,12 @@ import datetime
 import socket
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, TextIO
+from typing import Any, Protocol, TextIO
 
 import numpy as np
 import structlog
 
-from games.daihinmin.cards import PASS, SINGLE_JOKER, move_suits, popcount
+from games.daihinmin.cards import PASS, SINGLE_JOKER, hand_str, move_str, move_suits, popcount
 from games.daihinmin.replay import format_game, record_of
 from games.daihinmin.state import Deal, GameState, Match, MatchConfig
 from protocols.uecda import (
@@ -100,9 +100,11 @@ class MatchServer:
         failures: dict[int, str] | None = None,
         on_game: Callable[[int, MatchRecord], None] | None = None,
         deals: Iterator[Deal] | None = None,
+        events: Callable[[str, dict[str, Any]], None] | None = None,
     ) -> None:
         """``clients[p]``: player p's connection (None: the stand-in plays). ``deals``: use
-        these deals instead of the match's random ones (tests replaying a recorded match)."""
+        these deals instead of the match's random ones (tests replaying a recorded match).
+        ``events(topic, fields)``: called for live viewers (see :mod:`.publish`)."""
         if len(clients) != NP:
             raise ValueError("a match needs five seats")
         self.config = config
@@ -117,10 +119,15 @@ class MatchServer:
         for p, reason in (failures or {}).items():
             self.record.drops.append(Drop(0, p, reason))
         self.on_game = on_game
+        self.events = events
         self.match = Match(MatchConfig(games=config.games, reset_every=config.reset_every,
                                        reshuffle_every=config.reshuffle_every, seed=seed))
         self.game = 0  # 1-based number of the game being played
         self._log: TextIO | None = None
+
+    def _event(self, topic: str, **fields: Any) -> None:
+        if self.events is not None:
+            self.events(topic, fields)
 
     # -- seats ----------------------------------------------------------------------------
     def _drop(self, p: int, reason: str) -> None:
@@ -132,6 +139,7 @@ class MatchServer:
         self.record.drops.append(Drop(self.game, p, reason))
         log.warning("uecda_client_dropped", player=p, name=c.name, game=self.game,
                     reason=reason)
+        self._event("drop", game=self.game, player=p, reason=reason)
         if self._log is not None:
             self._log.write(f"%-----%STANDIN% game {self.game} player {p}: {reason}\n")
 
@@ -157,12 +165,14 @@ class MatchServer:
     # -- the match ------------------------------------------------------------------------
     def run(self) -> MatchRecord:
         cfg = self.config
+        self._event("match", names=self.record.names, seed=self.seed, games=cfg.games)
         try:
             if cfg.log:
                 self._log = open(cfg.log, "w", encoding="ascii", buffering=1)  # noqa: SIM115
                 self._log.write(self._header())
             for _ in range(cfg.games):
                 self._play_game()
+            self._event("end", totals=self.record.totals, games=len(self.record.points))
             if self._log is not None:
                 end = datetime.datetime.now().strftime("%Y/%m/%d %H:%M:%S")
                 self._log.write(f"%-----%TIME_END% {end}\n")
@@ -194,6 +204,8 @@ class MatchServer:
         self.game += 1
         last_game = self.game == self.config.games
         deal = self.match.deal() if self.deals is None else next(self.deals)
+        self._event("game", game=self.game, seats=list(deal.order), ranks=list(deal.ranks),
+                    reset=deal.reset, dealt=[hand_str(h) for h in deal.dealt])
         wire_ranks = (0,) * NP if deal.reset else tuple(deal.ranks)
         seats = tuple(deal.order)
         counts0 = tuple(popcount(h) for h in deal.dealt)
@@ -223,6 +235,8 @@ class MatchServer:
         for p in range(NP):
             self._send(p, end)
         log.info("uecda_game", game=self.game, finish=fin, totals=self.match.points)
+        self._event("result", game=self.game, finish=fin, points=pts,
+                    totals=list(self.match.points))
         if self.on_game is not None:
             self.on_game(self.game, self.record)
 
@@ -267,6 +281,11 @@ class MatchServer:
             accepted = move is not None and state.accepts(move)
             state.play(move if accepted and move is not None else PASS)
             plays.append((mover, move if move is not None else PASS))
+            self._event("play", game=self.game, player=mover,
+                        move=move_str(move) if move is not None else None,
+                        accepted=accepted, table=move_str(state.table),
+                        revolution=state.revolution, lock=state.lock,
+                        standin=t is None)
             self._send_if_remote(mover, t, Ack(9 if accepted else 8))
             if accepted and move is not None and move != PASS:
                 shown = cells
@@ -293,6 +312,7 @@ def serve(
     config: ServerConfig,
     listener: Listener | None = None,
     on_game: Callable[[int, MatchRecord], None] | None = None,
+    events: Callable[[str, dict[str, Any]], None] | None = None,
 ) -> MatchRecord:
     """Listen (unless given a bound ``listener``), accept five clients, play the match."""
     own = listener is None
@@ -303,4 +323,4 @@ def serve(
     finally:
         if own:
             lst.close()
-    return MatchServer(config, clients, lst.failures, on_game).run()
+    return MatchServer(config, clients, lst.failures, on_game, events=events).run()

@@ -99,3 +99,38 @@ def test_loopback_baseline_clients_and_misbehaving_ones(tmp_path: Path) -> None:
 
 def test_pack_int_is_big_endian() -> None:
     assert pack_int(9) == b"\0\0\0\t"
+
+
+def test_live_events_on_zeromq() -> None:
+    """A recorder subscribes; the server waits for it, then publishes every event of a
+    stand-in match."""
+    import msgspec
+    import zmq
+
+    from servers.uecda.publish import Publisher
+
+    ctx = zmq.Context.instance()
+    sub = ctx.socket(zmq.SUB)
+    sub.setsockopt(zmq.SUBSCRIBE, b"uecda.")
+    sub.setsockopt(zmq.RCVTIMEO, 10000)
+    pub = Publisher("tcp://127.0.0.1:*")
+    sub.connect(pub.endpoint)
+    try:
+        assert pub.wait_subscriber(10.0)
+        rec = MatchServer(ServerConfig(games=2, seed=3), [None] * 5, events=pub).run()
+        got = []
+        while True:
+            topic, body = sub.recv_multipart()
+            got.append((topic.decode(), msgspec.json.decode(body)))
+            if topic == b"uecda.end":
+                break
+    finally:
+        pub.close()
+        sub.close(linger=0)
+    topics = [t for t, _ in got]
+    assert topics[0] == "uecda.match" and topics.count("uecda.game") == 2
+    results = [f for t, f in got if t == "uecda.result"]
+    assert [r["points"] for r in results] == rec.points
+    plays = [f for t, f in got if t == "uecda.play"]
+    assert plays and all(p["standin"] for p in plays)
+    assert got[-1][1]["totals"] == rec.totals
