@@ -131,3 +131,14 @@ def test_uct_core_smoke() -> None:
     code = p.on_prompt(FirstMovePrompt(1))
     s = BlokusState(first=0)
     assert s.is_legal(s.geo.parse_code(code))
+
+
+def test_bundled_weights_load_and_fit_the_features() -> None:
+    from clients.blokus.player import DEFAULT_WEIGHTS, load_eval
+
+    assert DEFAULT_WEIGHTS.exists()
+    ev, where = load_eval("")
+    assert where == str(DEFAULT_WEIGHTS)
+    assert len(ev.w) == len(blokus_features(BlokusState()))
+    with pytest.raises(FileNotFoundError):
+        load_eval("/nonexistent/weights.npz")
