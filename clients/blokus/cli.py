@@ -56,6 +56,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     lp.add_argument("--minutes", type=float, default=0.0, help="stop after this long (0: no "
                     "limit)")
     lp.add_argument("--init", metavar="FILE", help="start from these weights")
+    lp.add_argument("--prior-score", type=float, default=0.0, metavar="S",
+                    help="without --init, start from +S on the own placed-squares total and "
+                    "-S on the opponent's (0: zero weights)")
     lp.add_argument("--seed", type=int, default=0)
     lp.set_defaults(func=run_learn)
 

@@ -36,6 +36,12 @@ def learn_main(args: argparse.Namespace) -> int:
     w0 = None
     if args.init:
         w0, _, _ = load_weights(args.init)
+    elif args.prior_score:
+        from games.blokus_duo.features import feature_index
+
+        w0 = np.zeros(len(blokus_features(BlokusState())))
+        w0[feature_index(0, None, own=True)] = args.prior_score
+        w0[feature_index(0, None, own=False)] = -args.prior_score
     t0 = time.monotonic()
     limit = args.minutes * 60.0
 
@@ -49,7 +55,7 @@ def learn_main(args: argparse.Namespace) -> int:
                         should_stop=(lambda: time.monotonic() - t0 > limit) if limit else None)
     meta = {"n": cfg.n, "m": cfg.m, "alpha": cfg.alpha, "updates": len(res.history),
             "positions": cfg.positions, "seed": args.seed,
-            "features": len(res.weights),
+            "features": len(res.weights), "init": args.init or f"prior {args.prior_score}",
             "seconds": round(time.monotonic() - t0, 1)}
     save_weights(args.out, res.weights, res.k, meta)
     log.info("learn_done", out=args.out, **meta)
