@@ -199,6 +199,31 @@ def k_play(G, board, forb, forbb, att, used, cand, ncand, meta, move):  # type: 
 
 
 @njit(cache=True)
+def k_is_legal(G, forb, att, used, meta, move):  # type: ignore[no-untyped-def]
+    """Is ``move`` (a placement id, or -1 = pass) legal for the colour to move? A pass is
+    legal except as a colour's first move (unless it has no placement at all: then the
+    caller decides). Checks the rules directly (no candidate lists)."""
+    cells = G[0]
+    ncells = G[1]
+    piece = G[2]
+    if meta[M_OVER]:
+        return False
+    c = meta[M_TO_MOVE]
+    if move < 0:
+        return move == -1 and meta[M_PLACED + c] > 0
+    if move >= piece.shape[0] or used[c, piece[move]]:
+        return False
+    touch = False
+    for i in range(ncells[move]):
+        x = cells[move, i]
+        if forb[c, x]:
+            return False
+        if att[c, x]:
+            touch = True
+    return touch
+
+
+@njit(cache=True)
 def k_legal(c, piece, bb_word, bb_mask, pstart, forbb, used, cand, ncand, out):  # type: ignore[no-untyped-def]
     """Compact colour c's candidate buckets (dropping illegal entries) and copy the legal
     placements into ``out``; returns their number."""

@@ -36,6 +36,7 @@ class BlokusConfig(msgspec.Struct, frozen=True):
 
 
 DEFAULT_CONFIG = BlokusConfig()
+_POLICY_CACHE: dict[BlokusConfig, tuple[int, np.ndarray]] = {}  # type: ignore[type-arg]
 
 
 class BlokusState:
@@ -121,17 +122,11 @@ class BlokusState:
 
     def is_legal(self, move: int) -> bool:
         """Is ``move`` legal for the mover? A pass is legal (the host allows passing with
-        moves left) except as a colour's first move."""
-        if self.is_terminal():
-            return False
-        c = self.to_move_colour
-        if move == PASS:
-            return bool(self.meta[K.M_PLACED + c] > 0) or self.legal_count(c) == 0
-        g = self.geo
-        if not 0 <= move < g.num_placements or self.used[c, g.piece[move]]:
-            return False
-        cs = g.cells[move, : g.ncells[move]]
-        return bool(not self.forb[c, cs].any() and self.att[c, cs].any())
+        moves left) except as a colour's first move (unless it has no placement at all)."""
+        move = int(move)
+        if K.k_is_legal(self.geo.kernel_args, self.forb, self.att, self.used, self.meta, move):
+            return True
+        return move == PASS and not self.is_terminal() and self.legal_count() == 0
 
     def play(self, move: int) -> None:
         """Play a placement or PASS for the colour to move (raises ValueError if illegal)."""
@@ -244,15 +239,19 @@ class BlokusState:
 
     # -- playouts ------------------------------------------------------------------------
     def _policy(self) -> tuple[int, np.ndarray]:  # type: ignore[type-arg]
-        cfg = self.config
-        w = np.zeros(8)
-        w[1:6] = cfg.size_weights
-        w[6] = cfg.near_factor
-        w[7] = cfg.far_factor
-        w[1:6] /= w[1:6].max()  # all weights in (0, 1] for rejection sampling
-        w[6:8] /= max(w[6], w[7])
-        pol = K.POLICY_UNIFORM if cfg.playout == "uniform" else K.POLICY_WEIGHTED
-        return pol, w
+        """(policy code, weights) for the kernels, computed once per config."""
+        cached = _POLICY_CACHE.get(self.config)
+        if cached is None:
+            cfg = self.config
+            w = np.zeros(8)
+            w[1:6] = cfg.size_weights
+            w[6] = cfg.near_factor
+            w[7] = cfg.far_factor
+            w[1:6] /= w[1:6].max()  # all weights in (0, 1] for rejection sampling
+            w[6:8] /= max(w[6], w[7])
+            pol = K.POLICY_UNIFORM if cfg.playout == "uniform" else K.POLICY_WEIGHTED
+            cached = _POLICY_CACHE[cfg] = (pol, w)
+        return cached
 
     def playout(self, rng: np.random.Generator, seat: int) -> Playout:
         """Play a copy to the end with the configured policy; moves/players for RAVE."""
