@@ -378,6 +378,27 @@ def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, nco
     return q
 
 
+@njit(cache=True)
+def k_sample_picks(G, forbb, used, cand, ncand, meta, colour, policy, weights, rng, out):  # type: ignore[no-untyped-def]
+    """Draw ``len(out)`` playout moves for ``colour`` from the same position (picking only
+    drops dead list entries, so the position does not change): for testing the policies."""
+    cells = G[0]
+    ncells = G[1]
+    piece = G[2]
+    corners = G[3]
+    ncorners = G[4]
+    edges = G[5]
+    nedges = G[6]
+    bb_word = G[11]
+    bb_mask = G[12]
+    pstart = G[20]
+    near = np.zeros(cells.max() + 1, dtype=np.uint8)
+    for i in range(out.shape[0]):
+        out[i] = k_pick(colour, policy, weights, cells, ncells, piece, edges, nedges, corners,
+                        ncorners, bb_word, bb_mask, pstart, forbb, used, cand, ncand, meta,
+                        near, rng)
+
+
 @njit(cache=True, inline="always")
 def k_score(meta, c):  # type: ignore[no-untyped-def]
     """The contest score of colour c: -(squares left), +15 for all 21 (+20 if the last piece

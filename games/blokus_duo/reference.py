@@ -38,6 +38,7 @@ class RefBoard:
     pieces: list[list[int]] = field(default_factory=lambda: [[], []])
     to_move: int = 0
     passes: int = 0
+    last_move: list[int] = field(default_factory=lambda: [PASS, PASS])
 
     def __post_init__(self) -> None:
         if not self.grid:
@@ -76,6 +77,7 @@ class RefBoard:
             for x, y in cells[move]:
                 self.grid[y][x] = c
             self.pieces[c].append(piece[move])
+            self.last_move[c] = move
         self.to_move = 1 - c
 
 
@@ -109,6 +111,33 @@ def reference_legal(b: RefBoard, colour: int) -> list[int]:
         if ok and corner:
             out.append(m)
     return out
+
+
+def reference_policy(b: RefBoard, colour: int, weights: list[float],
+                     uniform: bool) -> dict[int, float]:
+    """The playout policy's exact move probabilities for ``colour`` (empty: it passes).
+
+    uniform: equal. weighted: proportional to ``weights[size]`` times ``weights[6]`` when the
+    placement touches (by an edge or a corner) the opponent's last placement, else
+    ``weights[7]`` (as the state's weights: ``BlokusState._policy()[1]``)."""
+    legal = reference_legal(b, colour)
+    if not legal:
+        return {}
+    if uniform:
+        return {m: 1.0 / len(legal) for m in legal}
+    cells, _ = _placements(b.size)
+    last = b.last_move[1 - colour]
+    touch: set[tuple[int, int]] = set()
+    if last != PASS:
+        for x, y in cells[last]:
+            touch.update((x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+        touch -= set(cells[last])
+    raw = {}
+    for m in legal:
+        f = weights[6] if last != PASS and any(c in touch for c in cells[m]) else weights[7]
+        raw[m] = weights[len(cells[m])] * f
+    tot = sum(raw.values())
+    return {m: v / tot for m, v in raw.items()}
 
 
 def reference_playout(b: RefBoard, rng: random.Random) -> list[int]:

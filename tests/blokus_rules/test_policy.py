@@ -1,0 +1,47 @@
+"""Playout policies: the kernel's move distribution against the reference's exact one."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from games.blokus_duo import BlokusConfig, BlokusState
+from games.blokus_duo import kernels as K
+from games.blokus_duo.reference import RefBoard, reference_policy
+
+
+def sample(s: BlokusState, colour: int, n: int, seed: int) -> np.ndarray:  # type: ignore[type-arg]
+    pol, w = s._policy()
+    out = np.empty(n, dtype=np.int64)
+    rng = np.array([seed], dtype=np.uint64)
+    K.k_sample_picks(s.geo.kernel_args, s.forbb, s.used, s.cand, s.ncand, s.meta, colour, pol,
+                     w, rng, out)
+    return out
+
+
+@pytest.mark.parametrize("policy", ["uniform", "weighted"])
+@pytest.mark.parametrize(("seed", "plies"), [(1, 9), (4, 16), (7, 20)])
+def test_policy_distribution(policy: str, seed: int, plies: int) -> None:
+    cfg = BlokusConfig(playout=policy, size_weights=(0.1, 0.2, 0.3, 0.6, 1.0), far_factor=0.25)
+    s = BlokusState(first=seed % 2, config=cfg)
+    p = s.playout(np.random.default_rng(seed), 0)
+    for m in p.moves[:plies].tolist():
+        s.play(m)
+    colour = s.to_move_colour
+    probs = reference_policy(RefBoard.from_state(s), colour, s._policy()[1].tolist(),
+                             policy == "uniform")
+    assert len(probs) >= 10, "pick a position where the mover has a choice"
+    n = 30000
+    got = sample(s, colour, n, seed)
+    moves = sorted(probs)
+    counts = {m: 0 for m in moves}
+    for m in got.tolist():
+        assert m in counts
+        counts[m] += 1
+    exp = np.array([probs[m] * n for m in moves])
+    obs = np.array([counts[m] for m in moves])
+    chi2 = float(((obs - exp) ** 2 / exp).sum())
+    dof = len(moves) - 1
+    assert chi2 < dof + 5 * np.sqrt(2 * dof), (chi2, dof)
+    if policy == "weighted":  # big pieces really are preferred
+        assert s.geo.ncells[got].mean() > s.geo.ncells[np.asarray(moves)].mean()
