@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import BinaryIO
 
@@ -67,9 +68,19 @@ def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig) ->
 
 def run(args: argparse.Namespace) -> int:
     config = load_config(GtpConfig, args.config, args.set)
-    gtp_out = sys.stdout.buffer
-    sys.stdout = sys.stderr  # nothing but GTP may ever reach the real stdout
+    # Nothing but GTP may ever reach the real stdout: keep a private copy of it for the
+    # answers and point both sys.stdout and file descriptor 1 at stderr, so a stray print
+    # (ours or a library's, even from C) cannot corrupt the protocol stream.
+    sys.stdout.flush()
+    gtp_fd = os.dup(1)
+    saved_fd = os.dup(1)
+    saved_stdout = sys.stdout
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
     try:
-        return serve(sys.stdin.buffer, gtp_out, config)
+        with os.fdopen(gtp_fd, "wb", buffering=0) as gtp_out:
+            return serve(sys.stdin.buffer, gtp_out, config)
     finally:
-        sys.stdout = sys.__stdout__
+        os.dup2(saved_fd, 1)
+        os.close(saved_fd)
+        sys.stdout = saved_stdout

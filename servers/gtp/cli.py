@@ -10,7 +10,7 @@ from pathlib import Path
 import structlog
 
 from protocols.gtp import RemoteProtocolError
-from servers.gtp.match import BLACK, GameResult, MatchConfig, run_match
+from servers.gtp.match import BLACK, GameResult, MatchConfig, run_match, wilson
 from servers.gtp.process import EngineError, EngineProcess
 
 DESCRIPTION = """\
@@ -82,8 +82,8 @@ def run(args: argparse.Namespace) -> int:
         if scorer is not None:
             engines.append(scorer)
     except EngineError as e:
-        for e2 in engines:
-            e2.close()
+        for started in engines:
+            started.close()
         print(f"corvid serve gtp: {e}", file=sys.stderr)
         return 2
     first.label = _label(first, "first", cfg.timeout)
@@ -103,10 +103,10 @@ def run(args: argparse.Namespace) -> int:
         stats = run_match(first, second, args.games, cfg, alternate=args.alternate,
                           scorer=scorer, sgf_dir=args.sgf_dir, on_game=on_game)
     finally:
-        for e in engines:
-            e.close()
+        for engine in engines:
+            engine.close()
     summary = stats.summary()
-    lo, hi = summary["ci95"]  # type: ignore[misc]
+    lo, hi = wilson(stats.wins + 0.5 * stats.draws, stats.games)
     print()
     print(f"{'engine':<24} {'games':>5} {'wins':>5} {'draws':>5} {'losses':>6} "
           f"{'win rate':>8}  95% CI")
