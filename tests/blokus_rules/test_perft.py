@@ -105,3 +105,23 @@ def test_recorded_game_ends() -> None:
             assert s.legal_count(0) == 0 and s.legal_count(1) == 0
             assert s.history[-1][1] == PASS
     assert ended == 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_random_positions(seed: int) -> None:
+    """Incremental lists vs the full generator (every position) vs the reference (some),
+    along kernel playouts with either colour first and both policies."""
+    import numpy as np
+
+    from games.blokus_duo import BlokusConfig
+
+    policy = "uniform" if seed % 3 else "weighted"
+    s = BlokusState(first=seed % 2, config=BlokusConfig(playout=policy))
+    p = s.playout(np.random.default_rng(100 + seed), 0)
+    for k, m in enumerate(p.moves.tolist()):
+        for colour in (0, 1):
+            inc = s.legal_placements(colour)
+            assert inc == sorted(generate(s, colour))
+            if k % 8 == seed % 8:
+                assert inc == sorted(reference_legal(RefBoard.from_state(s), colour))
+        s.play(m)
