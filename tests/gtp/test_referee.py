@@ -44,6 +44,16 @@ def test_two_passes_end_the_game_scored_by_tromp_taylor() -> None:
     assert r.moves == [(BLACK, None), (WHITE, None)]
 
 
+def test_external_scorer_decides_a_finished_game() -> None:
+    b, w, scorer = fake("pass"), fake("pass"), fake("scorer")
+    try:
+        r = play_game(b, w, MatchConfig(size=9, komi=7.0), scorer)
+    finally:
+        for e in (b, w, scorer):
+            e.close(0.5)
+    assert (r.winner, r.score, r.result_text) == (BLACK, 3.5, "B+3.5")
+
+
 def test_illegal_move_loses() -> None:
     r = game("a1", "pass")
     assert (r.winner, r.reason, r.result_text) == (WHITE, "illegal", "W+F")

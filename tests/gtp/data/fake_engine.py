@@ -2,7 +2,7 @@
 
 Modes (what ``genmove`` does): pass, resign, a1 (always A1: illegal the second time),
 crash (exits), silent (never answers), garbage (writes non-GTP), refuse (fails every
-``play``), badvertex (answers Z99).
+``play``), badvertex (answers Z99); scorer answers ``final_score`` with B+3.5.
 """
 
 import sys
@@ -32,6 +32,8 @@ for line in sys.stdin:
             continue
         answer = {"pass": "= pass", "resign": "= resign", "a1": "= A1",
                   "badvertex": "= Z99"}.get(mode, "= pass")
+    elif cmd == "final_score" and mode == "scorer":
+        answer = "= B+3.5"
     elif cmd == "play" and mode == "refuse":
         answer = "? illegal move"
     else:
