@@ -59,11 +59,14 @@ class AlphaBeta:
         c.play(move)
         return c
 
-    def _tick(self) -> None:
-        self.nodes += 1
+    def _tick(self, n: int = 1) -> None:
+        """Count ``n`` nodes; consult the budget every ``check_every`` nodes (every node for
+        a node budget) and abandon the iteration when it is spent."""
+        self.nodes += n
         if not self._armed:
             return
-        if self._exact or self.nodes % self.config.check_every == 0:
+        if self._exact or self.nodes >= self._next_check:
+            self._next_check = self.nodes + self.config.check_every
             if self._meter.done(self.nodes):
                 raise _Timeout
 
@@ -94,8 +97,7 @@ class AlphaBeta:
         batch = getattr(self.evaluate, "child_values", None)
         if batch is not None:
             vals = batch(state, moves)
-            self.nodes += len(moves)
-            self._tick()
+            self._tick(len(moves))
             return [float(v) for v in vals], {}
         mover = self._mover_of(state)
         built: dict[Any, Any] = {}
@@ -173,6 +175,7 @@ class AlphaBeta:
         self._exact = budget.playouts is not None  # a node budget is checked at every node
         self.nodes = 0
         self._armed = True
+        self._next_check = 0
         self._best: dict[int, Any] = {}
         mover = self._mover_of(root)
         moves = list(root.legal_moves())

@@ -26,7 +26,7 @@ def blokus_features(state: Any) -> np.ndarray:
     return np.asarray(state.features(), dtype=np.float64)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def k_child_raw(board, forb, att, cells, ncells, edges, nedges, corners, ncorners,  # type: ignore[no-untyped-def]  # noqa: E501
                 moves, colour, size, w, planes, feat, sb, sf, sa, out):
     """out[i] = w · features(state + moves[i]) from the opponent's (the next mover's) view."""

@@ -148,3 +148,18 @@ def test_batch_child_values_same_search(depth: int, width: int) -> None:
         b = AlphaBeta(PlainEval(), cfg).search(s, s.to_move, Budget(playouts=10**7), rng)
         assert a.move == b.move and abs(a.value - b.value) < 1e-12
         assert a.info["depth"] == b.info["depth"] == depth
+
+
+def test_batch_evaluation_still_stops_on_time() -> None:
+    # regression: counting a batch of children at once must not skip the clock checks
+    ticks = itertools.count()
+
+    def clock() -> float:
+        return next(ticks) * 0.001
+
+    s = TicTacToe()
+    ab = AlphaBeta(CountingEval(), AlphaBetaConfig(max_depth=9, check_every=4))
+    res = ab.search(s, 0, Budget(seconds=0.03, clock=clock), np.random.default_rng(0))
+    assert res.move in s.legal_moves()
+    assert res.info["depth"] < 9
+    assert next(ticks) < 60  # the clock was read about every check_every nodes, then stop
