@@ -55,6 +55,11 @@ class UecdaPlayer:
     def profile(self) -> Profile:
         return Profile(self.name)
 
+    def warm_up(self) -> None:
+        """Load the compiled kernels (one tiny search on a random deal) while the server
+        waits for the other players, so the first real decision is not slowed down."""
+        self.decider.warm_up()
+
     def handle(self, ev: Event) -> Event | None:
         tr = self.tracker
         if isinstance(ev, PlayerNumber):
@@ -88,6 +93,7 @@ def play_match(player: UecdaPlayer, transport: Any) -> int:
     """Play until the server ends the match. Returns the number of games played."""
     conn = ClientConnection()
     transport.send(conn.send(player.profile()))
+    player.warm_up()
     while True:
         ev = conn.next_event()
         if ev is NEED_DATA:

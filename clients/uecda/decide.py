@@ -68,6 +68,21 @@ class Decider:
         return Budget(playouts=cfg.playouts, seconds=seconds,
                       check_every=1 if cfg.playouts is None else 16)
 
+    def warm_up(self) -> None:
+        if self.core is None:
+            return
+        t0 = time.perf_counter()
+        try:
+            from games.daihinmin.state import Match, MatchConfig
+
+            st = Match(MatchConfig(seed=0)).deal().state()
+            root = st.info_set(st.to_move).with_policy(self.config.policy)
+            self.core.search(root, st.to_move, Budget(playouts=8), np.random.default_rng(0))
+        except Exception as e:  # the client boundary: warming up is optional
+            log.warning("uecda_warm_up_failed", reason=f"{type(e).__name__}: {e}")
+            return
+        log.info("uecda_warm_up", elapsed_ms=round((time.perf_counter() - t0) * 1000, 1))
+
     # -- moves ----------------------------------------------------------------------------
     def move(self, tr: GameTracker, lead: bool) -> int:
         st = tr.shadow
