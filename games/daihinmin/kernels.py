@@ -57,7 +57,7 @@ _ROW = 0x1FFF
 
 # ----------------------------------------------------------------------------- random
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rng_next(rs: np.ndarray) -> np.uint64:
     """splitmix64 step on rs[0] (uint64)."""
     rs[0] += np.uint64(0x9E3779B97F4A7C15)
@@ -67,7 +67,7 @@ def rng_next(rs: np.ndarray) -> np.uint64:
     return z ^ (z >> np.uint64(31))  # type: ignore[no-any-return]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def rng_below(rs: np.ndarray, n: int) -> int:
     """Uniform int in [0, n) for n < 2**31 (multiply-shift of the top 32 bits; the bias is
     below n / 2**32)."""
@@ -110,7 +110,7 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 _LOW13, _HIGH13, _POP13, _SPREAD = _tables()
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def popcount(x: int) -> int:
     y = np.uint64(x)
     y = y - ((y >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -119,12 +119,12 @@ def popcount(x: int) -> int:
     return np.int64((y * np.uint64(0x0101010101010101)) >> np.uint64(56))  # type: ignore[return-value]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def lowbit_index(x: int) -> int:
     return popcount((x & -x) - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _suits_of(m: int) -> int:
     """Suit set (4 bits) of a non-pass move; joker's row counts (< 4); single joker = 0."""
     real = m & _ALL_REAL
@@ -139,7 +139,7 @@ def _suits_of(m: int) -> int:
     return s
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _low_high(m: int) -> tuple[int, int]:
     """Lowest / highest wire column of a group or sequence or real single (joker included)."""
     real = m & _ALL_REAL
@@ -173,7 +173,7 @@ def gen_moves(hand: int, table: int, rev: int, lock: int, out: np.ndarray) -> in
     return gen_moves_cached(hand, table, rev, lock, out, tinfo)
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def gen_moves_cached(hand: int, table: int, rev: int, lock: int, out: np.ndarray,
                      tinfo: np.ndarray) -> int:
     """gen_moves with the table's analysis (count, suits, low, high) cached in ``tinfo``
@@ -341,7 +341,7 @@ def gen_moves_cached(hand: int, table: int, rev: int, lock: int, out: np.ndarray
 
 # ----------------------------------------------------------------------------- state machine
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _next(st: np.ndarray, p: int, skip_passed: bool) -> int:
     seat = st[_SEATOF + p]
     for i in range(1, _NP + 1):
@@ -351,7 +351,7 @@ def _next(st: np.ndarray, p: int, skip_passed: bool) -> int:
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _flush(st: np.ndarray, leader: int) -> None:
     st[_TABLE] = 0
     st[_LOCK] = 0
@@ -361,7 +361,7 @@ def _flush(st: np.ndarray, leader: int) -> None:
     st[_TURN] = leader
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def apply_move(st: np.ndarray, m: int, rs: np.ndarray) -> None:
     """Kernel twin of rules.apply_move (stalemate ranking drawn from ``rs``)."""
     p = st[_TURN]
@@ -369,21 +369,25 @@ def apply_move(st: np.ndarray, m: int, rs: np.ndarray) -> None:
         st[_PASSED] |= 1 << p
         st[_PASSCOUNT] += 1
         if st[_PASSCOUNT] >= _STALEMATE:
-            rest = np.empty(_NP, np.int64)
+            rest = 0  # bit set of the players still in, ranked in a uniform random order
             k = 0
             for q in range(_NP):
                 if not (st[_OUTMASK] >> q) & 1:
-                    rest[k] = q
+                    rest |= 1 << q
                     k += 1
-            for i in range(k - 1, 0, -1):
-                j = rng_below(rs, i + 1)
-                t = rest[i]
-                rest[i] = rest[j]
-                rest[j] = t
-            for i in range(k):
-                st[_FINISH + st[_NOUT]] = rest[i]
+            for slot in range(k):
+                j = rng_below(rs, k - slot)
+                q = 0
+                while True:
+                    if (rest >> q) & 1:
+                        if j == 0:
+                            break
+                        j -= 1
+                    q += 1
+                rest &= ~(1 << q)
+                st[_FINISH + st[_NOUT]] = q
                 st[_NOUT] += 1
-                st[_OUTMASK] |= 1 << rest[i]
+                st[_OUTMASK] |= 1 << q
             st[_TURN] = -1
             st[_STALE] = 1
             return
@@ -431,7 +435,7 @@ def apply_move(st: np.ndarray, m: int, rs: np.ndarray) -> None:
 
 # ----------------------------------------------------------------------------- policies
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _heuristic_pick(moves: np.ndarray, n: int, rev: int, empty: bool) -> int:
     """Sample-client-like choice: the weakest meld; on a lead prefer sequences, then groups,
     then singles, more cards first; keep the joker unless nothing else plays."""
@@ -457,7 +461,7 @@ def _heuristic_pick(moves: np.ndarray, n: int, rev: int, empty: bool) -> int:
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def _sort_small(a: np.ndarray, n: int) -> None:
     for i in range(1, n):
         x = a[i]
@@ -468,7 +472,7 @@ def _sort_small(a: np.ndarray, n: int) -> None:
         a[j + 1] = x
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def choose_move(st: np.ndarray, policy: int, rs: np.ndarray, buf: np.ndarray,
                 sort_moves: bool, tinfo: np.ndarray) -> int:
     p = st[_TURN]
@@ -517,7 +521,7 @@ def playout(st: np.ndarray, seat: int, policy: int, rs: np.ndarray, buf: np.ndar
     return ne, ply
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def final_points(st: np.ndarray, seat: int) -> int:
     for i in range(_NP):
         if st[_FINISH + i] == seat:
@@ -525,14 +529,14 @@ def final_points(st: np.ndarray, seat: int) -> int:
     return 0
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def strength_key(c: int) -> int:
     if c == 52:
         return 1000
     return (c % 13) * 4 + 3 - c // 13
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def sample_hands(st: np.ndarray, pool: np.ndarray, need: np.ndarray, known: np.ndarray,
                  ceil: np.ndarray, rs: np.ndarray, tmp: np.ndarray) -> None:
     """Deal the ``pool`` cards (array of card indices) at random: player p gets ``known[p]``
