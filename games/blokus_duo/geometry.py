@@ -325,11 +325,11 @@ def geometry(size: int = 14) -> Geometry:
     for m, cs in enumerate(cells_l):
         for c in cs:
             lists[c][piece_l[m]].append(m)
-    offs = [(dx, dy) for dy in range(-4, 5) for dx in range(-4, 5) if abs(dx) + abs(dy) <= 4]
-    diamond = np.full((S, len(offs)), -1, dtype=np.int16)
+    doffs = [(dx, dy) for dy in range(-4, 5) for dx in range(-4, 5) if abs(dx) + abs(dy) <= 4]
+    diamond = np.full((S, len(doffs)), -1, dtype=np.int16)
     for c in range(S):
         y, x = divmod(c, size)
-        for j, (dx, dy) in enumerate(offs):
+        for j, (dx, dy) in enumerate(doffs):
             if 0 <= x + dx < size and 0 <= y + dy < size:
                 diamond[c, j] = (y + dy) * size + x + dx
     bcp_start = np.zeros((S, NUM_PIECES + 1), dtype=np.int32)
@@ -343,7 +343,7 @@ def geometry(size: int = 14) -> Geometry:
             masks.extend(sum(1 << bit[d] for d in cells_l[m]) for m in lists[c][k])
         bcp_start[c, NUM_PIECES] = len(flat)
     # the same entries grouped by (cell, neighbour pattern, piece)
-    nbr = np.asarray([offs.index(o) for o in ((-1, 0), (1, 0), (0, -1), (0, 1))],
+    nbr = np.asarray([doffs.index(o) for o in ((-1, 0), (1, 0), (0, -1), (0, 1))],
                      dtype=np.int64)
     bcp_arr = np.asarray(flat, dtype=np.int64)
     mask_arr = np.asarray(masks, dtype=np.uint64)
@@ -353,9 +353,9 @@ def geometry(size: int = 14) -> Geometry:
     for i, j in enumerate(nbr):
         ent_pat |= ((mask_arr >> np.uint64(j)) & np.uint64(1)).astype(np.int64) << i
     order = np.lexsort((bcp_arr, ent_piece, ent_pat, ent_cell))
-    key = (ent_cell * 16 + ent_pat) * (NUM_PIECES + 1) + ent_piece
+    ent_key = (ent_cell * 16 + ent_pat) * (NUM_PIECES + 1) + ent_piece
     bounds = np.arange(S * 16 * (NUM_PIECES + 1))
-    bcpp_start = np.searchsorted(key[order], bounds).astype(np.int32).reshape(
+    bcpp_start = np.searchsorted(ent_key[order], bounds).astype(np.int32).reshape(
         S, 16, NUM_PIECES + 1)
     pstart = np.searchsorted(np.asarray(piece_l), np.arange(NUM_PIECES + 1)).astype(np.int64)
     if size > 16:

@@ -1,3 +1,4 @@
+# mypy: disable-error-code="no-untyped-def"
 """numba kernels of Blokus Duo: incremental move lists, random and weighted playouts.
 
 State arrays (owned by :class:`games.blokus_duo.state.BlokusState`, ``S`` cells, ``NP``
@@ -34,6 +35,8 @@ seeded by the caller, so playouts are reproducible from a seed.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 from numba import njit
 
@@ -60,7 +63,7 @@ _M2 = np.uint64(0x94D049BB133111EB)
 
 
 @njit(cache=True, inline="always")
-def rng_next(s: np.ndarray) -> np.uint64:  # type: ignore[type-arg]
+def rng_next(s: Any) -> Any:
     """splitmix64: advance the one-word state ``s[0]`` and return 64 random bits."""
     s[0] += _GOLDEN
     z = s[0]
@@ -70,19 +73,19 @@ def rng_next(s: np.ndarray) -> np.uint64:  # type: ignore[type-arg]
 
 
 @njit(cache=True, inline="always")
-def rng_below(s: np.ndarray, n: int) -> int:  # type: ignore[type-arg]
+def rng_below(s: Any, n: int) -> Any:
     """Uniform in 0..n-1 for 0 < n < 2**32 (multiply-shift: no slow 64-bit division)."""
     return np.int64(((rng_next(s) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
 @njit(cache=True, inline="always")
-def rng_unit(s: np.ndarray) -> float:  # type: ignore[type-arg]
+def rng_unit(s: Any) -> float:
     return float(rng_next(s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
 @njit(cache=True)
 def k_init(start, piece, bcp_start, bcp, pstart, board, forb, forbb, att, used, cand, ncand,
-           meta, first):  # type: ignore[no-untyped-def]
+           meta, first):
     """The empty board, ``first`` (a colour) to move."""
     board[:] = -1
     forb[:, :] = 0
@@ -107,7 +110,7 @@ def k_init(start, piece, bcp_start, bcp, pstart, board, forb, forbb, att, used, 
 
 
 @njit(cache=True, inline="always")
-def k_valid(c, q, piece, bb_word, bb_mask, forbb, used):  # type: ignore[no-untyped-def]
+def k_valid(c, q, piece, bb_word, bb_mask, forbb, used):
     """Is candidate ``q`` (taken from colour c's candidate list) still legal for c?"""
     if used[c, piece[q]]:
         return False
@@ -116,7 +119,7 @@ def k_valid(c, q, piece, bb_word, bb_mask, forbb, used):  # type: ignore[no-unty
 
 
 @njit(cache=True, inline="always")
-def k_play(G, board, forb, forbb, att, used, cand, ncand, meta, move):  # type: ignore[no-untyped-def]
+def k_play(G, board, forb, forbb, att, used, cand, ncand, meta, move):
     """Play ``move`` (a placement, or -1 to pass) for the colour to move. No legality check."""
     (cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond,
      bb_word, bb_mask, eb_word, eb_mask, bcpp_start, bcpp, bcpp_mask, bcpp_piece, diamond_nbr,
@@ -199,7 +202,7 @@ def k_play(G, board, forb, forbb, att, used, cand, ncand, meta, move):  # type: 
 
 
 @njit(cache=True)
-def k_is_legal(G, forb, att, used, meta, move):  # type: ignore[no-untyped-def]
+def k_is_legal(G, forb, att, used, meta, move):
     """Is ``move`` (a placement id, or -1 = pass) legal for the colour to move? A pass is
     legal except as a colour's first move (unless it has no placement at all: then the
     caller decides). Checks the rules directly (no candidate lists)."""
@@ -224,7 +227,7 @@ def k_is_legal(G, forb, att, used, meta, move):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True)
-def k_legal(c, piece, bb_word, bb_mask, pstart, forbb, used, cand, ncand, out):  # type: ignore[no-untyped-def]
+def k_legal(c, piece, bb_word, bb_mask, pstart, forbb, used, cand, ncand, out):
     """Compact colour c's candidate buckets (dropping illegal entries) and copy the legal
     placements into ``out``; returns their number."""
     k = 0
@@ -243,7 +246,7 @@ def k_legal(c, piece, bb_word, bb_mask, pstart, forbb, used, cand, ncand, out): 
 
 
 @njit(cache=True)
-def k_count_legal(c, piece, bb_word, bb_mask, pstart, forbb, used, cand, ncand):  # type: ignore[no-untyped-def]
+def k_count_legal(c, piece, bb_word, bb_mask, pstart, forbb, used, cand, ncand):
     n = 0
     for p in range(NUM_PIECES):
         base = pstart[p]
@@ -254,7 +257,7 @@ def k_count_legal(c, piece, bb_word, bb_mask, pstart, forbb, used, cand, ncand):
 
 
 @njit(cache=True)
-def k_generate(c, board, used, start, size, cells, ncells, bcp_start, bcp, mark, out):  # type: ignore[no-untyped-def]
+def k_generate(c, board, used, start, size, cells, ncells, bcp_start, bcp, mark, out):
     """Full legal-move generation for colour c from the board alone (no incremental lists):
     attach points from the board, then the placements through them. ``mark`` is an int32
     scratch array of length NP (zeroed on return). Returns the number written to ``out``."""
@@ -322,7 +325,7 @@ def k_generate(c, board, used, start, size, cells, ncells, bcp_start, bcp, mark,
 
 @njit(cache=True, inline="always")
 def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, ncorners,
-           bb_word, bb_mask, pstart, forbb, used, cand, ncand, meta, near, rng):  # type: ignore[no-untyped-def]
+           bb_word, bb_mask, pstart, forbb, used, cand, ncand, meta, near, rng):
     """Draw colour c's playout move from its candidate buckets, or -1 (pass) if it has none.
 
     uniform: every legal placement with the same probability (rejection over the lazy
@@ -379,7 +382,7 @@ def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, nco
 
 
 @njit(cache=True)
-def k_sample_picks(G, forbb, used, cand, ncand, meta, colour, policy, weights, rng, out):  # type: ignore[no-untyped-def]
+def k_sample_picks(G, forbb, used, cand, ncand, meta, colour, policy, weights, rng, out):
     """Draw ``len(out)`` playout moves for ``colour`` from the same position (picking only
     drops dead list entries, so the position does not change): for testing the policies."""
     cells = G[0]
@@ -400,7 +403,7 @@ def k_sample_picks(G, forbb, used, cand, ncand, meta, colour, policy, weights, r
 
 
 @njit(cache=True, inline="always")
-def k_score(meta, c):  # type: ignore[no-untyped-def]
+def k_score(meta, c):
     """The contest score of colour c: -(squares left), +15 for all 21 (+20 if the last piece
     was the monomino)."""
     s = -meta[M_REMAINING + c]
@@ -411,7 +414,7 @@ def k_score(meta, c):  # type: ignore[no-untyped-def]
 
 @njit(cache=True)
 def k_playout(G, board, forb, forbb, att, used, cand, ncand, meta, policy,
-              weights, rng, moves_out, colours_out):  # type: ignore[no-untyped-def]
+              weights, rng, moves_out, colours_out):
     """Play the (mutable) state to the end; record the moves and who played them. Returns
     the number of moves played."""
     (cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond,
@@ -433,7 +436,7 @@ def k_playout(G, board, forb, forbb, att, used, cand, ncand, meta, policy,
 
 @njit(cache=True)
 def k_copy_state(pstart, board, forb, forbb, att, used, cand, ncand, meta, board2, forb2,
-                 forbb2, att2, used2, cand2, ncand2, meta2):  # type: ignore[no-untyped-def]
+                 forbb2, att2, used2, cand2, ncand2, meta2):
     """Copy the state arrays into a second set (only the used part of the lists)."""
     board2[:] = board
     forb2[:, :] = forb
@@ -451,7 +454,7 @@ def k_copy_state(pstart, board, forb, forbb, att, used, cand, ncand, meta, board
 
 @njit(cache=True)
 def k_playout_batch(G, board, forb, forbb, att, used, cand, ncand,
-                    meta, first_moves, colour, policy, weights, rng, out_returns, out_scores):  # type: ignore[no-untyped-def]
+                    meta, first_moves, colour, policy, weights, rng, out_returns, out_scores):
     """For each ``first_moves[i]``: copy the state, play that move (a placement or -1), play
     out to the end; write colour ``colour``'s return (1 win, 0.5 draw, 0 loss) and its score
     difference (own - opponent). The root state is not changed."""

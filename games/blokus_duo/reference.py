@@ -158,4 +158,4 @@ def generate(s: BlokusState, colour: int) -> list[int]:
     out = np.empty(g.num_placements, dtype=np.int32)
     n = K.k_generate(colour, s.board, s.used, g.start, g.size, g.cells, g.ncells,
                      g.bcp_start, g.bcp, mark, out)
-    return out[:n].tolist()
+    return [int(v) for v in out[:n]]

@@ -9,14 +9,16 @@ Moves are ints: a placement id (see :mod:`games.blokus_duo.geometry`) or :data:`
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 import msgspec
 import numpy as np
 
-from games.blokus_duo import kernels as K
+from games.blokus_duo import kernels as _kernels
 from games.blokus_duo.geometry import PASS, PIECE_LETTERS, Geometry, geometry
 from games.contract import FloatArray, Playout, PlayoutBatch, Priors
+
+K: Any = _kernels  # numba dispatchers: untyped for mypy
 
 
 class BlokusConfig(msgspec.Struct, frozen=True):
@@ -36,7 +38,7 @@ class BlokusConfig(msgspec.Struct, frozen=True):
 
 
 DEFAULT_CONFIG = BlokusConfig()
-_POLICY_CACHE: dict[BlokusConfig, tuple[int, np.ndarray]] = {}  # type: ignore[type-arg]
+_POLICY_CACHE: dict[BlokusConfig, tuple[int, FloatArray]] = {}
 
 
 class BlokusState:
@@ -71,7 +73,7 @@ class BlokusState:
         self._key = 0
         self.history: list[tuple[int, int]] = []  # (colour, move)
 
-    def _arrays(self) -> tuple[np.ndarray, ...]:  # type: ignore[type-arg]
+    def _arrays(self) -> tuple[Any, ...]:
         """The state arrays in kernel order."""
         return (self.board, self.forb, self.forbb, self.att, self.used, self.cand, self.ncand,
                 self.meta)
@@ -238,7 +240,7 @@ class BlokusState:
         return "\n".join(lines)
 
     # -- playouts ------------------------------------------------------------------------
-    def _policy(self) -> tuple[int, np.ndarray]:  # type: ignore[type-arg]
+    def _policy(self) -> tuple[int, FloatArray]:
         """(policy code, weights) for the kernels, computed once per config."""
         cached = _POLICY_CACHE.get(self.config)
         if cached is None:
