@@ -126,6 +126,15 @@ class Board:
             s.clear_passes()
         return s
 
+    def fallback_vertex(self, colour: int) -> Vertex:
+        """A safe legal move without search: a random legal point that does not fill one
+        of our own eyes, or pass."""
+        moves = [m for m in self.search_state(colour).legal_moves() if m != PASS]
+        if not moves:
+            return None
+        rng = np.random.default_rng(self.state.position_hash() & (2**63 - 1))
+        return self.vertex_of(moves[int(rng.integers(len(moves)))])
+
     def fills_own_eye(self, colour: int, vertex: Vertex) -> bool:
         pt = self.point_of(vertex)
         return pt not in self.state.legal_points(go_colour(colour), include_eyes=False)

@@ -203,7 +203,11 @@ class GtpEngine:
         seconds = self.time.allot(colour, self.board.size ** 2, played)
         request = MoveRequest(self.board.copy(), colour, seconds,
                               cleanup or self.config.cleanup, deterministic)
-        decision = self.generator(request)
+        try:
+            decision = self.generator(request)
+        except Exception:  # the client boundary: never forfeit a game by a search bug
+            log.exception("gtp_generator_failed", colour=format_colour(colour))
+            decision = Decision(self.board.fallback_vertex(colour))
         self.last_stats = dict(decision.stats, colour=colour, key=self.board.position_key(colour))
         if decision.resign:
             answer = "resign"

@@ -136,6 +136,19 @@ def test_genmove_never_sends_an_illegal_move() -> None:
     assert talk(e, "play b c3\ngenmove w") == b"= \n\n= pass\n\n"
 
 
+def test_a_failing_generator_still_answers_a_legal_move() -> None:
+    e, gen = make()
+
+    def broken(request: MoveRequest) -> Decision:
+        raise RuntimeError("search bug")
+
+    talk(e, "boardsize 5")
+    e.generator = broken  # type: ignore[assignment]
+    out = talk(e, "genmove b").decode()
+    assert out.startswith("= ") and out != "= pass\n\n"
+    assert len(e.board.moves) == 1 and e.board.moves[0][1] is not None
+
+
 def test_reg_genmove_does_not_play_and_cleanup_flag() -> None:
     e, gen = make([(2, 2), (3, 3)], cleanup=False)
     assert talk(e, "reg_genmove b\nkgs-genmove_cleanup b") == b"= C3\n\n= D4\n\n"
