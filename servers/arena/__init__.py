@@ -2,11 +2,18 @@
 
 The arena starts the game's mock server in this process and every player as a separate
 ``corvid ...`` client process (servers never import the search or the clients).
+
+Games plug in as modules of this package: every ``servers/arena/<game>.py`` that defines
+``register(subparsers)`` becomes ``corvid arena <game>`` (``uecda`` is the first).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import pkgutil
+
+_HELPERS = {"stats"}  # modules of this package that are not games
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -17,6 +24,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "95%% confidence intervals.",
     )
     sub = p.add_subparsers(dest="arena_game", metavar="GAME", required=True)
-    from servers.arena import uecda
-
-    uecda.register(sub)
+    for mod in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if mod.name in _HELPERS or mod.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{mod.name}")
+        if hasattr(module, "register"):
+            module.register(sub)
