@@ -115,7 +115,7 @@ def play_game(black: EngineProcess, white: EngineProcess, cfg: MatchConfig,
         letter = COLOUR_LETTER[colour]
         try:
             if cfg.main_time > 0:
-                mover.command("time_left", letter, f"{max(clocks[colour], 0):.0f}", 0,
+                mover.command("time_left", letter, math.floor(max(clocks[colour], 0.0)), 0,
                               timeout=cfg.timeout)
             limit = cfg.timeout if cfg.main_time <= 0 else min(cfg.timeout, clocks[colour] + 1)
             resp, took = mover.command_timed("genmove", letter, timeout=limit)
