@@ -5,6 +5,7 @@ Usage: python bench/blokus_speed.py [--playouts N] [--json]
 * playouts/s: uniform random playouts from the empty board, one core, in one numba call
   (``playout_batch``); also the weighted policy, and single ``playout()`` calls (with their
   Python overhead, as UCT makes them).
+* features µs: the §7 feature vector of a position (numba, with Python overhead).
 * movegen µs: one full legal-move generation from the board alone (``k_generate``, attach
   points then placements), averaged over the positions of random games; also the incremental
   list (``legal_placements``, with Python overhead).
@@ -48,7 +49,7 @@ def single_rate(n: int) -> float:
     return n / (time.process_time() - t)
 
 
-def movegen(games: int) -> tuple[float, float, int]:
+def movegen(games: int) -> tuple[float, float, int, float]:
     rng = np.random.default_rng(3)
     positions = []
     for _ in range(games):
@@ -75,7 +76,12 @@ def movegen(games: int) -> tuple[float, float, int]:
         for s in positions:
             s.legal_placements()
     inc = (time.process_time() - t) / (reps * len(positions)) * 1e6
-    return scratch, inc, total // (reps * len(positions))
+    positions[0].features()
+    t = time.process_time()
+    for s in positions:
+        s.features()
+    feat = (time.process_time() - t) / len(positions) * 1e6
+    return scratch, inc, total // (reps * len(positions)), feat
 
 
 def main() -> int:
@@ -86,7 +92,7 @@ def main() -> int:
     uni = batch_rate("uniform", args.playouts)
     wei = batch_rate("weighted", args.playouts)
     single = single_rate(max(args.playouts // 5, 100))
-    scratch, inc, mean_moves = movegen(20)
+    scratch, inc, mean_moves, feat = movegen(20)
     rows = [
         ("uniform playouts/s (batch kernel)", f"{uni:,.0f}"),
         ("weighted playouts/s (batch kernel)", f"{wei:,.0f}"),
@@ -94,6 +100,7 @@ def main() -> int:
         ("full movegen µs (k_generate)", f"{scratch:.1f}"),
         ("legal_placements µs (incremental)", f"{inc:.1f}"),
         ("mean legal moves per position", f"{mean_moves}"),
+        ("features µs (state.features)", f"{feat:.1f}"),
     ]
     w = max(len(r[0]) for r in rows)
     for name, val in rows:
@@ -105,6 +112,7 @@ def main() -> int:
             "weighted_playouts_per_s": round(wei),
             "single_playouts_per_s": round(single),
             "incremental_legal_us": round(inc, 2),
+            "features_us": round(feat, 2),
         }))
     return 0
 
