@@ -68,6 +68,13 @@ class Decider:
         return Budget(playouts=cfg.playouts, seconds=seconds,
                       check_every=1 if cfg.playouts is None else 16)
 
+    def _root(self, info: Any) -> Any:
+        """The flat core batches playouts through the info set (its policy set); UCT plays
+        each sampled world out itself, so its worlds get the same policy."""
+        if self.config.core == "uct":
+            return _PolicyRoot(info, POLICIES[self.config.policy])
+        return info
+
     def warm_up(self) -> None:
         if self.core is None:
             return
@@ -76,7 +83,7 @@ class Decider:
             from games.daihinmin.state import Match, MatchConfig
 
             st = Match(MatchConfig(seed=0)).deal().state()
-            root = st.info_set(st.to_move).with_policy(self.config.policy)
+            root = self._root(st.info_set(st.to_move).with_policy(self.config.policy))
             self.core.search(root, st.to_move, Budget(playouts=8), np.random.default_rng(0))
         except Exception as e:  # the client boundary: warming up is optional
             log.warning("uecda_warm_up_failed", reason=f"{type(e).__name__}: {e}")
@@ -101,7 +108,7 @@ class Decider:
         try:
             if st.to_move != tr.me:
                 raise RuntimeError(f"shadow says player {st.to_move} moves, not us")
-            root = st.info_set(tr.me).with_policy(self.config.policy)
+            root = self._root(st.info_set(tr.me).with_policy(self.config.policy))
             res: SearchResult = self.core.search(root, tr.me, self.budget(), self.rng)
             if res.move not in legal:
                 raise RuntimeError(f"search chose an illegal move {res.move}")
@@ -181,3 +188,32 @@ class Decider:
         best = int(np.argmax(means))
         return cands[best], {"candidates": k, "playouts": total, "value": round(float(
             means[best]), 4), "elapsed_ms": round(meter.elapsed() * 1000, 1)}
+
+
+class _PolicyWorld:
+    """A sampled world whose ``playout`` uses the configured kernel policy."""
+
+    def __init__(self, world: GameState, policy: int) -> None:
+        self._w = world
+        self._policy = policy
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._w, name)
+
+    def playout(self, rng: np.random.Generator, seat: int) -> Any:
+        return state_playout(self._w, rng, seat, self._policy)
+
+
+class _PolicyRoot:
+    """An info set whose sampled worlds play out with ``policy`` (for UCT)."""
+
+    def __init__(self, info: Any, policy: int) -> None:
+        self.info = info
+        self.policy = policy
+        self.seat = info.seat
+
+    def legal_moves(self) -> list[int]:
+        return list(self.info.legal_moves())
+
+    def sample_world(self, rng: np.random.Generator) -> _PolicyWorld:
+        return _PolicyWorld(self.info.sample_world(rng), self.policy)
