@@ -142,3 +142,24 @@ def test_bundled_weights_load_and_fit_the_features() -> None:
     assert len(ev.w) == len(blokus_features(BlokusState()))
     with pytest.raises(FileNotFoundError):
         load_eval("/nonexistent/weights.npz")
+
+
+def test_learn_command_writes_weights_the_player_loads(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import argparse
+
+    from clients.blokus.cli import register
+    from clients.blokus.player import load_eval
+    from search.selective import load_weights
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    out = tmp_path / "w.npz"
+    args = parser.parse_args(["blokus", "learn", "--out", str(out), "--updates", "1", "--m",
+                              "1", "--positions", "2", "--n", "2", "--selfplay-n", "4",
+                              "--prior-score", "5", "--seed", "1"])
+    assert args.func(args) == 0
+    w, k, meta = load_weights(out)
+    assert meta["updates"] == 1 and meta["n"] == 2 and k == 0.02
+    assert abs(w[1764] - 5.0) < 1.0 and abs(w[3537] + 5.0) < 1.0  # the prior, one step on
+    ev, where = load_eval(str(out))
+    assert where == str(out) and len(ev.w) == len(w)
