@@ -363,12 +363,9 @@ def pattern_code(B: np.ndarray, p: int) -> int:
     """The 3x3 neighbourhood of p as 16 bits: 2 bits per neighbour in ``DIAG8`` order."""
     col = B[COL]
     w = B[META, M_W]
-    code = 0
-    for i in range(8):
-        q = p + (w - 1 if i == 0 else w if i == 1 else w + 1 if i == 2 else -1 if i == 3
-                 else 1 if i == 4 else -w - 1 if i == 5 else -w if i == 6 else -w + 1)
-        code |= col[q] << (2 * i)
-    return code
+    return int(col[p + w - 1] | (col[p + w] << 2) | (col[p + w + 1] << 4) | (col[p - 1] << 6)
+               | (col[p + 1] << 8) | (col[p - w - 1] << 10) | (col[p - w] << 12)
+               | (col[p - w + 1] << 14))
 
 
 @njit(cache=True)
@@ -435,9 +432,8 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
             return _pick_sorted_unique(buf, k, s)
         # 2. 3x3 patterns around the last move
         k = 0
-        for i in range(8):
-            q = last + (w - 1 if i == 0 else w if i == 1 else w + 1 if i == 2 else -1 if i == 3
-                        else 1 if i == 4 else -w - 1 if i == 5 else -w if i == 6 else -w + 1)
+        for q in (last + w - 1, last + w, last + w + 1, last - 1, last + 1, last - w - 1,
+                  last - w, last - w + 1):
             if col[q] != EMPTY:
                 continue
             if not pat[pattern_code(B, q)]:
