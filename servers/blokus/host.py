@@ -331,7 +331,11 @@ class Host:
     def run(self, on_game: Callable[[GameResult], None] | None = None) -> list[GameResult]:
         results = []
         for i in range(self.cfg.games):
-            r = self.play_one(i)
+            try:
+                r = self.play_one(i)
+            except Violation as v:  # nobody connected: end the match with what was played
+                log.error("match_aborted", game=i + 1, reason=v.detail)
+                break
             log.info("game_over", game=i + 1, seat=r.seat, first=r.first, outcome=r.outcome,
                      reason=r.record.reason, scores=r.record.scores,
                      moves=len(r.record.moves))

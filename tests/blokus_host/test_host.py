@@ -232,3 +232,8 @@ def test_sgf_violation_result_and_spec_examples() -> None:
 def test_schedule_covers_seats_and_orders() -> None:
     cfg = HostConfig(seat="alternate", first="alternate")
     assert [schedule(cfg, i) for i in range(4)] == [(1, 1), (2, 1), (1, 2), (2, 2)]
+
+
+def test_no_connection_ends_the_match_with_no_games() -> None:
+    h = HostThread(games=3, connect_timeout=0.2)
+    assert h.join() == []
