@@ -435,6 +435,32 @@ def k_playout(G, board, forb, forbb, att, used, cand, ncand, meta, policy,
 
 
 @njit(cache=True)
+def k_playout_copy(G, board, forb, forbb, att, used, cand, ncand, meta, policy, weights, rng,
+                   moves_out, colours_out, scores_out):
+    """:func:`k_playout` on a copy of the state (the state is not changed); the final scores
+    of colours 0 and 1 go to ``scores_out``. Returns the number of moves played."""
+    board2 = board.copy()
+    forb2 = forb.copy()
+    forbb2 = forbb.copy()
+    att2 = att.copy()
+    used2 = used.copy()
+    cand2 = np.empty_like(cand)
+    ncand2 = ncand.copy()
+    meta2 = meta.copy()
+    pstart = G[20]
+    for c in range(2):
+        for p in range(NUM_PIECES):
+            base = pstart[p]
+            for i in range(ncand[c, p]):
+                cand2[c, base + i] = cand[c, base + i]
+    n = k_playout(G, board2, forb2, forbb2, att2, used2, cand2, ncand2, meta2, policy, weights,
+                  rng, moves_out, colours_out)
+    scores_out[0] = k_score(meta2, 0)
+    scores_out[1] = k_score(meta2, 1)
+    return n
+
+
+@njit(cache=True)
 def k_copy_state(pstart, board, forb, forbb, att, used, cand, ncand, meta, board2, forb2,
                  forbb2, att2, used2, cand2, ncand2, meta2):
     """Copy the state arrays into a second set (only the used part of the lists)."""

@@ -257,16 +257,18 @@ class BlokusState:
 
     def playout(self, rng: np.random.Generator, seat: int) -> Playout:
         """Play a copy to the end with the configured policy; moves/players for RAVE."""
-        s = self.clone()
-        g = self.geo
         pol, w = self._policy()
         r = np.array([rng.integers(2**63)], dtype=np.uint64)
         moves = np.empty(K.MAX_PLAYOUT_MOVES, dtype=np.int64)
         colours = np.empty(K.MAX_PLAYOUT_MOVES, dtype=np.int64)
-        n = K.k_playout(g.kernel_args, *s._arrays(), pol, w, r, moves, colours)
-        players = np.asarray([self.seat_of(int(c)) for c in colours[:n]], dtype=np.int64)
-        return Playout(np.asarray(s.returns(), dtype=np.float64), np.zeros(0),
-                       moves[:n].copy(), players)
+        scores = np.empty(2, dtype=np.int64)
+        n = K.k_playout_copy(self.geo.kernel_args, *self._arrays(), pol, w, r, moves, colours,
+                             scores)
+        c0 = self.seat_colours[0]
+        players = (colours[:n] != c0).astype(np.int64)  # seat 0 plays colour c0
+        d = int(scores[c0] - scores[1 - c0])  # seat 0's margin
+        r0 = 1.0 if d > 0 else 0.0 if d < 0 else 0.5
+        return Playout(np.array([r0, 1.0 - r0]), np.zeros(0), moves[:n], players)
 
     def playout_batch(self, moves: Sequence[int], rng: np.random.Generator,
                       seat: int) -> PlayoutBatch:
