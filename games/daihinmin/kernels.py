@@ -57,7 +57,7 @@ _ROW = 0x1FFF
 
 # ----------------------------------------------------------------------------- random
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def rng_next(rs: np.ndarray) -> np.uint64:
     """splitmix64 step on rs[0] (uint64)."""
     rs[0] += np.uint64(0x9E3779B97F4A7C15)
@@ -67,7 +67,7 @@ def rng_next(rs: np.ndarray) -> np.uint64:
     return z ^ (z >> np.uint64(31))  # type: ignore[no-any-return]
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def rng_below(rs: np.ndarray, n: int) -> int:
     """Uniform int in [0, n) for n < 2**31 (multiply-shift of the top 32 bits; the bias is
     below n / 2**32)."""
@@ -341,7 +341,7 @@ def gen_moves_cached(hand: int, table: int, rev: int, lock: int, out: np.ndarray
 
 # ----------------------------------------------------------------------------- state machine
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _next(st: np.ndarray, p: int, skip_passed: bool) -> int:
     seat = st[_SEATOF + p]
     for i in range(1, _NP + 1):
@@ -351,7 +351,7 @@ def _next(st: np.ndarray, p: int, skip_passed: bool) -> int:
     return -1
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def _flush(st: np.ndarray, leader: int) -> None:
     st[_TABLE] = 0
     st[_LOCK] = 0
@@ -361,7 +361,7 @@ def _flush(st: np.ndarray, leader: int) -> None:
     st[_TURN] = leader
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def apply_move(st: np.ndarray, m: int, rs: np.ndarray) -> None:
     """Kernel twin of rules.apply_move (stalemate ranking drawn from ``rs``)."""
     p = st[_TURN]
@@ -472,7 +472,7 @@ def _sort_small(a: np.ndarray, n: int) -> None:
         a[j + 1] = x
 
 
-@njit(cache=True, _nrt=False)
+@njit(cache=True, _nrt=False, inline="always")
 def choose_move(st: np.ndarray, policy: int, rs: np.ndarray, buf: np.ndarray,
                 sort_moves: bool, tinfo: np.ndarray) -> int:
     p = st[_TURN]
@@ -493,16 +493,15 @@ def choose_move(st: np.ndarray, policy: int, rs: np.ndarray, buf: np.ndarray,
     return buf[k - 1]  # type: ignore[no-any-return]
 
 
-@njit(cache=True)
+@njit(cache=True, _nrt=False)
 def playout(st: np.ndarray, seat: int, policy: int, rs: np.ndarray, buf: np.ndarray,
             stop_when_out: bool, sort_moves: bool, evals: np.ndarray,
-            moves_out: np.ndarray, players_out: np.ndarray) -> tuple[int, int]:
+            moves_out: np.ndarray, players_out: np.ndarray, tinfo: np.ndarray) -> tuple[int, int]:
     """Play ``st`` on (in place) by the policy. At every turn of ``seat`` record
     r = ((k+1)/2 - 1)/4 (k = players still holding cards) in ``evals``. Stops at the end, or
     when ``seat`` is out if ``stop_when_out``. Returns (number of evals, number of plies)."""
     ne = 0
     ply = 0
-    tinfo = np.empty(5, np.int64)
     tinfo[0] = -1
     while st[_TURN] >= 0:
         if stop_when_out and (st[_OUTMASK] >> seat) & 1:
@@ -598,12 +597,13 @@ def playout_batch_kernel(st0: np.ndarray, moves: np.ndarray, seat: int, pool: np
     tmp = np.empty(64, np.int64)
     st = np.empty_like(st0)
     mo = np.empty(0, np.int64)
+    tinfo = np.empty(5, np.int64)
     pl = np.empty(0, np.int64)
     for i in range(moves.shape[0]):
         st[:] = st0
         sample_hands(st, pool, need, known, ceil, rs, tmp)
         apply_move(st, moves[i], rs)
-        ne, _ = playout(st, seat, policy, rs, buf, True, False, evals[i], mo, pl)
+        ne, _ = playout(st, seat, policy, rs, buf, True, False, evals[i], mo, pl, tinfo)
         n_evals[i] = ne
         pts = final_points(st, seat)
         if pts == 0:  # game not over and seat still in: cannot happen (stop only when out)
@@ -619,6 +619,7 @@ def random_playouts_kernel(n: int, seed: int, policy: int) -> int:
     buf = np.empty(MAX_MOVES, np.int64)
     ev = np.empty(MAX_EVALS, np.float64)
     mo = np.empty(0, np.int64)
+    tinfo = np.empty(5, np.int64)
     pl = np.empty(0, np.int64)
     st = np.zeros(R.STATE_SIZE, np.int64)
     deck = np.arange(53)
@@ -641,7 +642,7 @@ def random_playouts_kernel(n: int, seed: int, policy: int) -> int:
                 first = p
         st[_LAST] = -1
         st[_TURN] = first
-        _, ply = playout(st, 0, policy, rs, buf, False, False, ev, mo, pl)
+        _, ply = playout(st, 0, policy, rs, buf, False, False, ev, mo, pl, tinfo)
         total += ply
     return total
 
@@ -662,7 +663,8 @@ def state_playout(state: GameState, rng: np.random.Generator, seat: int,
     ev = np.empty(MAX_EVALS, np.float64)
     mo = np.empty(MAX_PLIES, np.int64)
     pl = np.empty(MAX_PLIES, np.int64)
-    ne, ply = playout(st, seat, policy, rs, buf, False, False, ev, mo, pl)
+    ne, ply = playout(st, seat, policy, rs, buf, False, False, ev, mo, pl,
+                      np.empty(5, np.int64))
     ply = min(ply, MAX_PLIES)
     pts = [0] * _NP
     for i in range(_NP):

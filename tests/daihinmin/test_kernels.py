@@ -81,7 +81,8 @@ def test_playout_matches_reference(policy: int, stop: bool) -> None:
         ev = np.empty(K.MAX_EVALS, np.float64)
         mo = np.empty(K.MAX_PLIES, np.int64)
         pl = np.empty(K.MAX_PLIES, np.int64)
-        ne, ply = K.playout(st, seat, policy, rs, buf, stop, True, ev, mo, pl)
+        ne, ply = K.playout(st, seat, policy, rs, buf, stop, True, ev, mo, pl,
+                            np.empty(5, np.int64))
         ref = list(s.st)
         evals, plies = P.playout(ref, seat, policy, [seed], stop)
         assert st.tolist() == ref
