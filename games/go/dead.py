@@ -42,17 +42,22 @@ def dead_stones(state: GoState, rng: np.random.Generator, playouts: int = 200,
 
 def final_status(state: GoState, rng: np.random.Generator, playouts: int = 200
                  ) -> dict[str, list[int]]:
-    """GTP ``final_status_list``: alive, dead and seki stones. A group counts as seki when it
-    is not dead and its mean ownership stays below 0.5 in size (neither side owns it firmly)
-    while it touches a point that stays neutral in most playouts."""
-    own = state.ownership(rng, playouts)
+    """GTP ``final_status_list``: alive, dead and seki stones. Dead as in
+    :func:`dead_stones`. A group that is not dead is in **seki** when one of its liberties
+    ends neutral (reaching both colours) in most playouts: the playout policy refuses the
+    self-atari of filling a shared liberty, so seki survives the playouts, while dame get
+    filled. Every other group is alive."""
+    own, neutral = state.ownership_stats(rng, playouts)
     dead = set(dead_stones(state, rng, playouts, own))
+    w = state.size + 2
     alive: list[int] = []
     seki: list[int] = []
     for g in _groups(state):
         if g[0] in dead:
             continue
-        if abs(float(np.mean(own[g]))) < 0.5:
+        libs = {q for p in g for q in (p + 1, p - 1, p + w, p - w)
+                if state._b[K.COL, q] == EMPTY}  # noqa: SLF001
+        if any(neutral[q] > 0.5 for q in libs):
             seki.extend(g)
         else:
             alive.extend(g)

@@ -539,12 +539,12 @@ def k_playout(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray, sa_min:
 
 @njit(cache=True)
 def k_playout_batch(B0: np.ndarray, seed: np.uint64, n: int, policy: int, pat: np.ndarray,
-                    sa_min: int, max_moves: int, komi2: int, scores: np.ndarray,
-                    own: np.ndarray) -> np.uint64:
+                    sa_min: int, max_moves: int, scores: np.ndarray, own: np.ndarray,
+                    neutral: np.ndarray) -> np.uint64:
     """Run n playouts from B0 (not modified). ``scores[i]`` = black area - white area of
     playout i; ``own[p]`` accumulates +1 for each playout whose final owner of p is black and
-    -1 for white. ``komi2`` is unused here (kept so callers can pass 2*komi for reports).
-    Returns the rng state."""
+    -1 for white; ``neutral[p]`` counts the playouts where p ends neutral. Returns the rng
+    state."""
     B = B0.copy()
     P = B0.shape[1]
     moves = np.empty(max_moves + 1, dtype=np.int32)
@@ -556,10 +556,13 @@ def k_playout_batch(B0: np.ndarray, seed: np.uint64, n: int, policy: int, pat: n
         sc, nm, s = k_playout(B, s, policy, pat, sa_min, max_moves, moves, owner, buf)
         scores[i] = sc
         for p in range(P):
-            if owner[p] == BLACK:
+            o = owner[p]
+            if o == BLACK:
                 own[p] += 1
-            elif owner[p] == WHITE:
+            elif o == WHITE:
                 own[p] -= 1
+            elif B0[COL, p] != BORDER:
+                neutral[p] += 1
     return s
 
 

@@ -405,15 +405,28 @@ class GoState:
         """n playouts in one kernel call: (black area - white area per playout (no komi),
         ownership sum per point (+1 black, -1 white per playout; 1-D, border included)).
         Passes already played do not count: a finished game is played out further."""
+        scores, own, _ = self._playout_stats(rng, n, policy)
+        return scores, own
+
+    def _playout_stats(self, rng: np.random.Generator, n: int, policy: int | None = None
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         scores = np.empty(n, dtype=np.int64)
         own = np.zeros(self._b.shape[1], dtype=np.int64)
+        neutral = np.zeros(self._b.shape[1], dtype=np.int64)
         seed = np.uint64(int(rng.integers(1, 2**62)))
         pol = self.settings.policy if policy is None else policy
         b = self._b.copy()
         b[K.META, K.M_PASSES] = 0  # after the game's two passes, still play the position out
         K.k_playout_batch(b, seed, n, pol, pattern_table(), self.settings.sa_min,
-                          self.max_playout_moves, 0, scores, own)
-        return scores, own
+                          self.max_playout_moves, scores, own, neutral)
+        return scores, own, neutral
+
+    def ownership_stats(self, rng: np.random.Generator, playouts: int = 200
+                        ) -> tuple[np.ndarray, np.ndarray]:
+        """(mean final owner per point in [-1, 1] (+1 black), share of playouts in which the
+        point ends neutral); 1-D arrays indexed by point."""
+        _, own, neutral = self._playout_stats(rng, playouts)
+        return own / float(playouts), neutral / float(playouts)
 
     # -- dead stones -------------------------------------------------------------------
     def ownership(self, rng: np.random.Generator, playouts: int = 200) -> np.ndarray:

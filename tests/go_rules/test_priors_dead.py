@@ -86,3 +86,31 @@ def test_dead_stone_in_territory() -> None:
     s.pass_move()
     s.pass_move()  # game over: the estimate still plays the position out
     assert s.is_terminal() and s.dead_stones(rng, 300) == [f3]
+
+
+SEKI = """
+ 7 . X . X . X .
+ 6 X X X X X X X
+ 5 . X . X . X .
+ 4 X X X X X X X
+ 3 O O O O X . X
+ 2 O X X O X X .
+ 1 . X . O X . X
+"""
+
+
+def test_seki_status() -> None:
+    """White A2-D1 and black B2-B1 share A1 and C1 and have no eyes: seki."""
+    size, black, white = parse_diagram(SEKI)
+    s = GoState(size, 0.5)
+    s.place_setup(BLACK, black)
+    s.place_setup(WHITE, white)
+    s.to_play = WHITE
+    status = s.final_status(np.random.default_rng(3), 200)
+    inner = sorted(vertex_to_point(v, 7) for v in ("B2", "C2", "B1"))
+    assert status["dead"] == []
+    assert status["seki"] == sorted(white + inner)
+    assert len(status["alive"]) == len(black) - 3
+    own, neutral = s.ownership_stats(np.random.default_rng(4), 100)
+    for v in ("A1", "C1"):
+        assert neutral[vertex_to_point(v, 7)] > 0.9
