@@ -61,10 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     try:
         if args.parallel > 1:
-            res = run_parallel(specs, args.games, args.parallel, args.seed, timeout=60.0,
+            res = run_parallel(specs, args.games, args.parallel, args.seed, timeout=120.0,
                                on_game=progress)
         else:
-            res = run_arena(specs, args.games, args.seed, timeout=60.0, log=args.log,
+            res = run_arena(specs, args.games, args.seed, timeout=120.0, log=args.log,
                             on_game=progress)
     finally:
         if bar is not None:

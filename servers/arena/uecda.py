@@ -88,7 +88,7 @@ def run_arena(
     specs: list[str],
     games: int,
     seed: int | None = None,
-    timeout: float = 30.0,
+    timeout: float = 120.0,
     log: str | None = None,
     client_logs: str | None = None,
     on_game: Callable[[int, MatchRecord], None] | None = None,
@@ -149,7 +149,7 @@ def run_parallel(
     games: int,
     parallel: int,
     seed: int | None = None,
-    timeout: float = 30.0,
+    timeout: float = 120.0,
     client_logs: str | None = None,
     on_game: Callable[[int, MatchRecord], None] | None = None,
     client_log_level: str = "warning",
@@ -194,7 +194,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--parallel", type=int, default=1,
                    help="run this many independent matches at once (seeds S, S+1, ...; "
                    "--game-log only with 1)")
-    p.add_argument("--timeout", type=float, default=30.0, help="seconds per move")
+    p.add_argument("--timeout", type=float, default=120.0,
+                   help="seconds per move before a stand-in takes the seat (default 120: a "
+                   "client may compile its kernels on its first move)")
     p.add_argument("--log", "--game-log", dest="log", metavar="FILE",
                    help="write the server's game log (tndhms format)")
     p.add_argument("--client-logs", metavar="DIR", help="keep each client's log in DIR")
