@@ -87,28 +87,25 @@ def reference_legal(b: RefBoard, colour: int) -> list[int]:
     n = b.size
     grid = b.grid
     used = set(b.pieces[colour])
-    first = not b.pieces[colour]
-    start = b.start(colour)
-
-    def own(x: int, y: int) -> bool:
-        return 0 <= x < n and 0 <= y < n and grid[y][x] == colour
-
+    own = {(x, y) for y in range(n) for x in range(n) if grid[y][x] == colour}
+    # cells the colour may not cover: occupied, or sharing an edge with its own pieces
+    blocked = {(x, y) for y in range(n) for x in range(n) if grid[y][x] >= 0}
+    for x, y in own:
+        blocked.update(((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)))
+    # cells of which one must be covered: the start square first, then corner contacts
+    if not own:
+        touch = {b.start(colour)}
+    else:
+        touch = set()
+        for x, y in own:
+            touch.update(((x + 1, y + 1), (x - 1, y + 1), (x + 1, y - 1), (x - 1, y - 1)))
     out = []
     for m, cs in enumerate(cells):
         if piece[m] in used:
             continue
-        ok = True
-        corner = False
-        for x, y in cs:
-            if grid[y][x] >= 0 or own(x + 1, y) or own(x - 1, y) or own(x, y + 1) or own(x, y - 1):
-                ok = False
-                break
-            if first:
-                corner = corner or (x, y) == start
-            else:
-                corner = corner or own(x + 1, y + 1) or own(x - 1, y + 1) or own(
-                    x + 1, y - 1) or own(x - 1, y - 1)
-        if ok and corner:
+        if any(c in blocked for c in cs):
+            continue
+        if any(c in touch for c in cs):
             out.append(m)
     return out
 
