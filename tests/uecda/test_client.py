@@ -186,3 +186,37 @@ def test_client_config_overrides() -> None:
     assert (cfg.core, cfg.playouts, cfg.alpha) == ("uct", 200, 1.0)
     with pytest.raises(ConfigError):
         load_config(ClientConfig, None, ["core=magic"])
+
+
+def test_tracker_remembers_the_exchange() -> None:
+    """As daifugo we know where our two cards went; as daihinmin we know what was taken."""
+    from games.daihinmin.state import Match, MatchConfig
+    from protocols.uecda.cards import hand_to_cells
+
+    m = Match(MatchConfig(seed=9, reset_every=100))
+    m.game = 1  # the second game: not a rank reset, so there is an exchange
+    m.ranks = [0, 1, 2, 3, 4]
+    d2 = m.deal()
+    gift = baseline_exchange(d2.hands[0], 2)
+    d2.give(0, gift)
+    d2.give(1, baseline_exchange(d2.hands[1], 1))
+    st = d2.state()
+    counts = tuple(bin(h).count("1") for h in d2.dealt)
+    for me, shown in ((0, d2.hands[0] | gift), (4, d2.dealt[4])):
+        tr = GameTracker(np.random.default_rng(0))
+        tr.me = me
+        tr.on_game_start(GameStart(hand_to_cells(shown), 2 if me == 0 else 0, counts,
+                                   (0, 1, 2, 3, 4), tuple(d2.order)))
+        if me == 0:
+            tr.on_exchange(gift)
+        tr.on_hand_table(HandTable(hand_to_cells(st.hand(me)), st.to_move, st.to_move == me,
+                                   True, False, False, counts, (0, 1, 2, 3, 4),
+                                   tuple(d2.order)))
+        assert tr.shadow is not None and tr.shadow.hand(me) == st.hand(me)
+        known = tr.shadow.info_set(me).known()
+        if me == 0:
+            assert known[4] == gift  # the daihinmin holds what we gave
+            assert tr.shadow.hand(4) & gift == gift
+        else:
+            taken = d2.dealt[4] & ~st.hand(4)
+            assert taken and known[0] & taken == taken  # the daifugo holds our tribute
