@@ -134,3 +134,52 @@ def test_live_events_on_zeromq() -> None:
     plays = [f for t, f in got if t == "uecda.play"]
     assert plays and all(p["standin"] for p in plays)
     assert got[-1][1]["totals"] == rec.totals
+
+
+class _Passer:
+    """A seat that always passes and botches the exchange (three cards)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.owe_exchange = False
+
+    def send(self, ev: object) -> None:
+        from protocols.uecda import GameStart
+
+        if isinstance(ev, GameStart):
+            self.owe_exchange = ev.exchange_count > 0
+
+    def read_table(self) -> object:
+        from protocols.uecda import ClientTable
+        from protocols.uecda.table import EMPTY_CELLS, make_cells
+
+        if self.owe_exchange:
+            self.owe_exchange = False
+            return ClientTable(make_cells([(0, 1, 1), (1, 1, 1), (2, 1, 1)]))
+        return ClientTable(EMPTY_CELLS)
+
+    def close(self) -> None:
+        pass
+
+
+def test_stalemate_and_exchange_penalty(tmp_path: Path) -> None:
+    """Five passers: every game ends by the 20-pass stalemate (random ranks); a botched
+    exchange gives away the sender's strongest cards instead."""
+    from games.daihinmin.cards import strongest
+
+    path = tmp_path / "pass.log"
+    rec = MatchServer(ServerConfig(games=3, seed=2, log=str(path)),
+                      [_Passer(f"x{p}") for p in range(5)]).run()  # type: ignore[misc]
+    assert rec.drops == [] and len(rec.points) == 3
+    games = parse_log(path.read_text()).games
+    assert all(len(g.plays) == 20 for g in games)  # nobody ever plays: 20 passes
+    g = games[1]
+    assert g.changes is not None
+    hands = list(g.dealt)
+    for e in g.changes[:2]:
+        hands[e.src] &= ~e.cards
+        hands[e.dst] |= e.cards
+    daifugo = g.mibun.index(0)
+    ret = next(e for e in g.changes[2:] if e.src == daifugo)
+    assert ret.cards == strongest(hands[daifugo], 2)
+    assert replay_log(path).ok
