@@ -16,7 +16,6 @@ from protocols.uecda.events import (
 from protocols.uecda.table import (
     CARD_ROWS,
     COLS,
-    EMPTY_ROW,
     Row,
     Table,
     cells_of,
@@ -166,7 +165,6 @@ def decode_client_table(table: Table) -> ClientTable:
 
 
 __all__ = [
-    "EMPTY_ROW",
     "decode_client_table",
     "decode_game_start",
     "decode_hand_table",
