@@ -34,6 +34,7 @@ def add_plugins(subparsers: argparse._SubParsersAction, group: str) -> None:  # 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="corvid",
+        allow_abbrev=False,  # else `corvid serve uecda --log F` would be taken as --log-file
         description="Tournament clients for Daihinmin (UECda), Go (GTP) and Blokus Duo (ICFPT) "
         "around one Monte Carlo decision core, with local mock servers and an arena.",
     )

@@ -67,3 +67,11 @@ def test_corvid_help_lists_the_registered_subcommands() -> None:
 def test_corvid_without_a_command_explains_itself() -> None:
     p = subprocess.run([sys.executable, "-m", "clients.cli"], capture_output=True, text=True)
     assert p.returncode == 2 and "usage: corvid" in p.stderr
+
+
+def test_top_level_options_are_not_abbreviated() -> None:
+    from clients.cli import build_parser
+
+    # a subcommand's own --log must not be mistaken for the top-level --log-level/--log-file
+    parser = build_parser()
+    assert parser.allow_abbrev is False
