@@ -73,5 +73,6 @@ def test_top_level_options_are_not_abbreviated() -> None:
     from clients.cli import build_parser
 
     # a subcommand's own --log must not be mistaken for the top-level --log-level/--log-file
-    parser = build_parser()
-    assert parser.allow_abbrev is False
+    args = build_parser().parse_args(["serve", "uecda", "--log", "game.log"])
+    assert args.log_file is None and args.log_level == "info"
+    assert "game.log" in vars(args).values()
