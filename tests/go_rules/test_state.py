@@ -210,3 +210,19 @@ def test_playout_batch_matches_single_playouts_statistically() -> None:
     assert b.returns[:200].mean() > b.returns[200:].mean()
     w = s.playout_batch([capture] * 200, np.random.default_rng(2), 1)
     assert np.allclose(w.returns, 1.0 - b.returns[:200])
+
+
+def test_legal_moves_follow_the_colour_to_play() -> None:
+    """A1 (next to black A2, B1, B2) is black's true eye: legal for black but left out of
+    its legal_moves; suicide for white. The cached move list follows to_play changes."""
+    s = GoState(5)
+    for v in ("A2", "pass", "B2", "pass", "B1", "pass"):
+        s.play(vertex_to_point(v, 5))
+    a1 = vertex_to_point("A1", 5)
+    assert s.to_play == BLACK and a1 not in s.legal_moves()
+    assert a1 in s.legal_points(BLACK)  # legal, only left out as an own eye
+    s.to_play = WHITE
+    assert a1 not in s.legal_moves() and a1 not in s.legal_points(WHITE)  # suicide
+    s.to_play = BLACK
+    s.play_colour(BLACK, a1)  # filling an own eye is legal by the rules
+    assert s.colour_at(a1) == BLACK
