@@ -224,17 +224,12 @@ def play_game(players: tuple[Player, Player], first: int, dialect: Dialect,
             f1 = record(first, players[first].answer(state, timeout))
             current = second
             s1 = record(second, players[second].answer(state, timeout))
-            f2 = record(first, ask(first, TurnPrompt((s1,))))
-            if state.is_terminal():
-                raise StopIteration
-            last = record(second, ask(second, TurnPrompt((f1, f2))))
+            last = record(first, ask(first, TurnPrompt((s1,))))
+            if not state.is_terminal():
+                last = record(second, ask(second, TurnPrompt((f1, last))))
         while not state.is_terminal():
             colour = state.to_move_colour
             last = record(colour, ask(colour, TurnPrompt((last,))))
-        rec.scores = state.scores()
-        d = rec.scores[0] - rec.scores[1]
-        rec.winner = None if d == 0 else (0 if d > 0 else 1)
-    except StopIteration:
         rec.scores = state.scores()
         d = rec.scores[0] - rec.scores[1]
         rec.winner = None if d == 0 else (0 if d > 0 else 1)
