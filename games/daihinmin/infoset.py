@@ -257,7 +257,7 @@ class InfoSet:
         returns = np.empty(k, np.float64)
         evals = np.zeros((k, K.MAX_EVALS), np.float64)
         n_evals = np.zeros(k, np.int64)
-        K.playout_batch_kernel(st0, mv, seat, pool, need, known, ceil, POLICIES[self.policy],
-                               int(rng.integers(1 << 62)), returns, evals, n_evals)
-        t = int(n_evals.max()) if k else 0
+        seed = int(rng.bit_generator.random_raw()) >> 2  # reproducible from the generator
+        t = K.playout_batch_kernel(st0, mv, seat, pool, need, known, ceil, POLICIES[self.policy],
+                                   seed, returns, evals, n_evals)
         return PlayoutBatch(returns, evals[:, :t], n_evals)

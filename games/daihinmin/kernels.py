@@ -9,7 +9,8 @@ the caller (``rng.integers(2**62)``), so every kernel result is reproducible fro
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import numpy as np
 from numba import njit
@@ -19,6 +20,22 @@ from games.daihinmin import rules as R
 
 if TYPE_CHECKING:
     from games.daihinmin.state import GameState
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def hot(inline: bool = False) -> Callable[[_F], _F]:
+    """``njit(cache=True)`` for hot helpers that never allocate: compiled without NRT, so
+    array arguments are passed without atomic reference counting (which cost more than the
+    work itself); ``inline=True`` also inlines them into the caller at the numba IR level."""
+
+    def deco(f: _F) -> _F:
+        opts: dict[str, Any] = {"_nrt": False}
+        if inline:
+            opts["inline"] = "always"
+        return cast(_F, njit(cache=True, **opts)(f))
+
+    return deco
 
 MAX_MOVES = 2048
 MAX_EVALS = 128
@@ -57,7 +74,7 @@ _ROW = 0x1FFF
 
 # ----------------------------------------------------------------------------- random
 
-@njit(cache=True, _nrt=False, inline="always")
+@hot(inline=True)
 def rng_next(rs: np.ndarray) -> np.uint64:
     """splitmix64 step on rs[0] (uint64)."""
     rs[0] += np.uint64(0x9E3779B97F4A7C15)
@@ -67,7 +84,7 @@ def rng_next(rs: np.ndarray) -> np.uint64:
     return z ^ (z >> np.uint64(31))  # type: ignore[no-any-return]
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@hot(inline=True)
 def rng_below(rs: np.ndarray, n: int) -> int:
     """Uniform int in [0, n) for n < 2**31 (multiply-shift of the top 32 bits; the bias is
     below n / 2**32)."""
@@ -110,7 +127,7 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
 _LOW13, _HIGH13, _POP13, _SPREAD = _tables()
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def popcount(x: int) -> int:
     y = np.uint64(x)
     y = y - ((y >> np.uint64(1)) & np.uint64(0x5555555555555555))
@@ -119,12 +136,12 @@ def popcount(x: int) -> int:
     return np.int64((y * np.uint64(0x0101010101010101)) >> np.uint64(56))  # type: ignore[return-value]
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def lowbit_index(x: int) -> int:
     return popcount((x & -x) - 1)
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def _suits_of(m: int) -> int:
     """Suit set (4 bits) of a non-pass move; joker's row counts (< 4); single joker = 0."""
     real = m & _ALL_REAL
@@ -139,7 +156,7 @@ def _suits_of(m: int) -> int:
     return s
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def _low_high(m: int) -> tuple[int, int]:
     """Lowest / highest wire column of a group or sequence or real single (joker included)."""
     real = m & _ALL_REAL
@@ -173,7 +190,7 @@ def gen_moves(hand: int, table: int, rev: int, lock: int, out: np.ndarray) -> in
     return gen_moves_cached(hand, table, rev, lock, out, tinfo)
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def gen_moves_cached(hand: int, table: int, rev: int, lock: int, out: np.ndarray,
                      tinfo: np.ndarray) -> int:
     """gen_moves with the table's analysis (count, suits, low, high) cached in ``tinfo``
@@ -341,7 +358,7 @@ def gen_moves_cached(hand: int, table: int, rev: int, lock: int, out: np.ndarray
 
 # ----------------------------------------------------------------------------- state machine
 
-@njit(cache=True, _nrt=False, inline="always")
+@hot(inline=True)
 def _next(st: np.ndarray, p: int, skip_passed: bool) -> int:
     seat = st[_SEATOF + p]
     for i in range(1, _NP + 1):
@@ -351,7 +368,7 @@ def _next(st: np.ndarray, p: int, skip_passed: bool) -> int:
     return -1
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@hot(inline=True)
 def _flush(st: np.ndarray, leader: int) -> None:
     st[_TABLE] = 0
     st[_LOCK] = 0
@@ -361,7 +378,7 @@ def _flush(st: np.ndarray, leader: int) -> None:
     st[_TURN] = leader
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@hot(inline=True)
 def apply_move(st: np.ndarray, m: int, rs: np.ndarray) -> None:
     """Kernel twin of rules.apply_move (stalemate ranking drawn from ``rs``)."""
     p = st[_TURN]
@@ -435,7 +452,7 @@ def apply_move(st: np.ndarray, m: int, rs: np.ndarray) -> None:
 
 # ----------------------------------------------------------------------------- policies
 
-@njit(cache=True, _nrt=False)
+@hot()
 def _heuristic_pick(moves: np.ndarray, n: int, rev: int, empty: bool) -> int:
     """Sample-client-like choice: the weakest meld; on a lead prefer sequences, then groups,
     then singles, more cards first; keep the joker unless nothing else plays."""
@@ -461,7 +478,7 @@ def _heuristic_pick(moves: np.ndarray, n: int, rev: int, empty: bool) -> int:
     return best
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def _sort_small(a: np.ndarray, n: int) -> None:
     for i in range(1, n):
         x = a[i]
@@ -472,7 +489,7 @@ def _sort_small(a: np.ndarray, n: int) -> None:
         a[j + 1] = x
 
 
-@njit(cache=True, _nrt=False, inline="always")
+@hot(inline=True)
 def choose_move(st: np.ndarray, policy: int, rs: np.ndarray, buf: np.ndarray,
                 sort_moves: bool, tinfo: np.ndarray) -> int:
     p = st[_TURN]
@@ -493,7 +510,7 @@ def choose_move(st: np.ndarray, policy: int, rs: np.ndarray, buf: np.ndarray,
     return buf[k - 1]  # type: ignore[no-any-return]
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def playout(st: np.ndarray, seat: int, policy: int, rs: np.ndarray, buf: np.ndarray,
             stop_when_out: bool, sort_moves: bool, evals: np.ndarray,
             moves_out: np.ndarray, players_out: np.ndarray, tinfo: np.ndarray) -> tuple[int, int]:
@@ -520,7 +537,7 @@ def playout(st: np.ndarray, seat: int, policy: int, rs: np.ndarray, buf: np.ndar
     return ne, ply
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def final_points(st: np.ndarray, seat: int) -> int:
     for i in range(_NP):
         if st[_FINISH + i] == seat:
@@ -528,14 +545,14 @@ def final_points(st: np.ndarray, seat: int) -> int:
     return 0
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def strength_key(c: int) -> int:
     if c == 52:
         return 1000
     return (c % 13) * 4 + 3 - c // 13
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def sample_hands(st: np.ndarray, pool: np.ndarray, need: np.ndarray, known: np.ndarray,
                  ceil: np.ndarray, rs: np.ndarray, tmp: np.ndarray) -> None:
     """Deal the ``pool`` cards (array of card indices) at random: player p gets ``known[p]``
@@ -588,9 +605,10 @@ def sample_hands(st: np.ndarray, pool: np.ndarray, need: np.ndarray, known: np.n
 def playout_batch_kernel(st0: np.ndarray, moves: np.ndarray, seat: int, pool: np.ndarray,
                          need: np.ndarray, known: np.ndarray, ceil: np.ndarray, policy: int,
                          seed: int, returns: np.ndarray, evals: np.ndarray,
-                         n_evals: np.ndarray) -> None:
+                         n_evals: np.ndarray) -> int:
     """For each moves[i]: sample a world, play moves[i] for ``seat``, play out until ``seat``
-    is out (or the game ends); returns[i] = (points - 1) / 4, evals[i, :n_evals[i]] = r_t."""
+    is out (or the game ends); returns[i] = (points - 1) / 4, evals[i, :n_evals[i]] = r_t.
+    Returns max(n_evals)."""
     rs = np.empty(1, np.uint64)
     rs[0] = np.uint64(seed)
     buf = np.empty(MAX_MOVES, np.int64)
@@ -599,16 +617,20 @@ def playout_batch_kernel(st0: np.ndarray, moves: np.ndarray, seat: int, pool: np
     mo = np.empty(0, np.int64)
     tinfo = np.empty(5, np.int64)
     pl = np.empty(0, np.int64)
+    tmax = 0
     for i in range(moves.shape[0]):
         st[:] = st0
         sample_hands(st, pool, need, known, ceil, rs, tmp)
         apply_move(st, moves[i], rs)
         ne, _ = playout(st, seat, policy, rs, buf, True, False, evals[i], mo, pl, tinfo)
         n_evals[i] = ne
+        if ne > tmax:
+            tmax = ne
         pts = final_points(st, seat)
         if pts == 0:  # game not over and seat still in: cannot happen (stop only when out)
             pts = 1
         returns[i] = (pts - 1) * 0.25
+    return tmax
 
 
 @njit(cache=True)
