@@ -232,14 +232,21 @@ class GoState:
         colour is to play. Raises IllegalMove (the position is unchanged then)."""
         if colour not in (BLACK, WHITE):
             raise ValueError(f"not a colour: {colour!r}")
-        reason = self.illegal_reason(colour, point)
-        if reason is not None:
-            raise IllegalMove(reason, colour, point, self.size)
+        h = self._hash
+        if point != PASS:
+            if not on_board(self.size, point):
+                raise IllegalMove("off board", colour, point, self.size)
+            if self._b[K.COL, point] != EMPTY:
+                raise IllegalMove("occupied", colour, point, self.size)
+            if not K.k_legal_noko(self._b, point, colour):
+                raise IllegalMove("suicide", colour, point, self.size)
+            h = int(K.k_hash_after(self._b, self._z, np.int64(self._hash), point, colour))
+            if h in self._seen:
+                raise IllegalMove("superko", colour, point, self.size)
         self._undo.append(_Snapshot(self._b.copy(), self._hash, len(self.history)))
         if point != PASS:
-            self._hash = int(K.k_hash_after(self._b, self._z, np.int64(self._hash), point,
-                                            colour))
-            self._seen[self._hash] = self._seen.get(self._hash, 0) + 1
+            self._hash = h
+            self._seen[h] = self._seen.get(h, 0) + 1
         K.k_play(self._b, point, colour)
         self.history.append((colour, point))
 
