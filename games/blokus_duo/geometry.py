@@ -95,6 +95,9 @@ class Geometry:
         the same entries as ``bcp``/``bcp_mask`` grouped by cell, then by the pattern (4 bits:
         left, right, up, down) of the cell's edge neighbours the placement covers, then by
         piece (``bcpp_piece``); ``diamond_nbr`` (4,) are the diamond bits of those neighbours.
+    diamond_word, diamond_bit (S, 41)
+        the bitboard word and bit of ``diamond[c, j]`` (an always-empty padding word when off
+        the board); ``diamond_index`` (81,) maps ``(dy+4)*9 + dx+4`` to j (-1 if outside).
     pstart (NUM_PIECES + 1,)
         placements of piece k are ``pstart[k] .. pstart[k+1]-1``.
     bb_word (NP,), bb_mask (NP, 2) uint64; eb_word (NP,), eb_mask (NP, 3) uint64
@@ -130,6 +133,9 @@ class Geometry:
     bcpp_mask: npt.NDArray[np.uint64]
     bcpp_piece: npt.NDArray[np.int8]
     diamond_nbr: npt.NDArray[np.int64]
+    diamond_word: npt.NDArray[np.int64]
+    diamond_bit: npt.NDArray[np.uint64]
+    diamond_index: npt.NDArray[np.int64]
     pstart: npt.NDArray[np.int64]
     bb_word: npt.NDArray[np.int64]
     bb_mask: npt.NDArray[np.uint64]
@@ -149,7 +155,8 @@ class Geometry:
         return (self.cells, self.ncells, self.piece, self.corners, self.ncorners, self.edges,
                 self.nedges, self.bcp_start, self.bcp, self.bcp_mask, self.diamond,
                 self.bb_word, self.bb_mask, self.eb_word, self.eb_mask, self.bcpp_start,
-                self.bcpp, self.bcpp_mask, self.bcpp_piece, self.diamond_nbr, self.pstart)
+                self.bcpp, self.bcpp_mask, self.bcpp_piece, self.diamond_nbr, self.pstart,
+                self.diamond_word, self.diamond_bit, self.diamond_index)
 
     @property
     def bb_len(self) -> int:
@@ -360,6 +367,18 @@ def geometry(size: int = 14) -> Geometry:
     pstart = np.searchsorted(np.asarray(piece_l), np.arange(NUM_PIECES + 1)).astype(np.int64)
     if size > 16:
         raise ValueError("bitboards hold at most 16 columns")
+    bb_len = (size + 3) // 4 + 3
+    diamond_word = np.full((S, len(doffs)), bb_len - 1, dtype=np.int64)  # padding: always 0
+    diamond_bit = np.zeros((S, len(doffs)), dtype=np.uint64)
+    for c in range(S):
+        for j, d in enumerate(diamond[c]):
+            if d >= 0:
+                w, b = bit_of(int(d), size)
+                diamond_word[c, j] = w
+                diamond_bit[c, j] = b
+    diamond_index = np.full(81, -1, dtype=np.int64)
+    for j, (dx, dy) in enumerate(doffs):
+        diamond_index[(dy + 4) * 9 + dx + 4] = j
     bb_word = np.zeros(NP, dtype=np.int64)
     bb_mask = np.zeros((NP, 2), dtype=np.uint64)
     eb_word = np.zeros(NP, dtype=np.int64)
@@ -371,6 +390,8 @@ def geometry(size: int = 14) -> Geometry:
         w, ms = _word_masks([int(e) for e in np.flatnonzero(edge_mask[m])], size, 3)
         eb_word[m] = w
         eb_mask[m] = ms
+    # kernels rely on it: the monomino's placement on cell c has id c
+    assert all(cells_l[c] == [c] for c in range(S))
     zrng = np.random.default_rng(0x5EED_B10C)
     zobrist = zrng.integers(0, 2**63, size=(2, NP), dtype=np.uint64)
     zobrist_side = zrng.integers(0, 2**63, size=2, dtype=np.uint64)
@@ -395,6 +416,9 @@ def geometry(size: int = 14) -> Geometry:
         bcpp_mask=mask_arr[order],
         bcpp_piece=ent_piece[order].astype(np.int8),
         diamond_nbr=nbr,
+        diamond_word=diamond_word,
+        diamond_bit=diamond_bit,
+        diamond_index=diamond_index,
         pstart=pstart,
         bb_word=bb_word,
         bb_mask=bb_mask,

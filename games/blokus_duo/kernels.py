@@ -8,8 +8,9 @@ board (S,) int8
     -1 empty, else the colour on the cell.
 forb (2, S) uint8
     1 where colour c may not put a cell: occupied, or edge-adjacent to its own colour.
-forbb (2, bb_len) uint64
-    the same as bitboards (``Geometry.bb_*``), for branch-free legality tests.
+forbb (4, bb_len) uint64
+    rows 0, 1: ``forb`` of colour 0, 1 as bitboards (``Geometry.bb_*``), for branch-free
+    legality tests; rows 2, 3: the attach points (``att == 1``) of colour 0, 1.
 att (2, S) uint8
     1 on colour c's attach points: empty, not forbidden, corner-adjacent to its own colour
     (or its start cell before its first move). 2 only transiently inside :func:`k_play`.
@@ -84,8 +85,8 @@ def rng_unit(s: Any) -> float:
 
 
 @njit(cache=True)
-def k_init(start, piece, bcp_start, bcp, pstart, board, forb, forbb, att, used, cand, ncand,
-           meta, first):
+def k_init(start, piece, bcp_start, bcp, pstart, bb_word, bb_mask, board, forb, forbb, att,
+           used, cand, ncand, meta, first):
     """The empty board, ``first`` (a colour) to move."""
     board[:] = -1
     forb[:, :] = 0
@@ -95,6 +96,7 @@ def k_init(start, piece, bcp_start, bcp, pstart, board, forb, forbb, att, used, 
     for c in range(2):
         s = start[c]
         att[c, s] = 1
+        forbb[2 + c, bb_word[s]] |= bb_mask[s, 0]  # placement s = the monomino on s
         ncand[c, :] = 0
         for t in range(bcp_start[s, 0], bcp_start[s, NUM_PIECES]):
             q = bcp[t]
@@ -123,7 +125,8 @@ def k_play(G, board, forb, forbb, att, used, cand, ncand, meta, move):
     """Play ``move`` (a placement, or -1 to pass) for the colour to move. No legality check."""
     (cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond,
      bb_word, bb_mask, eb_word, eb_mask, bcpp_start, bcpp, bcpp_mask, bcpp_piece, diamond_nbr,
-     pstart) = G
+     pstart, diamond_word, diamond_bit, diamond_index) = G
+    size = int(np.sqrt(board.shape[0]) + 0.5)
     c = meta[M_TO_MOVE]
     meta[M_PLIES] += 1
     if move < 0:
@@ -152,6 +155,9 @@ def k_play(G, board, forb, forbb, att, used, cand, ncand, meta, move):
     w = eb_word[move]
     for i in range(3):
         forbb[c, w + i] |= eb_mask[move, i]
+    for i in range(forbb.shape[1]):  # attach points never stay on forbidden cells
+        forbb[2, i] &= ~forbb[0, i]
+        forbb[3, i] &= ~forbb[1, i]
     p = piece[move]
     used[c, p] = 1
     ncand[c, p] = 0
@@ -169,15 +175,25 @@ def k_play(G, board, forb, forbb, att, used, cand, ncand, meta, move):
         x = corners[move, j]
         if att[c, x] != 2:
             continue
-        # bad cells around x: forbidden, an old attach point (such placements are listed
-        # already) or a new attach point before x (listed through that one)
+        # bad cells around x: forbidden or an old attach point (such placements are listed
+        # already), from the bitboards; then the new attach points before x (listed through
+        # that one)
         bad = np.uint64(0)
-        for b in range(diamond.shape[1]):
-            y = diamond[x, b]
-            if y >= 0:
-                a = att[c, y]
-                if forb[c, y] or a == 1 or (a == 2 and y < x):
-                    bad |= one << np.uint64(b)
+        for b in range(diamond_word.shape[1]):
+            w = diamond_word[x, b]
+            v = ((forbb[c, w] | forbb[2 + c, w]) >> diamond_bit[x, b]) & one
+            bad |= v << np.uint64(b)
+        xy = x // size
+        xx = x - xy * size
+        for i in range(ncorners[move]):
+            y = corners[move, i]
+            if att[c, y] == 2 and y < x:
+                dx = y - (y // size) * size - xx
+                dy = y // size - xy
+                if -4 <= dx <= 4 and -4 <= dy <= 4:
+                    b = diamond_index[(dy + 4) * 9 + dx + 4]
+                    if b >= 0:
+                        bad |= one << np.uint64(b)
         badpat = 0
         for i in range(4):
             if (bad >> np.uint64(diamond_nbr[i])) & one:
@@ -196,6 +212,7 @@ def k_play(G, board, forb, forbb, att, used, cand, ncand, meta, move):
         x = corners[move, i]
         if att[c, x] == 2:
             att[c, x] = 1
+            forbb[2 + c, bb_word[x]] |= bb_mask[x, 0]  # placement x = the monomino on x
     if meta[M_PLACED + c] == NUM_PIECES:
         meta[M_OVER] = 1
     meta[M_TO_MOVE] = 1 - c
@@ -419,7 +436,7 @@ def k_playout(G, board, forb, forbb, att, used, cand, ncand, meta, policy,
     the number of moves played."""
     (cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond,
      bb_word, bb_mask, eb_word, eb_mask, bcpp_start, bcpp, bcpp_mask, bcpp_piece, diamond_nbr,
-     pstart) = G
+     pstart, diamond_word, diamond_bit, diamond_index) = G
     near = np.zeros(board.shape[0], dtype=np.uint8)
     n = 0
     while meta[M_OVER] == 0:
@@ -486,7 +503,7 @@ def k_playout_batch(G, board, forb, forbb, att, used, cand, ncand,
     difference (own - opponent). The root state is not changed."""
     (cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond,
      bb_word, bb_mask, eb_word, eb_mask, bcpp_start, bcpp, bcpp_mask, bcpp_piece, diamond_nbr,
-     pstart) = G
+     pstart, diamond_word, diamond_bit, diamond_index) = G
     board2 = np.empty_like(board)
     forb2 = np.empty_like(forb)
     forbb2 = np.empty_like(forbb)

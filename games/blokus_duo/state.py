@@ -24,7 +24,7 @@ K: Any = _kernels  # numba dispatchers: untyped for mypy
 class BlokusConfig(msgspec.Struct, frozen=True):
     """Playout policy and priors of a Blokus Duo state (shared by its clones)."""
 
-    playout: Literal["uniform", "weighted"] = "weighted"
+    playout: Literal["uniform", "weighted"] = "uniform"
     # weighted playouts: weight of a placement by size 1..5, and the factor for placements
     # that touch the opponent's last placement / that do not
     size_weights: tuple[float, float, float, float, float] = (0.05, 0.1, 0.25, 0.5, 1.0)
@@ -63,13 +63,14 @@ class BlokusState:
         S, NP = g.num_cells, g.num_placements
         self.board = np.empty(S, dtype=np.int8)
         self.forb = np.empty((2, S), dtype=np.uint8)
-        self.forbb = np.empty((2, g.bb_len), dtype=np.uint64)
+        self.forbb = np.empty((4, g.bb_len), dtype=np.uint64)
         self.att = np.empty((2, S), dtype=np.uint8)
         self.used = np.empty((2, K.NUM_PIECES), dtype=np.uint8)
         self.cand = np.empty((2, NP), dtype=np.int32)
         self.ncand = np.empty((2, K.NUM_PIECES), dtype=np.int32)
         self.meta = np.empty(K.META_LEN, dtype=np.int64)
-        K.k_init(g.start, g.piece, g.bcp_start, g.bcp, g.pstart, *self._arrays(), first)
+        K.k_init(g.start, g.piece, g.bcp_start, g.bcp, g.pstart, g.bb_word, g.bb_mask,
+                 *self._arrays(), first)
         self._key = 0
         self.history: list[tuple[int, int]] = []  # (colour, move)
 

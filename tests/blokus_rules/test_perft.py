@@ -124,4 +124,17 @@ def test_random_positions(seed: int) -> None:
             assert inc == sorted(generate(s, colour))
             if k % 8 == seed % 8:
                 assert inc == sorted(reference_legal(RefBoard.from_state(s), colour))
+        check_bitboards(s)
         s.play(m)
+
+
+def check_bitboards(s: BlokusState) -> None:
+    """The bitboard rows agree with the per-cell arrays (forbidden cells, attach points)."""
+    from games.blokus_duo.geometry import bit_of
+
+    g = s.geo
+    for cell in range(g.num_cells):
+        w, b = bit_of(cell, g.size)
+        for c in (0, 1):
+            assert bool((int(s.forbb[c, w]) >> b) & 1) == bool(s.forb[c, cell])
+            assert bool((int(s.forbb[2 + c, w]) >> b) & 1) == (s.att[c, cell] == 1)
