@@ -360,10 +360,14 @@ def gen_moves_cached(hand: int, table: int, rev: int, lock: int, out: np.ndarray
 
 @hot(inline=True)
 def _next(st: np.ndarray, p: int, skip_passed: bool) -> int:
-    seat = st[_SEATOF + p]
-    for i in range(1, _NP + 1):
-        q = st[_ORDER + (seat + i) % _NP]
-        if st[_H0 + q] != 0 and not (skip_passed and (st[_PASSED] >> q) & 1):
+    s = st[_SEATOF + p]
+    blocked = st[_PASSED] if skip_passed else 0
+    for _ in range(_NP):
+        s += 1
+        if s == _NP:
+            s = 0
+        q = st[_ORDER + s]
+        if st[_H0 + q] != 0 and not (blocked >> q) & 1:
             return q  # type: ignore[no-any-return]
     return -1
 

@@ -18,7 +18,6 @@ from games.daihinmin.cards import (
     KIND_SINGLE,
     PASS,
     SINGLE_JOKER,
-    card_col,
     card_index,
     cards_of,
     make_move,
@@ -266,5 +265,5 @@ def first_leader(hands: list[int]) -> int:
 
 __all__ = [
     "all_melds", "can_follow", "legal_moves", "apply_move", "new_state", "cuts", "revolts",
-    "points_of", "first_leader", "card_col",
+    "points_of", "first_leader", "is_over",
 ]

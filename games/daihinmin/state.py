@@ -7,6 +7,7 @@ a match); the table seats (``order``) only decide who plays after whom.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,6 +23,9 @@ from games.daihinmin.cards import (
     popcount,
     strongest,
 )
+
+if TYPE_CHECKING:
+    from games.daihinmin.infoset import InfoSet
 
 RANK_NAMES = ("daifugo", "fugo", "heimin", "hinmin", "daihinmin")
 
@@ -185,7 +189,7 @@ class GameState:
         return state_playout(self, rng, seat)
 
     # ------------------------------------------------------------------ hidden information
-    def info_set(self, seat: int):  # type: ignore[no-untyped-def]
+    def info_set(self, seat: int) -> InfoSet:
         from games.daihinmin.infoset import InfoSet
         return InfoSet.from_state(self, seat)
 
