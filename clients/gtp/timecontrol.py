@@ -156,7 +156,10 @@ class TimeManager:
             stones = max(1, st.stones_left)
             budget = p.byoyomi_use * keep(st.period_left, stones) / stones
         elif s.mode == "byoyomi":
-            budget = p.byoyomi_use * keep(st.period_left if st.period_left > 0 else s.period)
+            if st.period_left > 0:
+                budget = p.byoyomi_use * keep(st.period_left)
+            else:  # the current period is gone: spend part of the next only if one is spare
+                budget = p.byoyomi_use * keep(s.period) if st.periods_left > 1 else 0.0
         else:
             budget = 0.0
         if p.max_seconds > 0:

@@ -96,4 +96,7 @@ def test_never_more_than_the_clock_holds(main: float, left: float, played: int,
     else:
         t.set(TimeSettings("byoyomi", main, period, periods=3))
         t.time_left(0, min(left, period), 2)
-        assert t.allot(0, 81, played) <= min(left, period)
+        limit = min(left, period) if left > 0 else period  # 0 left: a spare period remains
+        assert t.allot(0, 81, played) <= limit
+        t.time_left(0, 0, 1)
+        assert t.allot(0, 81, played) == 0.0  # the last period: answer at once
