@@ -4,6 +4,7 @@ speak raw bytes, violations, and the SGF record read back."""
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,7 +25,7 @@ from protocols.icfpt import (
 from protocols.transport import TcpTransport
 from servers.blokus.host import BuiltinPlayer, Host, HostConfig, play_game, schedule, summary
 from servers.blokus.opponents import biggest, first_legal
-from servers.blokus.sgf import GameRecord, read_moves, write_sgf
+from servers.blokus.sgf import GameRecord, cells_value, read_moves, write_sgf
 
 pytestmark = pytest.mark.integration
 
@@ -237,3 +238,37 @@ def test_schedule_covers_seats_and_orders() -> None:
 def test_no_connection_ends_the_match_with_no_games() -> None:
     h = HostThread(games=3, connect_timeout=0.2)
     assert h.join() == []
+
+
+DATA = Path("/work/shared/data/blokus/random-games-legal-counts.jsonl")
+
+
+@pytest.mark.skipif(not DATA.exists(), reason="shared Pentobi recordings not available")
+def test_move_values_match_pentobi_output_and_read_back() -> None:
+    """Pentobi's own move strings (its GTP engine, 30 random games): our SGF move values are
+    the same strings, and a record made of them reads back and replays legally."""
+    import json
+
+    games = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+    g = BlokusState().geo
+    checked = 0
+    for game in games[:10]:
+        nodes = []
+        s = BlokusState(first=0)
+        for text in game["moves"]:
+            colour, cells = text.split(" ", 1)
+            if cells == "pass":
+                continue
+            move = g.parse_pentobi(cells)
+            assert cells_value(move) == cells  # the same order Pentobi writes
+            nodes.append(f";{colour.upper()}[{cells}]")
+        sgf = "(;FF[4]GM[Blokus Duo]" + "".join(nodes) + ")"
+        _, moves = read_moves(sgf)
+        for c, m in moves:
+            if s.is_terminal():
+                break  # Pentobi plays on after 21 pieces; the contest stops
+            while s.to_move_colour != c:
+                s.play(PASS)
+            s.play(m)
+            checked += 1
+    assert checked > 200
