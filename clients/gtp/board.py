@@ -17,7 +17,8 @@ from games.go.state import GoState
 from games.go.state import IllegalMove as GoIllegalMove
 from protocols.gtp import GtpError, Vertex
 
-DEAD_STONE_PLAYOUTS = 200
+DEAD_STONE_PLAYOUTS = 200  # for final_score / final_status_list
+IN_GAME_DEAD_STONE_PLAYOUTS = 64  # for decisions during a game (on the move's clock)
 
 
 class IllegalMove(Exception):
@@ -163,7 +164,7 @@ class Board:
     def dead_opponent_stones(self, colour: int) -> list[Vertex]:
         opp = go_colour(1 - colour)
         return [self.vertex_of(p)
-                for p in self.state.dead_stones(self._rng(), DEAD_STONE_PLAYOUTS)
+                for p in self.state.dead_stones(self._rng(), IN_GAME_DEAD_STONE_PLAYOUTS)
                 if self.state.colour_at(p) == opp]
 
     def liberties_of(self, stones: list[Vertex]) -> set[Vertex]:

@@ -91,7 +91,8 @@ class UctPlayer:
                 and len(board.moves) >= cfg.resign_after * points):
             return Decision(None, resign=True, stats=stats)
         vertex = board.vertex_of(result.move)
-        if request.cleanup and result.value > cfg.cleanup_confidence:
+        in_time_trouble = request.seconds is not None and request.seconds < 0.25
+        if request.cleanup and result.value > cfg.cleanup_confidence and not in_time_trouble:
             vertex = self._capture_first(request, stats, vertex, result.value)
         if vertex is None:
             vertex = self._instead_of_pass(request, result.moves, result.visits, margin)

@@ -104,3 +104,13 @@ def test_board_copy_is_independent() -> None:
     c = b.copy()
     c.play(0, (4, 4))
     assert b.moves == [] and c.moves == [(0, (4, 4))]
+
+
+def test_13x13_and_19x19_games_work() -> None:
+    for size in (13, 19):
+        e = engine(default_size=size, playouts=30)
+        out = talk(e, f"boardsize {size}\nkomi 7.5\nfixed_handicap 4\ngenmove w\ngenmove b")
+        answers = out.decode().split("\n\n")[:5]
+        assert answers[:2] == ["= ", "= "] and len(answers[2].split()) == 5
+        assert all(a.startswith("= ") and a != "= pass" for a in answers[3:])
+        assert len(e.board.moves) == 2
