@@ -28,6 +28,7 @@ from servers.blokus.opponents import biggest, first_legal
 from servers.blokus.sgf import GameRecord, cells_value, read_moves, write_sgf
 
 pytestmark = pytest.mark.integration
+GOLDEN = Path(__file__).resolve().parent / "data"
 
 
 class HostThread:
@@ -122,8 +123,10 @@ def test_crlf_skipped_and_disconnect_loses() -> None:
     assert r.record.names[1] == "team 07"
 
 
-def _first_legal_player(port: int, dialect: str) -> list[object]:
-    """A complete scripted player: first legal placement in scan order."""
+def _first_legal_player(port: int, dialect: str, raw: bytearray | None = None
+                        ) -> list[object]:
+    """A complete scripted player: first legal placement in scan order. ``raw`` collects the
+    bytes received."""
     t = TcpTransport("127.0.0.1", port)
     conn = PlayerConnection(dialect)
     seen: list[object] = []
@@ -132,6 +135,8 @@ def _first_legal_player(port: int, dialect: str) -> list[object]:
     try:
         while True:
             d = t.recv()
+            if raw is not None:
+                raw += d
             conn.receive_data(d)
             while (ev := conn.next_event()) is not NEED_DATA:
                 seen.append(ev)
@@ -172,12 +177,21 @@ def test_two_scripted_players_whole_game(dialect: str) -> None:
     h = HostThread(seat="1", first="2", dialect=dialect, port2=0)
     port2 = h.host.ports[1]
     out: dict[int, list[object]] = {}
-    th = threading.Thread(target=lambda: out.setdefault(2, _first_legal_player(port2,
-                                                                               dialect)))
+    raw = {1: bytearray(), 2: bytearray()}
+    th = threading.Thread(target=lambda: out.setdefault(2, _first_legal_player(
+        port2, dialect, raw[2])))
     th.start()
-    out[1] = _first_legal_player(h.port, dialect)
+    out[1] = _first_legal_player(h.port, dialect, raw[1])
     th.join(30)
     (r,) = h.join()
+    # golden transcript: the exact bytes each player received (first-legal vs first-legal
+    # is deterministic); a change of the host's behaviour shows as a diff of this file
+    golden = GOLDEN / f"first-legal-pair-{dialect}.txt"
+    text = f"player 1 received: {raw[1].decode()}\nplayer 2 received: {raw[2].decode()}\n"
+    if not golden.exists():
+        golden.write_text(text)
+        pytest.fail(f"golden transcript {golden.name} written: review and commit it")
+    assert text == golden.read_text()
     rec = r.record
     assert rec.reason == "end" and rec.violator is None
     # replay the record: the same end
