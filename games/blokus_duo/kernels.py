@@ -63,7 +63,7 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def rng_next(s: Any) -> Any:
     """splitmix64: advance the one-word state ``s[0]`` and return 64 random bits."""
     s[0] += _GOLDEN
@@ -73,13 +73,13 @@ def rng_next(s: Any) -> Any:
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def rng_below(s: Any, n: int) -> Any:
     """Uniform in 0..n-1 for 0 < n < 2**32 (multiply-shift: no slow 64-bit division)."""
     return np.int64(((rng_next(s) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def rng_unit(s: Any) -> float:
     return float(rng_next(s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
@@ -111,7 +111,7 @@ def k_init(start, piece, bcp_start, bcp, pstart, bb_word, bb_mask, board, forb, 
         meta[M_REMAINING + c] = 89
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def k_valid(c, q, piece, bb_word, bb_mask, forbb, used):
     """Is candidate ``q`` (taken from colour c's candidate list) still legal for c?"""
     if used[c, piece[q]]:
@@ -120,7 +120,7 @@ def k_valid(c, q, piece, bb_word, bb_mask, forbb, used):
     return ((forbb[c, w] & bb_mask[q, 0]) | (forbb[c, w + 1] & bb_mask[q, 1])) == 0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def k_play(G, board, forb, forbb, att, used, cand, ncand, meta, move):
     """Play ``move`` (a placement, or -1 to pass) for the colour to move. No legality check."""
     (cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond,
@@ -340,7 +340,7 @@ def k_generate(c, board, used, start, size, cells, ncells, bcp_start, bcp, mark,
     return k
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, ncorners,
            bb_word, bb_mask, pstart, forbb, used, cand, ncand, meta, near, rng):
     """Draw colour c's playout move from its candidate buckets, or -1 (pass) if it has none.
@@ -399,9 +399,10 @@ def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, nco
 
 
 @njit(cache=True)
-def k_sample_picks(G, forbb, used, cand, ncand, meta, colour, policy, weights, rng, out):
+def k_sample_picks(G, forbb, used, cand, ncand, meta, colour, policy, weights, rng, out, near):
     """Draw ``len(out)`` playout moves for ``colour`` from the same position (picking only
-    drops dead list entries, so the position does not change): for testing the policies."""
+    drops dead list entries, so the position does not change): for testing the policies.
+    ``near``: a zeroed (S,) uint8 scratch array."""
     cells = G[0]
     ncells = G[1]
     piece = G[2]
@@ -412,14 +413,13 @@ def k_sample_picks(G, forbb, used, cand, ncand, meta, colour, policy, weights, r
     bb_word = G[11]
     bb_mask = G[12]
     pstart = G[20]
-    near = np.zeros(cells.max() + 1, dtype=np.uint8)
     for i in range(out.shape[0]):
         out[i] = k_pick(colour, policy, weights, cells, ncells, piece, edges, nedges, corners,
                         ncorners, bb_word, bb_mask, pstart, forbb, used, cand, ncand, meta,
                         near, rng)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True, inline="always", _nrt=False)
 def k_score(meta, c):
     """The contest score of colour c: -(squares left), +15 for all 21 (+20 if the last piece
     was the monomino)."""
@@ -429,15 +429,15 @@ def k_score(meta, c):
     return s
 
 
-@njit(cache=True)
-def k_playout(G, board, forb, forbb, att, used, cand, ncand, meta, policy,
-              weights, rng, moves_out, colours_out):
+@njit(cache=True, _nrt=False)
+def k_playout(G, board, forb, forbb, att, used, cand, ncand, meta, policy, weights, rng,
+              moves_out, colours_out, near):
     """Play the (mutable) state to the end; record the moves and who played them. Returns
-    the number of moves played."""
+    the number of moves played. ``near``: a zeroed (S,) uint8 scratch array. (No numba
+    runtime: no allocation, no reference counting in the loop.)"""
     (cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond,
      bb_word, bb_mask, eb_word, eb_mask, bcpp_start, bcpp, bcpp_mask, bcpp_piece, diamond_nbr,
      pstart, diamond_word, diamond_bit, diamond_index) = G
-    near = np.zeros(board.shape[0], dtype=np.uint8)
     n = 0
     while meta[M_OVER] == 0:
         c = meta[M_TO_MOVE]
@@ -451,68 +451,55 @@ def k_playout(G, board, forb, forbb, att, used, cand, ncand, meta, policy,
     return n
 
 
-@njit(cache=True)
-def k_playout_copy(G, board, forb, forbb, att, used, cand, ncand, meta, policy, weights, rng,
-                   moves_out, colours_out, scores_out):
-    """:func:`k_playout` on a copy of the state (the state is not changed); the final scores
-    of colours 0 and 1 go to ``scores_out``. Returns the number of moves played."""
-    board2 = board.copy()
-    forb2 = forb.copy()
-    forbb2 = forbb.copy()
-    att2 = att.copy()
-    used2 = used.copy()
-    cand2 = np.empty_like(cand)
-    ncand2 = ncand.copy()
-    meta2 = meta.copy()
-    pstart = G[20]
-    for c in range(2):
-        for p in range(NUM_PIECES):
-            base = pstart[p]
-            for i in range(ncand[c, p]):
-                cand2[c, base + i] = cand[c, base + i]
+@njit(cache=True, _nrt=False)
+def k_playout_copy(G, board, forb, forbb, att, used, cand, ncand, meta, board2, forb2, forbb2,
+                   att2, used2, cand2, ncand2, meta2, near, policy, weights, rng, moves_out,
+                   colours_out, scores_out):
+    """:func:`k_playout` on a copy (into the second set of state arrays, scratch); the state
+    is not changed. The final scores of colours 0 and 1 go to ``scores_out``. Returns the
+    number of moves played."""
+    k_copy_state(G[20], board, forb, forbb, att, used, cand, ncand, meta, board2, forb2,
+                 forbb2, att2, used2, cand2, ncand2, meta2)
     n = k_playout(G, board2, forb2, forbb2, att2, used2, cand2, ncand2, meta2, policy, weights,
-                  rng, moves_out, colours_out)
+                  rng, moves_out, colours_out, near)
     scores_out[0] = k_score(meta2, 0)
     scores_out[1] = k_score(meta2, 1)
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always", _nrt=False)
 def k_copy_state(pstart, board, forb, forbb, att, used, cand, ncand, meta, board2, forb2,
                  forbb2, att2, used2, cand2, ncand2, meta2):
     """Copy the state arrays into a second set (only the used part of the lists)."""
-    board2[:] = board
-    forb2[:, :] = forb
-    forbb2[:, :] = forbb
-    att2[:, :] = att
-    used2[:, :] = used
+    for i in range(board.shape[0]):
+        board2[i] = board[i]
+        for c in range(2):
+            forb2[c, i] = forb[c, i]
+            att2[c, i] = att[c, i]
+    for r in range(forbb.shape[0]):
+        for i in range(forbb.shape[1]):
+            forbb2[r, i] = forbb[r, i]
+    for i in range(meta.shape[0]):
+        meta2[i] = meta[i]
     for c in range(2):
         for p in range(NUM_PIECES):
+            used2[c, p] = used[c, p]
+            ncand2[c, p] = ncand[c, p]
             base = pstart[p]
             for i in range(ncand[c, p]):
                 cand2[c, base + i] = cand[c, base + i]
-    ncand2[:, :] = ncand
-    meta2[:] = meta
 
 
-@njit(cache=True)
-def k_playout_batch(G, board, forb, forbb, att, used, cand, ncand,
-                    meta, first_moves, colour, policy, weights, rng, out_returns, out_scores):
-    """For each ``first_moves[i]``: copy the state, play that move (a placement or -1), play
-    out to the end; write colour ``colour``'s return (1 win, 0.5 draw, 0 loss) and its score
-    difference (own - opponent). The root state is not changed."""
+@njit(cache=True, _nrt=False)
+def k_playout_batch(G, board, forb, forbb, att, used, cand, ncand, meta, board2, forb2, forbb2,
+                    att2, used2, cand2, ncand2, meta2, near, first_moves, colour, policy,
+                    weights, rng, out_returns, out_scores):
+    """For each ``first_moves[i]``: copy the state into the scratch arrays, play that move (a
+    placement or -1), play out to the end; write colour ``colour``'s return (1 win, 0.5 draw,
+    0 loss) and its score difference (own - opponent). The root state is not changed."""
     (cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond,
      bb_word, bb_mask, eb_word, eb_mask, bcpp_start, bcpp, bcpp_mask, bcpp_piece, diamond_nbr,
      pstart, diamond_word, diamond_bit, diamond_index) = G
-    board2 = np.empty_like(board)
-    forb2 = np.empty_like(forb)
-    forbb2 = np.empty_like(forbb)
-    att2 = np.empty_like(att)
-    used2 = np.empty_like(used)
-    cand2 = np.empty_like(cand)
-    ncand2 = np.empty_like(ncand)
-    meta2 = np.empty_like(meta)
-    near = np.zeros(board.shape[0], dtype=np.uint8)
     for b in range(first_moves.shape[0]):
         k_copy_state(pstart, board, forb, forbb, att, used, cand, ncand, meta,
                      board2, forb2, forbb2, att2, used2, cand2, ncand2, meta2)

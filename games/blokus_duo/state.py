@@ -79,6 +79,13 @@ class BlokusState:
         return (self.board, self.forb, self.forbb, self.att, self.used, self.cand, self.ncand,
                 self.meta)
 
+    def _scratch(self) -> tuple[Any, ...]:
+        """Uninitialised state arrays for a playout copy, then a zeroed ``near`` array."""
+        return (np.empty_like(self.board), np.empty_like(self.forb), np.empty_like(self.forbb),
+                np.empty_like(self.att), np.empty_like(self.used), np.empty_like(self.cand),
+                np.empty_like(self.ncand), np.empty_like(self.meta),
+                np.zeros(self.geo.num_cells, dtype=np.uint8))
+
     # -- seats and colours ---------------------------------------------------------------
     @property
     def to_move_colour(self) -> int:
@@ -263,8 +270,8 @@ class BlokusState:
         moves = np.empty(K.MAX_PLAYOUT_MOVES, dtype=np.int64)
         colours = np.empty(K.MAX_PLAYOUT_MOVES, dtype=np.int64)
         scores = np.empty(2, dtype=np.int64)
-        n = K.k_playout_copy(self.geo.kernel_args, *self._arrays(), pol, w, r, moves, colours,
-                             scores)
+        n = K.k_playout_copy(self.geo.kernel_args, *self._arrays(), *self._scratch(), pol, w, r,
+                             moves, colours, scores)
         c0 = self.seat_colours[0]
         players = (colours[:n] != c0).astype(np.int64)  # seat 0 plays colour c0
         d = int(scores[c0] - scores[1 - c0])  # seat 0's margin
@@ -280,8 +287,8 @@ class BlokusState:
         first = np.asarray(list(moves), dtype=np.int64)
         ret = np.empty(len(first))
         sc = np.empty(len(first), dtype=np.int64)
-        K.k_playout_batch(g.kernel_args, *self._arrays(), first, self.colour_of(seat), pol, w,
-                          r, ret, sc)
+        K.k_playout_batch(g.kernel_args, *self._arrays(), *self._scratch(), first,
+                          self.colour_of(seat), pol, w, r, ret, sc)
         return PlayoutBatch(ret, np.zeros((len(first), 0)), np.zeros(len(first), np.int64))
 
     # -- priors and features --------------------------------------------------------------

@@ -15,7 +15,7 @@ def sample(s: BlokusState, colour: int, n: int, seed: int) -> np.ndarray:  # typ
     out = np.empty(n, dtype=np.int64)
     rng = np.array([seed], dtype=np.uint64)
     K.k_sample_picks(s.geo.kernel_args, s.forbb, s.used, s.cand, s.ncand, s.meta, colour, pol,
-                     w, rng, out)
+                     w, rng, out, np.zeros(s.geo.num_cells, dtype=np.uint8))
     return out
 
 
