@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import structlog
 from numba import njit
 
 from games.blokus_duo import PASS
@@ -64,6 +65,7 @@ class BlokusEval(LinearEval):
     def __init__(self, weights: np.ndarray, k: float) -> None:
         super().__init__(weights, k, blokus_features)
         self._scratch: dict[int, tuple[np.ndarray, ...]] = {}
+        self.kernel_error: str | None = None  # set if the compiled path ever failed
 
     def _buffers(self, state: Any) -> tuple[np.ndarray, ...]:
         size = state.geo.size
@@ -80,6 +82,16 @@ class BlokusEval(LinearEval):
         c = state.to_move_colour
         if PASS in moves or state.placed(c) >= 20 or state.is_terminal():
             return super().child_values(state, moves)  # passes and game-ending moves
+        if self.kernel_error is not None:
+            return super().child_values(state, moves)
+        try:
+            return self._compiled(state, moves, c)
+        except Exception as e:  # noqa: BLE001 - the state layout changed: stay correct, slower
+            self.kernel_error = f"{type(e).__name__}: {e}"
+            structlog.get_logger().error("child_kernel_failed", error=self.kernel_error)
+            return super().child_values(state, moves)
+
+    def _compiled(self, state: Any, moves: list[Any], c: int) -> np.ndarray:
         g = state.geo
         mv = np.asarray(moves, dtype=np.int64)
         raw = np.empty(len(mv))
