@@ -348,7 +348,7 @@ class GtpEngine:
         return ""
 
     def cmd_printsgf(self, args: list[str]) -> str:
-        sgf = self.board.to_sgf(self.config.name, self.opponent_name).decode()
+        sgf = self.board.to_sgf().decode()  # no names: GTP never says which colour we are
         if args:
             try:
                 Path(args[0]).write_text(sgf)

@@ -33,5 +33,8 @@ def test_golden_transcript_is_deterministic() -> None:
 
 
 if __name__ == "__main__":
+    from clients.logs import setup_logging
+
+    setup_logging("warning")
     (DATA / "golden.out").write_bytes(transcript())
     print("wrote", DATA / "golden.out")
