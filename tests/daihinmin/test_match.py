@@ -54,6 +54,9 @@ def test_exchange_tribute_and_punished_invalid_give() -> None:
     assert [(e.src, e.dst, popcount(e.cards), e.tribute) for e in d.exchanges] == [
         (daihinmin, daifugo, 2, True), (hinmin, fugo, 1, True)]
     assert d.exchanges[0].cards == strongest(d.dealt[daihinmin], 2)
+    # dealt one at a time in seat order from the daifugo's seat: the first three get 11
+    start = d.order.index(daifugo)
+    assert [popcount(d.dealt[d.order[(start + i) % 5]]) for i in range(5)] == [11, 11, 11, 10, 10]
     assert d.to_give(daifugo) == 2 and d.to_give(fugo) == 1
     weakest = cards_of(d.hands[daifugo])[:2]
     assert d.give(daifugo, (1 << weakest[0]) | (1 << weakest[1]))
