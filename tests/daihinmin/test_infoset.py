@@ -173,3 +173,38 @@ def test_observe_follows_real_logs_for_every_player() -> None:
             if not s.is_terminal():
                 for p in range(5):
                     assert views[p] == s.info_set(p)
+
+
+def test_sample_world_property_hypothesis() -> None:
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    @settings(max_examples=40, deadline=None, derandomize=True, database=None)
+    @given(st.integers(0, 2**31), st.integers(0, 60), st.integers(0, 4), st.integers(1, 3))
+    def prop(seed: int, plies: int, seat: int, games: int) -> None:
+        m = Match(MatchConfig(seed=seed))
+        rng = np.random.default_rng(seed)
+        s = None
+        for _ in range(games):  # later games have exchanges
+            if s is not None:
+                while not s.is_terminal():
+                    lm = s.legal_moves()
+                    s.play(lm[int(rng.integers(len(lm)))])
+                m.finish(s)
+            d = m.deal()
+            for p in range(5):
+                if d.to_give(p):
+                    d.give(p, 0)
+            s = d.state()
+        assert s is not None
+        for _ in range(plies):
+            if s.is_terminal():
+                break
+            lm = s.legal_moves()
+            s.play(lm[int(rng.integers(len(lm)))])
+        info = s.info_set(seat)
+        w = info.sample_world(rng)
+        assert w.info_set(seat) == info
+        assert sum(popcount(w.hand(p)) for p in range(5)) == sum(info.counts)
+
+    prop()
