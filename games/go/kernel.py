@@ -434,19 +434,17 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
         k = 0
         for q in (last + w - 1, last + w, last + w + 1, last - 1, last + 1, last - w - 1,
                   last - w, last - w + 1):
-            if col[q] != EMPTY:
-                continue
-            if not pat[pattern_code(B, q)]:
-                continue
-            if not k_legal(B, q, c) or k_is_eye(B, q, c):
-                continue
-            if k_self_atari(B, q, c) >= sa_min:
-                continue
-            buf[k] = q
-            k += 1
-        if k > 0:
+            if col[q] == EMPTY and pat[pattern_code(B, q)]:
+                buf[k] = q
+                k += 1
+        while k > 0:  # draw among the matches; drop a drawn one that fails the checks
             s = rand_next(s)
-            return buf[rand_below(s, k)], s
+            i = rand_below(s, k)
+            q = buf[i]
+            if k_legal(B, q, c) and not k_is_eye(B, q, c) and k_self_atari(B, q, c) < sa_min:
+                return q, s
+            buf[i] = buf[k - 1]
+            k -= 1
     # 3. random
     n = m[M_NEMPTY]
     if n == 0:

@@ -183,19 +183,18 @@ class RefBoard:
                 u = sorted(set(cand))
                 s = rand_next(s)
                 return u[rand_below(s, len(u))], s
-            cand = []
-            for d in (w - 1, w, w + 1, -1, 1, -w - 1, -w, -w + 1):
-                q = last + d
-                if self.col[q] != EMPTY or not pat[self.pattern_code(q)]:  # type: ignore[index]
-                    continue
-                if not self.legal(q, c) or self.is_eye(q, c):
-                    continue
-                if self.self_atari(q, c) >= sa_min:
-                    continue
-                cand.append(q)
-            if cand:
+            cand = [last + d for d in (w - 1, w, w + 1, -1, 1, -w - 1, -w, -w + 1)
+                    if self.col[last + d] == EMPTY
+                    and pat[self.pattern_code(last + d)]]  # type: ignore[index]
+            while cand:
                 s = rand_next(s)
-                return cand[rand_below(s, len(cand))], s
+                i = rand_below(s, len(cand))
+                q = cand[i]
+                if (self.legal(q, c) and not self.is_eye(q, c)
+                        and self.self_atari(q, c) < sa_min):
+                    return q, s
+                cand[i] = cand[-1]
+                cand.pop()
         n = len(self.empties)
         if n == 0:
             return PASS, s
