@@ -45,6 +45,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--scorer", metavar="CMD", help="GTP engine whose final_score scores games")
     p.add_argument("--timeout", type=float, default=60.0,
                    help="seconds an engine may take for one move (default 60)")
+    p.add_argument("--startup-timeout", type=float, default=300.0, metavar="S",
+                   help="seconds an engine may take to answer its first command (default "
+                        "300: a cold start may compile kernels)")
     p.add_argument("--main-time", type=float, default=0.0, metavar="S",
                    help="sudden-death clock per engine and game, sent as time_settings S 0 0 "
                         "and time_left before each genmove (default: untimed)")
@@ -86,8 +89,8 @@ def run(args: argparse.Namespace) -> int:
             started.close()
         print(f"corvid serve gtp: {e}", file=sys.stderr)
         return 2
-    first.label = _label(first, "first", cfg.timeout)
-    second.label = _label(second, "second", cfg.timeout)
+    first.label = _label(first, "first", args.startup_timeout)
+    second.label = _label(second, "second", args.startup_timeout)
     if first.label == second.label:
         first.label += " #1"
         second.label += " #2"

@@ -46,6 +46,7 @@ class GameResult:
     score: float | None  # black minus white (with komi), when scored
     moves: list[tuple[int, tuple[int, int] | None]] = field(default_factory=list)
     detail: str = ""
+    faulty: int | None = None  # the colour whose engine misbehaved (to be restarted)
 
     @property
     def result_text(self) -> str:
@@ -96,6 +97,8 @@ def play_game(black: EngineProcess, white: EngineProcess, cfg: MatchConfig,
         result.winner = 1 - loser
         result.reason = reason
         result.detail = detail
+        if reason in ("timeout", "crash", "protocol"):
+            result.faulty = loser  # its answers may be out of step now
         log.info("referee_game_over", winner="BW"[1 - loser], reason=reason, detail=detail)
         return result
 
@@ -260,6 +263,10 @@ def run_match(first: EngineProcess, second: EngineProcess, games: int, cfg: Matc
                 e.restart()
         black, white = (first, second) if first_colour == BLACK else (second, first)
         result = play_game(black, white, cfg, scorer)
+        if result.faulty is not None:
+            culprit = black if result.faulty == BLACK else white
+            log.warning("referee_restart", engine=culprit.label, reason=result.reason)
+            culprit.restart()
         stats.add(result, first_colour)
         if sgf_dir is not None:
             sgf_dir.mkdir(parents=True, exist_ok=True)

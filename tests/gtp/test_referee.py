@@ -77,6 +77,22 @@ def test_timeout_loses() -> None:
     assert (r.winner, r.reason, r.result_text) == (WHITE, "timeout", "W+T")
 
 
+def test_an_engine_that_timed_out_is_restarted() -> None:
+    first, second = fake("silent"), fake("pass")
+    pids = []
+    try:
+        assert first.proc is not None
+        pids.append(first.proc.pid)
+        stats = run_match(first, second, 2, MatchConfig(size=9, komi=7.0, timeout=0.5),
+                          on_game=lambda g, r, c: pids.append(first.proc.pid if first.proc
+                                                              else -1))
+    finally:
+        first.close(0.5)
+        second.close(0.5)
+    assert stats.reasons == {"timeout": 2} and stats.losses == 2
+    assert len(set(pids)) == 3  # a fresh process after each timeout
+
+
 def test_match_restarts_a_crashed_engine_and_alternates(tmp_path: Path) -> None:
     first, second = fake("crash"), fake("pass")
     try:
