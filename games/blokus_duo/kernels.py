@@ -451,13 +451,20 @@ def k_playout(G, board, forb, forbb, att, used, cand, ncand, meta, policy, weigh
     return n
 
 
-@njit(cache=True, _nrt=False)
-def k_playout_copy(G, board, forb, forbb, att, used, cand, ncand, meta, board2, forb2, forbb2,
-                   att2, used2, cand2, ncand2, meta2, near, policy, weights, rng, moves_out,
-                   colours_out, scores_out):
-    """:func:`k_playout` on a copy (into the second set of state arrays, scratch); the state
-    is not changed. The final scores of colours 0 and 1 go to ``scores_out``. Returns the
-    number of moves played."""
+@njit(cache=True)
+def k_playout_copy(G, board, forb, forbb, att, used, cand, ncand, meta, policy, weights, rng,
+                   moves_out, colours_out, scores_out):
+    """:func:`k_playout` on a copy (allocated here); the state is not changed. The final
+    scores of colours 0 and 1 go to ``scores_out``. Returns the number of moves played."""
+    board2 = np.empty_like(board)
+    forb2 = np.empty_like(forb)
+    forbb2 = np.empty_like(forbb)
+    att2 = np.empty_like(att)
+    used2 = np.empty_like(used)
+    cand2 = np.empty_like(cand)
+    ncand2 = np.empty_like(ncand)
+    meta2 = np.empty_like(meta)
+    near = np.zeros(board.shape[0], dtype=np.uint8)
     k_copy_state(G[20], board, forb, forbb, att, used, cand, ncand, meta, board2, forb2,
                  forbb2, att2, used2, cand2, ncand2, meta2)
     n = k_playout(G, board2, forb2, forbb2, att2, used2, cand2, ncand2, meta2, policy, weights,

@@ -270,8 +270,8 @@ class BlokusState:
         moves = np.empty(K.MAX_PLAYOUT_MOVES, dtype=np.int64)
         colours = np.empty(K.MAX_PLAYOUT_MOVES, dtype=np.int64)
         scores = np.empty(2, dtype=np.int64)
-        n = K.k_playout_copy(self.geo.kernel_args, *self._arrays(), *self._scratch(), pol, w, r,
-                             moves, colours, scores)
+        n = K.k_playout_copy(self.geo.kernel_args, *self._arrays(), pol, w, r, moves, colours,
+                             scores)
         c0 = self.seat_colours[0]
         players = (colours[:n] != c0).astype(np.int64)  # seat 0 plays colour c0
         d = int(scores[c0] - scores[1 - c0])  # seat 0's margin
