@@ -24,13 +24,26 @@ if TYPE_CHECKING:
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 
+def _has_nrt_option() -> bool:
+    """``_nrt`` is a private numba option (0.5x-0.6x); without it the kernels still work,
+    only slower."""
+    try:
+        from numba.core.cpu import CPUTargetOptions
+    except ImportError:  # pragma: no cover
+        return False
+    return hasattr(CPUTargetOptions, "_nrt")
+
+
+_NRT_OPTION = _has_nrt_option()
+
+
 def hot(inline: bool = False) -> Callable[[_F], _F]:
     """``njit(cache=True)`` for hot helpers that never allocate: compiled without NRT, so
     array arguments are passed without atomic reference counting (which cost more than the
     work itself); ``inline=True`` also inlines them into the caller at the numba IR level."""
 
     def deco(f: _F) -> _F:
-        opts: dict[str, Any] = {"_nrt": False}
+        opts: dict[str, Any] = {"_nrt": False} if _NRT_OPTION else {}
         if inline:
             opts["inline"] = "always"
         return cast(_F, njit(cache=True, **opts)(f))
