@@ -218,3 +218,23 @@ def test_perft_file_recorded_hands() -> None:
             divide = {k: sorted(move_str(m) for m in ref if move_kind(m) == k) for k in range(4)}
             pytest.fail(f"{i} {h} on {t} rev={rev} lock={lock}: ref {len(ref)} kernel "
                         f"{len(ker)} expected {n}; divide {divide}")
+
+
+def test_diagram() -> None:
+    g = mk(["S3S4", "H5J3", "D4D5", "C4C5", "H4H6"], first=0, order=[2, 0, 1, 4, 3])
+    g.play(move_from_str("S3"))
+    g.play(move_from_str("H5"))
+    g.play(PASS)
+    assert g.diagram() == "\n".join([
+        "table: H5",
+        " seat 0 player 2 (heimin): D4D5",
+        " seat 1 player 0 (heimin): S4",
+        " seat 2 player 1 (heimin): J3",
+        " seat 3 player 4 (heimin): H4H6 passed",
+        ">seat 4 player 3 (heimin): C4C5",
+    ])
+    g.play(PASS)  # player 3
+    g.play(PASS)  # player 2
+    g.play(PASS)  # player 0: back to player 1 over his own card
+    g.play(SINGLE_JOKER)  # player 1 goes out on his own five
+    assert "player 1 (heimin): - out #1" in g.diagram()
