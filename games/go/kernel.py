@@ -452,8 +452,12 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
     s = rand_next(s)
     start = rand_below(s, n)
     emp = B[EMP]
-    for i in range(n):
-        p = emp[(start + i) % n]
+    j = start
+    for _ in range(n):
+        p = emp[j]
+        j += 1
+        if j == n:
+            j = 0
         if not k_legal(B, p, c) or k_is_eye(B, p, c):
             continue
         if policy == 1 and k_self_atari(B, p, c) >= sa_min:
