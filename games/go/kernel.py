@@ -22,9 +22,10 @@ The playout policy (``policy`` 1, "MoGo-like"), for the colour c to play, last m
    (if playing there leaves it at least two liberties), the liberty of each opponent group in
    atari next to such a group (capture to escape), and the liberty of L's group if it is in
    atari (capture). Sorted, duplicates removed; if any, play one uniformly (one random draw).
-2. If L is a point: candidates = the empty 8-neighbours of L (order: ``DIAG8``) where a 3x3
-   pattern matches, that are legal, not c's true eye and not a bad self-atari. If any, play
-   one uniformly (one draw).
+2. If L is a point: candidates = the empty 8-neighbours of L where a 3x3 pattern matches
+   (order NW N NE W E SW S SE). While any remain, draw one uniformly (one draw each): play
+   it if it is legal, not c's true eye and not a bad self-atari, else put the last candidate
+   in its place and draw again.
 3. Otherwise start at a random index of the empty list (one draw) and play the first point,
    scanning cyclically, that is legal, not c's own true eye and not a bad self-atari; pass if
    there is none.
@@ -360,7 +361,8 @@ def k_self_atari(B: np.ndarray, p: int, c: int) -> int:
 
 @njit(cache=True)
 def pattern_code(B: np.ndarray, p: int) -> int:
-    """The 3x3 neighbourhood of p as 16 bits: 2 bits per neighbour in ``DIAG8`` order."""
+    """The 3x3 neighbourhood of p as 16 bits: 2 bits per neighbour, NW N NE W E SW S SE
+    from the low bits up."""
     col = B[COL]
     w = B[META, M_W]
     return int(col[p + w - 1] | (col[p + w] << 2) | (col[p + w + 1] << 4) | (col[p - 1] << 6)
