@@ -16,6 +16,7 @@ from games.go.coords import (
     row_col,
     vertex_to_point,
 )
+from games.go.priors import PriorWeights
 from games.go.state import GoState, IllegalMove, PlayoutSettings
 
 
@@ -29,7 +30,7 @@ def score_string(score: float) -> str:
 
 
 __all__ = [
-    "BLACK", "EMPTY", "PASS", "WHITE", "GoState", "IllegalMove", "PlayoutSettings",
+    "BLACK", "EMPTY", "PASS", "WHITE", "GoState", "IllegalMove", "PlayoutSettings", "PriorWeights",
     "all_points", "colour_name", "fixed_handicap_points", "max_fixed_handicap", "opponent",
     "parse_colour", "point", "point_to_vertex", "row_col", "score_string", "vertex_to_point",
 ]
