@@ -97,3 +97,24 @@ def credit_arms(n: Arr, s: Arr, s2: Arr, arms: npt.NDArray[np.int64], values: Ar
         n[a] += 1.0
         s[a] += v
         s2[a] += v * v
+
+
+@njit(cache=True)
+def credit_discounted(n: Arr, s: Arr, s2: Arr, arms: npt.NDArray[np.int64], finals: Arr,
+                      evals: Arr, n_evals: npt.NDArray[np.int64], alpha: float) -> None:
+    """:func:`credit_arms` with each playout's value α-discounted first: row j of ``evals``
+    holds r_0..r_{n_evals[j]-1}, ``finals[j]`` is R, and V(0) = r_0,
+    V(t) = (1-α) V(t-1) + α r_t, V = V(N-1) (search.alpha.discounted_value)."""
+    for j in range(len(arms)):
+        k = n_evals[j]
+        if alpha == 1.0 or k == 0:
+            v = finals[j]
+        else:
+            v = evals[j, 0]
+            for t in range(1, k):
+                v = (1.0 - alpha) * v + alpha * evals[j, t]
+            v = (1.0 - alpha) * v + alpha * finals[j]
+        a = arms[j]
+        n[a] += 1.0
+        s[a] += v
+        s2[a] += v * v

@@ -19,7 +19,7 @@ import msgspec
 import numpy as np
 
 from search.alpha import discounted_value
-from search.bandit import credit_arms, select_arms
+from search.bandit import credit_arms, credit_discounted, select_arms
 from search.budget import Budget
 from search.result import SearchResult
 
@@ -30,22 +30,6 @@ class FlatConfig(msgspec.Struct, frozen=True):
     alpha: float = 1.0  # 1.0 = plain Monte Carlo
     final: Literal["mean", "visits"] = "mean"
     batch: int = 16  # playouts per kernel call when the game offers playout_batch
-
-
-def _discount_rows(
-    finals: np.ndarray, evals: np.ndarray, n_evals: np.ndarray, alpha: float
-) -> np.ndarray:
-    """Vectorised α discounting of a batch (same values as search.alpha.discounted_value)."""
-    if alpha == 1.0 or evals.shape[1] == 0:
-        return finals.astype(np.float64)
-    k, t_max = evals.shape
-    n_total = n_evals + 1  # N: the evals plus the final return
-    t = np.arange(t_max)[None, :]
-    expo = (n_total[:, None] - 1 - t).astype(np.float64)
-    w = np.where(t < n_evals[:, None], alpha * (1.0 - alpha) ** expo, 0.0)
-    w[:, 0] = np.where(n_evals > 0, (1.0 - alpha) ** (n_total - 1), 0.0)
-    v = (w * evals).sum(axis=1)
-    return v + np.where(n_evals > 0, alpha, 1.0) * finals
 
 
 class FlatMC:
@@ -79,10 +63,12 @@ class FlatMC:
             arms = select_arms(n, s, s2, total, size, tuned, cfg.c, rng.random(size))
             if batched:
                 pb = root.playout_batch([moves[a] for a in arms], rng, seat)
-                vals = _discount_rows(pb.returns, pb.evals, pb.n_evals, cfg.alpha)
+                credit_discounted(n, s, s2, arms, np.ascontiguousarray(pb.returns, np.float64),
+                                  np.ascontiguousarray(pb.evals, np.float64),
+                                  np.ascontiguousarray(pb.n_evals, np.int64), cfg.alpha)
             else:
                 vals = np.array([self._one_playout(root, moves[arms[0]], seat, rng)])
-            credit_arms(n, s, s2, arms, vals)
+                credit_arms(n, s, s2, arms, vals)
             total += size
         with np.errstate(divide="ignore", invalid="ignore"):
             means = np.where(n > 0, s / n, -np.inf)

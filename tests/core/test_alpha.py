@@ -2,8 +2,9 @@ import numpy as np
 import pytest
 
 from search.alpha import discounted_value, weights
+from search.bandit import credit_discounted
 from search.budget import Budget
-from search.flat import FlatConfig, FlatMC, _discount_rows
+from search.flat import FlatConfig, FlatMC
 from tests.core.bandits import BanditGame
 
 
@@ -37,11 +38,14 @@ def test_batched_discounting_matches_scalar() -> None:
     n_evals = rng.integers(0, t_max + 1, size=k)
     evals = rng.random((k, t_max))
     finals = rng.random(k)
+    arms = np.arange(k)
     for alpha in (0.3, 0.9, 1.0):
-        got = _discount_rows(finals, evals, n_evals, alpha)
+        n, s, s2 = np.zeros(k), np.zeros(k), np.zeros(k)
+        credit_discounted(n, s, s2, arms, finals, evals, n_evals, alpha)
+        assert n.tolist() == [1.0] * k
         for i in range(k):
             want = discounted_value(evals[i, : n_evals[i]], finals[i], alpha)
-            assert abs(got[i] - want) < 1e-12
+            assert abs(s[i] - want) < 1e-12 and abs(s2[i] - want * want) < 1e-12
 
 
 @pytest.mark.parametrize("batched", [False, True])
