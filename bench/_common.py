@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,14 +24,3 @@ def print_table(title: str, rows: list[tuple[str, Any]]) -> None:
 
 def emit_json(figures: dict[str, Any]) -> None:
     print(json.dumps(figures))
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for a win rate (draws counted as half wins by the caller)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = wins / n
-    d = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / d
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, centre - half), min(1.0, centre + half))
