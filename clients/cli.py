@@ -23,12 +23,10 @@ def add_plugins(subparsers: argparse._SubParsersAction, group: str) -> None:  # 
     on stderr and left out, so the other commands keep working."""
     for ep in sorted(entry_points(group=group), key=lambda e: e.name):
         try:
-            register = ep.load()
+            ep.load()(subparsers)
         except Exception as e:  # a broken plugin must not take the whole CLI down
             print(f"corvid: cannot load command {ep.name!r} ({ep.value}): "
                   f"{type(e).__name__}: {e}", file=sys.stderr)
-            continue
-        register(subparsers)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -90,14 +90,34 @@ def load_config(
         raise ConfigError(f"invalid configuration: {e}") from e
 
 
-def add_config_arguments(parser: Any) -> None:
-    """The two options every configurable subcommand takes."""
+def settings_help(typ: type[msgspec.Struct]) -> str:
+    """One line per setting with its default, for a subcommand's --help."""
+    out = []
+    for f in msgspec.structs.fields(typ):
+        default = f.default if f.default is not msgspec.NODEFAULT else None
+        if isinstance(default, msgspec.Struct):
+            out += [f"{f.name}.{line}" for line in settings_help(type(default)).splitlines()]
+        else:
+            out.append(f"{f.name}={'(unset)' if default is None else default}")
+    return "\n".join(out)
+
+
+def add_config_arguments(parser: Any, typ: type[msgspec.Struct] | None = None) -> None:
+    """The two options every configurable subcommand takes; with ``typ``, the settings and
+    their defaults are listed at the end of the subcommand's --help."""
+    if typ is not None:
+        import argparse
+
+        parser.formatter_class = argparse.RawDescriptionHelpFormatter
+        listing = "\n  ".join(settings_help(typ).splitlines())
+        parser.epilog = ((parser.epilog or "") + "\n\nsettings (--set KEY=VALUE, or in the "
+                         f"--config TOML file), with their defaults:\n  {listing}").lstrip()
     parser.add_argument("--config", metavar="FILE", help="TOML configuration file")
     parser.add_argument(
         "--set",
         metavar="KEY=VALUE",
         action="append",
         default=[],
-        help="override one setting (dotted keys for sections, e.g. --set search.alpha=0.9); "
+        help="override one setting, e.g. --set playouts=1000 (dotted keys for sections); "
         "repeatable",
     )

@@ -8,6 +8,7 @@ import time
 
 import structlog
 
+from clients.blokus.config import PlayerConfig
 from clients.config import add_config_arguments, load_config
 
 log = structlog.get_logger()
@@ -33,7 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="games to play, reconnecting for each over TCP (0: until refused)")
     p.add_argument("--wait", type=float, default=10.0,
                    help="keep retrying a refused TCP connection this many seconds")
-    add_config_arguments(p)
+    add_config_arguments(p, PlayerConfig)
     p.set_defaults(func=run_play)
     sub = p.add_subparsers(dest="blokus_command", metavar="{learn}")
     lp = sub.add_parser("learn", help="train the learned evaluation (algorithms.md 7)",
@@ -65,7 +66,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run_play(args: argparse.Namespace) -> int:
     from clients.blokus.agent import play_game
-    from clients.blokus.config import PlayerConfig
     from clients.blokus.player import BlokusPlayer
     from protocols.transport import SerialTransport, TcpTransport, TransportError
 

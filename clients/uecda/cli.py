@@ -23,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=42485, help="server port (default 42485)")
     p.add_argument("--name", default="corvid", help="client name sent in the profile")
-    add_config_arguments(p)
+    add_config_arguments(p, ClientConfig)
     p.set_defaults(func=run)
     sub = p.add_subparsers(dest="uecda_command", metavar="replay")
     r = sub.add_parser("replay", help="replay tndhms server logs through the rules engine",
