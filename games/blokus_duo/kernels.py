@@ -1,4 +1,4 @@
-# mypy: disable-error-code="no-untyped-def"
+# mypy: disable-error-code="no-untyped-def,no-untyped-call"
 """numba kernels of Blokus Duo: incremental move lists, random and weighted playouts.
 
 State arrays (owned by :class:`games.blokus_duo.state.BlokusState`, ``S`` cells, ``NP``
@@ -36,10 +36,36 @@ seeded by the caller, so playouts are reproducible from a seed.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar, cast
 
 import numpy as np
 from numba import njit
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def _has_nrt_option() -> bool:
+    """``_nrt`` is a private numba option; without it the kernels still work, only slower."""
+    try:
+        from numba.core.cpu import CPUTargetOptions
+    except ImportError:  # pragma: no cover
+        return False
+    return hasattr(CPUTargetOptions, "_nrt")
+
+
+def hot(inline: bool = False) -> Callable[[_F], _F]:
+    """``njit(cache=True)`` without the numba runtime (no allocation inside, and array
+    arguments passed without atomic reference counting); ``inline=True`` also inlines the
+    function into its caller at the numba IR level."""
+
+    def deco(f: _F) -> _F:
+        opts: dict[str, Any] = {"_nrt": False} if _has_nrt_option() else {}
+        if inline:
+            opts["inline"] = "always"
+        return cast(_F, njit(cache=True, **opts)(f))
+
+    return deco
 
 # meta layout
 M_TO_MOVE = 0  # colour to move
@@ -63,7 +89,7 @@ _M1 = np.uint64(0xBF58476D1CE4E5B9)
 _M2 = np.uint64(0x94D049BB133111EB)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@hot(inline=True)
 def rng_next(s: Any) -> Any:
     """splitmix64: advance the one-word state ``s[0]`` and return 64 random bits."""
     s[0] += _GOLDEN
@@ -73,13 +99,13 @@ def rng_next(s: Any) -> Any:
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@hot(inline=True)
 def rng_below(s: Any, n: int) -> Any:
     """Uniform in 0..n-1 for 0 < n < 2**32 (multiply-shift: no slow 64-bit division)."""
     return np.int64(((rng_next(s) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@hot(inline=True)
 def rng_unit(s: Any) -> float:
     return float(rng_next(s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
@@ -111,7 +137,7 @@ def k_init(start, piece, bcp_start, bcp, pstart, bb_word, bb_mask, board, forb, 
         meta[M_REMAINING + c] = 89
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@hot(inline=True)
 def k_valid(c, q, piece, bb_word, bb_mask, forbb, used):
     """Is candidate ``q`` (taken from colour c's candidate list) still legal for c?"""
     if used[c, piece[q]]:
@@ -120,7 +146,7 @@ def k_valid(c, q, piece, bb_word, bb_mask, forbb, used):
     return ((forbb[c, w] & bb_mask[q, 0]) | (forbb[c, w + 1] & bb_mask[q, 1])) == 0
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@hot(inline=True)
 def k_play(G, board, forb, forbb, att, used, cand, ncand, meta, move):
     """Play ``move`` (a placement, or -1 to pass) for the colour to move. No legality check."""
     (cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond,
@@ -340,7 +366,7 @@ def k_generate(c, board, used, start, size, cells, ncells, bcp_start, bcp, mark,
     return k
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@hot(inline=True)
 def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, ncorners,
            bb_word, bb_mask, pstart, forbb, used, cand, ncand, meta, near, rng):
     """Draw colour c's playout move from its candidate buckets, or -1 (pass) if it has none.
@@ -419,7 +445,7 @@ def k_sample_picks(G, forbb, used, cand, ncand, meta, colour, policy, weights, r
                         near, rng)
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@hot(inline=True)
 def k_score(meta, c):
     """The contest score of colour c: -(squares left), +15 for all 21 (+20 if the last piece
     was the monomino)."""
@@ -429,7 +455,7 @@ def k_score(meta, c):
     return s
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def k_playout(G, board, forb, forbb, att, used, cand, ncand, meta, policy, weights, rng,
               moves_out, colours_out, near):
     """Play the (mutable) state to the end; record the moves and who played them. Returns
@@ -474,7 +500,7 @@ def k_playout_copy(G, board, forb, forbb, att, used, cand, ncand, meta, policy, 
     return n
 
 
-@njit(cache=True, inline="always", _nrt=False)
+@hot(inline=True)
 def k_copy_state(pstart, board, forb, forbb, att, used, cand, ncand, meta, board2, forb2,
                  forbb2, att2, used2, cand2, ncand2, meta2):
     """Copy the state arrays into a second set (only the used part of the lists)."""
@@ -497,7 +523,7 @@ def k_copy_state(pstart, board, forb, forbb, att, used, cand, ncand, meta, board
                 cand2[c, base + i] = cand[c, base + i]
 
 
-@njit(cache=True, _nrt=False)
+@hot()
 def k_playout_batch(G, board, forb, forbb, att, used, cand, ncand, meta, board2, forb2, forbb2,
                     att2, used2, cand2, ncand2, meta2, near, first_moves, colour, policy,
                     weights, rng, out_returns, out_scores):
