@@ -3,8 +3,10 @@
     python bench/go_strength.py --games 10 --playouts 1000 --level 0 [--size 9] [--komi 7]
 
 corvid plays black in odd games and white in even ones; games are scored by Tromp-Taylor
-(both engines capture dead stones: GNU Go runs with --chinese-rules, corvid cleans up before
-passing). Prints the referee's table; with --json the last line is the referee's JSON
+with both engines capturing dead stones before they pass (GNU Go runs with --chinese-rules
+--capture-all-dead --positional-superko, corvid cleans up by default), or with
+--gnugo-score by GNU Go's final_score (dead stones removed by its own judgement).
+Prints the referee's table; with --json the last line is the referee's JSON
 {"games":..,"wins":..,"draws":..,"losses":..,"win_rate":..,"ci95":[lo,hi]} for corvid.
 GNU Go is the Debian package `gnugo` (installed in /usr/games).
 """
@@ -36,6 +38,9 @@ def main(argv: list[str] | None = None) -> int:
                    help="extra corvid gtp setting (repeatable)")
     p.add_argument("--sgf-dir", type=Path)
     p.add_argument("--timeout", type=float, default=120.0)
+    p.add_argument("--gnugo-score", action="store_true",
+                   help="score finished games with GNU Go's final_score instead of "
+                        "Tromp-Taylor")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     gnugo = find_gnugo()
@@ -46,11 +51,14 @@ def main(argv: list[str] | None = None) -> int:
     sets = " ".join(f"--set {shlex.quote(s)}" for s in
                     [f"playouts={args.playouts}", f"seed={args.seed}", *args.set])
     corvid = f"{py} -m clients.cli --log-level warning gtp {sets}"
-    opponent = f"{gnugo} --mode gtp --level {args.level} --chinese-rules"
+    opponent = (f"{gnugo} --mode gtp --level {args.level} --chinese-rules --capture-all-dead "
+                "--positional-superko")
     cmd = [sys.executable, "-m", "clients.cli", "--log-level", "warning", "serve", "gtp",
            "--black", corvid, "--white", opponent, "--games", str(args.games),
            "--size", str(args.size), "--komi", f"{args.komi:g}", "--alternate",
            "--timeout", f"{args.timeout:g}"]
+    if args.gnugo_score:
+        cmd += ["--scorer", f"{gnugo} --mode gtp --chinese-rules"]
     if args.sgf_dir:
         cmd += ["--sgf-dir", str(args.sgf_dir)]
     if args.json:
