@@ -9,7 +9,8 @@ Usage: python bench/blokus_speed.py [--playouts N] [--json]
 * movegen µs: one full legal-move generation from the board alone (``k_generate``, attach
   points then placements), averaged over the positions of random games; also the incremental
   list (``legal_placements``, with Python overhead).
-Times are CPU time of this process (``time.process_time``).
+Times are CPU time of this process (``time.process_time``); batch rates are the best of
+three runs.
 """
 
 from __future__ import annotations
@@ -32,11 +33,14 @@ def batch_rate(policy: str, n: int) -> float:
     s = BlokusState(first=0, config=BlokusConfig(playout=policy))
     rng = np.random.default_rng(1)
     s.playout_batch(s.legal_moves()[:2], rng, 0)  # compile / warm up
-    t = time.process_time()
-    # the first move of each playout is drawn at random too: pass a random legal move
-    moves = rng.choice(s.legal_moves(), size=n).tolist()
-    s.playout_batch(moves, rng, 0)
-    return n / (time.process_time() - t)
+    best = 0.0
+    for _ in range(3):  # best of three: the machine is shared
+        # the first move of each playout is drawn at random too: pass a random legal move
+        moves = rng.choice(s.legal_moves(), size=max(n // 3, 1)).tolist()
+        t = time.process_time()
+        s.playout_batch(moves, rng, 0)
+        best = max(best, len(moves) / (time.process_time() - t))
+    return best
 
 
 def single_rate(n: int) -> float:
