@@ -49,3 +49,33 @@ def test_whole_game_under_time_left_pressure() -> None:
         assert engine.command("showboard", timeout=10).ok
     finally:
         engine.close()
+
+
+@pytest.mark.integration
+def test_stdout_carries_nothing_but_gtp_even_with_debug_logs() -> None:
+    import subprocess
+
+    from protocols.gtp import Controller
+
+    script = b"name\nboardsize 9\nplay b e5\ngenmove w\nshowboard\nnosuch\nquit\n"
+    proc = subprocess.run(
+        [sys.executable, "-m", "clients.cli", "--log-level", "debug", "gtp",
+         "--set", "playouts=20"],
+        input=script, capture_output=True, timeout=300, check=True)
+    c = Controller()
+    c.receive_data(proc.stdout)
+    c.receive_data(b"")
+    answers = []
+    while (r := c.next_response()) is not None:
+        answers.append(r)
+    assert [a.ok for a in answers] == [True] * 5 + [False, True]
+    assert answers[0].text == "corvid" and answers[5].text == "unknown command"
+    assert b"gtp_in" in proc.stderr  # the logs went to stderr
+
+
+def test_help_explains() -> None:
+    import subprocess
+
+    out = subprocess.run([sys.executable, "-m", "clients.cli", "gtp", "--help"],
+                         capture_output=True, text=True, timeout=120, check=True).stdout
+    assert "GTP" in out and "--set" in out and "playouts" in out and "time_left" in out
