@@ -89,3 +89,29 @@ def test_playout_reproducible() -> None:
     assert t.is_terminal()
     assert a.returns.tolist() == t.returns()
     assert g.num_placements == 13729
+
+
+def test_diagram() -> None:
+    s = BlokusState(first=1)
+    s.play_code("aau0")
+    s.play_code("55a0")
+    assert s.diagram().splitlines() == [
+        "   123456789abcde",
+        " 1 ..............",
+        " 2 ..............",
+        " 3 ..............",
+        " 4 ..............",
+        " 5 ....X.........",
+        " 6 ..............",
+        " 7 ..............",
+        " 8 ..............",
+        " 9 .........O....",
+        " a ........OOO...",
+        " b .........O....",
+        " c ..............",
+        " d ..............",
+        " e ..............",
+        "X colour 0: score -88, left bcdefghijklmnopqrstu",
+        "O colour 1: score -84, left abcdefghijklmnopqrst",
+        "to move: colour 1 (seat 1)",
+    ]
