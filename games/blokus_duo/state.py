@@ -114,7 +114,9 @@ class BlokusState:
         out = np.empty(int(self.ncand[c].sum()), dtype=np.int32)
         n = K.k_legal(c, g.piece, g.bb_word, g.bb_mask, g.pstart, self.forbb, self.used,
                       self.cand, self.ncand, out)
-        return sorted(out[:n].tolist())
+        out = out[:n]
+        out.sort()
+        return out.tolist()
 
     def legal_count(self, colour: int | None = None) -> int:
         """How many legal placements ``colour`` has (ignoring whose turn it is)."""
