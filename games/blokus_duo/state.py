@@ -144,7 +144,8 @@ class BlokusState:
         """Play a placement or PASS for the colour to move (raises ValueError if illegal)."""
         move = int(move)
         if not self.is_legal(move):
-            raise ValueError(f"illegal move {self.geo.code(move) if move >= -1 else move}")
+            name = self.geo.code(move) if -1 <= move < self.geo.num_placements else move
+            raise ValueError(f"illegal move {name}")
         self._play(move)
 
     def _play(self, move: int) -> None:

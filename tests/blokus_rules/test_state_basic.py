@@ -41,6 +41,9 @@ def test_illegal_moves_rejected() -> None:
         s.play_code("77a0")  # no corner contact
     with pytest.raises(ValueError):
         s.play_code("55b0")  # overlap
+    for bad in (13729, -2, 10**9):
+        with pytest.raises(ValueError):
+            s.play(bad)
     s.play_code("66b0")  # corner contact
     with pytest.raises(ValueError):
         s.play_code("bba0")  # the monomino is used
