@@ -27,6 +27,18 @@ from search.budget import Budget
 from search.result import SearchResult
 
 _ALL = np.zeros(0, dtype=np.int64)
+_EMPTY_MOVES = np.zeros(0, dtype=np.int64)
+_RAVE_TABLE_LIMIT = 1 << 16  # vectorised RAVE for int moves in [-1, this)
+
+
+def _small_int_moves(moves: list[Any]) -> np.ndarray | None:
+    """The moves as an int64 array if they are ints in [-1, _RAVE_TABLE_LIMIT), else None."""
+    if not all(type(m) is int for m in moves):
+        return None
+    arr = np.fromiter(moves, dtype=np.int64, count=len(moves))
+    if len(arr) and (arr.min() < -1 or arr.max() >= _RAVE_TABLE_LIMIT):
+        return None
+    return arr
 
 
 @njit(cache=True)
@@ -90,7 +102,7 @@ class UCTConfig(msgspec.Struct, frozen=True):
 class Node:
     __slots__ = (
         "to_move", "key", "moves", "index", "N", "W", "N0", "RN", "RW", "children", "n",
-        "order", "thresholds",
+        "order", "thresholds", "move_arr",
     )
 
     def __init__(self, to_move: int, key: int | None) -> None:
@@ -107,20 +119,29 @@ class Node:
         self.n = 0.0  # visits of this node
         self.order: np.ndarray | None = None  # progressive widening order (child indices)
         self.thresholds: np.ndarray | None = None
+        # the moves as small non-negative-or-pass ints, for the vectorised RAVE update
+        # (None when the game's moves are not such ints)
+        self.move_arr: np.ndarray | None = _EMPTY_MOVES
 
     def add_moves(self, moves: list[Any], values: np.ndarray, counts: np.ndarray,
                   rave: bool) -> None:
         start = len(self.moves)
         self.moves.extend(moves)
-        for i, m in enumerate(moves):
-            self.index[m] = start + i
-        self.N = np.concatenate([self.N, counts])
-        self.W = np.concatenate([self.W, values * counts])
-        self.N0 = np.concatenate([self.N0, counts])
+        self.index.update(zip(moves, range(start, start + len(moves)), strict=True))
         rc = counts if rave else np.zeros_like(counts)
-        self.RN = np.concatenate([self.RN, rc])
-        self.RW = np.concatenate([self.RW, values * rc])
+        if start == 0:
+            self.N, self.W, self.N0 = counts.copy(), values * counts, counts.copy()
+            self.RN, self.RW = rc.copy(), values * rc
+        else:
+            self.N = np.concatenate([self.N, counts])
+            self.W = np.concatenate([self.W, values * counts])
+            self.N0 = np.concatenate([self.N0, counts])
+            self.RN = np.concatenate([self.RN, rc])
+            self.RW = np.concatenate([self.RW, values * rc])
         self.children.extend([None] * len(moves))
+        if rave and self.move_arr is not None:
+            arr = _small_int_moves(moves)
+            self.move_arr = None if arr is None else np.concatenate([self.move_arr, arr])
 
     def size(self) -> int:
         """Nodes in this subtree."""
@@ -144,12 +165,18 @@ class UCT:
         counts = np.full(len(moves), cfg.prior_count)
         if cfg.priors and hasattr(state, "priors"):
             pr = state.priors()
+            pm = list(pr.moves)
+            if pm == moves:  # the usual case: priors for exactly the legal moves, in order
+                return (np.asarray(pr.values, dtype=np.float64).copy(),
+                        np.asarray(pr.counts, dtype=np.float64).copy())
             pos = {m: i for i, m in enumerate(moves)}
-            for m, v, c in zip(pr.moves, pr.values, pr.counts, strict=True):
+            pv = np.asarray(pr.values, dtype=np.float64)
+            pc = np.asarray(pr.counts, dtype=np.float64)
+            for j, m in enumerate(pm):
                 i = pos.get(m)
                 if i is not None:
-                    values[i] = v
-                    counts[i] = c
+                    values[i] = pv[j]
+                    counts[i] = pc[j]
         return values, counts
 
     def _new_node(self, state: Any, determinised: bool) -> Node:
@@ -271,13 +298,12 @@ class UCT:
             node = child
         if world.is_terminal():
             returns = np.asarray(world.returns(), dtype=np.float64)
-            p_moves: list[Any] = []
-            p_players: list[int] = []
+            p_moves: np.ndarray = _EMPTY_MOVES
+            p_players: np.ndarray = _EMPTY_MOVES
         else:
             p = world.playout(rng, node.to_move)
             returns = np.asarray(p.returns, dtype=np.float64)
-            p_moves = p.moves.tolist() if cfg.rave else []
-            p_players = p.players.tolist() if cfg.rave else []
+            p_moves, p_players = p.moves, p.players
         # backpropagation
         for nd, i in path:
             r = returns[nd.to_move]
@@ -288,18 +314,42 @@ class UCT:
             self._rave_update(path, p_moves, p_players, returns)
         return len(path)
 
-    def _rave_update(self, path: list[tuple[Node, int]], p_moves: list[Any],
-                     p_players: list[int], returns: np.ndarray) -> None:
-        # the moves each player made from depth d onwards, built from the deepest node up
+    def _rave_update(self, path: list[tuple[Node, int]], p_moves: np.ndarray,
+                     p_players: np.ndarray, returns: np.ndarray) -> None:
+        """AMAF: each node on the path credits every move its player made from that node on
+        (in the tree below it or in the playout), once per episode."""
+        if all(nd.move_arr is not None for nd, _ in path) and (
+                len(p_moves) == 0 or (p_moves.min() >= -1
+                                      and p_moves.max() < _RAVE_TABLE_LIMIT)):
+            self._rave_update_table(path, p_moves, p_players, returns)
+            return
         later: dict[int, set[Any]] = {}
-        for m, pl in zip(p_moves, p_players, strict=True):
+        for m, pl in zip(p_moves.tolist(), p_players.tolist(), strict=True):
             later.setdefault(pl, set()).add(m)
         for nd, i in reversed(path):
             seen = later.setdefault(nd.to_move, set())
             seen.add(nd.moves[i])
-            r = returns[nd.to_move]
             idx = [nd.index[m] for m in seen if m in nd.index]
             if idx:
                 ia = np.asarray(idx)
                 nd.RN[ia] += 1.0
-                nd.RW[ia] += r
+                nd.RW[ia] += returns[nd.to_move]
+
+    def _rave_update_table(self, path: list[tuple[Node, int]], p_moves: np.ndarray,
+                           p_players: np.ndarray, returns: np.ndarray) -> None:
+        """The same update with a played[player, move + 1] table (int moves)."""
+        hi = int(p_moves.max()) if len(p_moves) else 0
+        for nd, _ in path:
+            assert nd.move_arr is not None
+            if len(nd.move_arr):
+                hi = max(hi, int(nd.move_arr.max()))
+        played = np.zeros((len(returns), hi + 2), dtype=bool)
+        if len(p_moves):
+            played[p_players, p_moves + 1] = True
+        for nd, i in reversed(path):
+            assert nd.move_arr is not None
+            row = played[nd.to_move]
+            row[nd.move_arr[i] + 1] = True
+            mask = row[nd.move_arr + 1]
+            nd.RN[mask] += 1.0
+            nd.RW[mask] += returns[nd.to_move]

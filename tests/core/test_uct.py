@@ -192,3 +192,20 @@ def test_determinised_search_dumps_the_lowest_card(core: str) -> None:
     res = searcher.search(info, 1, Budget(playouts=2000), rng)
     assert res.move == 0, res.summary()
     assert set(res.moves) == {0, 5, 7}
+
+
+def test_vectorised_rave_update_matches_the_set_based_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    import search.uct as uct_mod
+
+    def run() -> tuple[list[float], list[float], list[float]]:
+        u = UCT(UCTConfig(rave=True, rave_k=50))
+        u.search(TicTacToe(), None, Budget(playouts=400), np.random.default_rng(8))
+        assert u.root is not None
+        child = next(c for c in u.root.children if c is not None)
+        return u.root.RN.tolist(), u.root.RW.tolist(), child.RN.tolist()
+
+    fast = run()
+    monkeypatch.setattr(uct_mod, "_RAVE_TABLE_LIMIT", 0)  # every move falls back to sets
+    slow = run()
+    assert fast == slow
+    assert sum(fast[0]) > 400  # AMAF credits more than the visits themselves
