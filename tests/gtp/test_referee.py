@@ -77,6 +77,13 @@ def test_timeout_loses() -> None:
     assert (r.winner, r.reason, r.result_text) == (WHITE, "timeout", "W+T")
 
 
+def test_main_time_clock() -> None:
+    r = game("pass", "pass", main_time=30.0)
+    assert (r.reason, r.result_text) == ("score", "W+7")  # time_settings/time_left accepted
+    slow = game("silent", "pass", main_time=0.2, timeout=120.0)
+    assert (slow.winner, slow.reason) == (WHITE, "timeout")  # the clock, not the 120 s
+
+
 def test_an_engine_that_timed_out_is_restarted() -> None:
     first, second = fake("silent"), fake("pass")
     pids = []
