@@ -137,10 +137,10 @@ class ABUCB:
                 self._playout(leaf, seat, rng)
                 playouts += 1
         while leaves and not meter.done(playouts):
-            leaf = self._descend(tree, math.log(max(playouts, 1)))
-            if leaf is None:
+            target = self._descend(tree, math.log(max(playouts, 1)))
+            if target is None:
                 break
-            self._playout(leaf, seat, rng)
+            self._playout(target, seat, rng)
             playouts += 1
         logt = math.log(max(playouts, 1))
         means = [self._bounds(c, logt)[1] for c in tree.children]

@@ -28,6 +28,6 @@ def weights(n: int, alpha: float) -> npt.NDArray[np.float64]:
     if n < 1:
         raise ValueError("n must be >= 1")
     t = np.arange(n)
-    w = alpha * (1.0 - alpha) ** (n - 1 - t)
+    w = (alpha * (1.0 - alpha) ** (n - 1 - t)).astype(np.float64)
     w[0] = (1.0 - alpha) ** (n - 1)
     return w

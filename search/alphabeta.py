@@ -52,6 +52,10 @@ class AlphaBeta:
     def __init__(self, evaluate: Evaluate, config: AlphaBetaConfig | None = None) -> None:
         self.evaluate = evaluate
         self.config = config or AlphaBetaConfig()
+        self.nodes = 0
+        self._exact = False
+        self._armed = False
+        self._next_check = 0
 
     # -- helpers -----------------------------------------------------------------------
     def _child(self, state: Any, move: Any) -> Any:

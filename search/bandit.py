@@ -44,8 +44,8 @@ def _index(n: float, s: float, s2: float, logt: float, tuned: bool, c: float) ->
     mean = s / n
     if tuned:
         var = s2 / n - mean * mean + np.sqrt(2.0 * logt / n)
-        return mean + np.sqrt(logt / n * min(0.25, var))
-    return mean + c * np.sqrt(logt / n)
+        return float(mean + np.sqrt(logt / n * min(0.25, var)))
+    return float(mean + c * np.sqrt(logt / n))
 
 
 @njit(cache=True)

@@ -66,7 +66,7 @@ def _make_core(core: str, config: bytes) -> Any:
 
 def worker_main(endpoint: str) -> None:
     """Serve tasks from the coordinator at ``endpoint`` until told to stop."""
-    ctx = zmq.Context.instance()
+    ctx: Any = zmq.Context.instance()
     sock = ctx.socket(zmq.DEALER)
     sock.setsockopt(zmq.LINGER, 0)
     sock.connect(endpoint)
@@ -136,7 +136,7 @@ class WorkerPool:
 
     def __init__(self, workers: int = 2, endpoint: str = "tcp://127.0.0.1:*",
                  start_timeout: float = 60.0) -> None:
-        self.ctx = zmq.Context.instance()
+        self.ctx: Any = zmq.Context.instance()
         self.sock = self.ctx.socket(zmq.ROUTER)
         self.sock.setsockopt(zmq.LINGER, 0)
         self.sock.bind(endpoint)
