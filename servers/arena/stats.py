@@ -19,3 +19,16 @@ def mean_ci95(xs: Sequence[float], lo: float, hi: float) -> tuple[float, tuple[f
     var = sum((x - m) ** 2 for x in xs) / (n - 1)
     half = 1.96 * math.sqrt(var / n)
     return (m, (m - half, m + half))
+
+
+def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """Wilson score interval for a proportion (draws count as half a success)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    lo = 0.0 if successes <= 0 else max(0.0, centre - half)
+    hi = 1.0 if successes >= n else min(1.0, centre + half)
+    return (lo, hi)

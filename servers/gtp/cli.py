@@ -10,7 +10,8 @@ from pathlib import Path
 import structlog
 
 from protocols.gtp import RemoteProtocolError
-from servers.gtp.match import BLACK, GameResult, MatchConfig, run_match, wilson
+from servers.arena.stats import wilson
+from servers.gtp.match import BLACK, GameResult, MatchConfig, run_match
 from servers.gtp.process import EngineError, EngineProcess
 
 DESCRIPTION = """\

@@ -19,6 +19,7 @@ from protocols.gtp import (
     parse_vertex,
 )
 from protocols.gtp.common import GtpError
+from servers.arena.stats import wilson
 from servers.gtp.process import EngineCrashed, EngineError, EngineProcess, EngineTimeout
 from servers.gtp.rules import RefereeBoard
 
@@ -58,19 +59,6 @@ class GameResult:
             assert self.score is not None
             return format_score(self.score) if self.score != 0 else "0"
         return {"resign": f"{w}+R", "timeout": f"{w}+T"}.get(self.reason, f"{w}+F")
-
-
-def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
-    """Wilson score interval for a proportion (draws count as half a success)."""
-    if n == 0:
-        return (0.0, 1.0)
-    p = successes / n
-    denom = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denom
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    lo = 0.0 if successes <= 0 else max(0.0, centre - half)
-    hi = 1.0 if successes >= n else min(1.0, centre + half)
-    return (lo, hi)
 
 
 def setup_engine(engine: EngineProcess, cfg: MatchConfig) -> None:

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from sgfmill import sgf
 
+from servers.arena.stats import wilson
 from servers.gtp.match import (
     BLACK,
     WHITE,
@@ -17,7 +18,6 @@ from servers.gtp.match import (
     MatchConfig,
     play_game,
     run_match,
-    wilson,
     write_sgf,
 )
 from servers.gtp.process import EngineProcess
