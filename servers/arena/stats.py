@@ -8,8 +8,8 @@ from collections.abc import Sequence
 
 def mean_ci95(xs: Sequence[float], lo: float, hi: float) -> tuple[float, tuple[float, float]]:
     """Mean and the normal-approximation 95% confidence interval of the mean,
-    ``mean ± 1.96 s / sqrt(n)`` (sample standard deviation s). With fewer than two samples
-    the interval is the whole range [lo, hi]."""
+    ``mean ± 1.96 s / sqrt(n)`` (sample standard deviation s), clipped to the possible range
+    [lo, hi]. With fewer than two samples the interval is the whole range."""
     n = len(xs)
     if n == 0:
         return (math.nan, (lo, hi))
@@ -18,7 +18,7 @@ def mean_ci95(xs: Sequence[float], lo: float, hi: float) -> tuple[float, tuple[f
         return (m, (lo, hi))
     var = sum((x - m) ** 2 for x in xs) / (n - 1)
     half = 1.96 * math.sqrt(var / n)
-    return (m, (m - half, m + half))
+    return (m, (max(lo, m - half), min(hi, m + half)))
 
 
 def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:

@@ -177,6 +177,7 @@ def test_arena_specs_and_ci() -> None:
     assert m == 3.0 and lo == pytest.approx(3 - 1.96 * (8 / 3 / 4) ** 0.5)
     assert hi == pytest.approx(6 - lo)
     assert mean_ci95([4.0], 1, 5) == (4.0, (1, 5))
+    assert mean_ci95([5.0, 1.0], 1, 5) == (3.0, (1, 5))  # clipped to the possible points
 
 
 def test_client_config_overrides() -> None:
