@@ -31,6 +31,18 @@ class Budget:
         if self.seconds is not None and self.seconds < 0:
             raise ValueError("Budget.seconds must be >= 0")
 
+    @classmethod
+    def from_clock(cls, remaining: float, moves_to_go: float, *, reserve: float = 0.0,
+                   playouts: int | None = None, clock: Clock = time.perf_counter) -> Budget:
+        """A budget from the remaining game clock: an even share of what is left after the
+        ``reserve``, ``(remaining - reserve) / moves_to_go`` seconds (never negative), and at
+        most ``playouts`` if given. Clients with richer time controls (byo-yomi, Canadian)
+        compute ``seconds`` themselves."""
+        if moves_to_go <= 0:
+            raise ValueError("moves_to_go must be > 0")
+        seconds = max(0.0, (remaining - reserve) / moves_to_go)
+        return cls(playouts=playouts, seconds=seconds, clock=clock)
+
     def start(self) -> Meter:
         return Meter(self, self.clock())
 

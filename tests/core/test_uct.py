@@ -163,6 +163,17 @@ def test_seconds_budget_with_an_injected_clock() -> None:
     assert 95 <= res.playouts <= 100
 
 
+def test_budget_from_the_remaining_clock() -> None:
+    b = Budget.from_clock(62.0, 30, reserve=2.0)
+    assert b.seconds == 2.0 and b.playouts is None
+    assert Budget.from_clock(1.0, 10, reserve=2.0).seconds == 0.0  # never negative
+    assert Budget.from_clock(100.0, 10, playouts=500).playouts == 500
+    with pytest.raises(ValueError):
+        Budget.from_clock(10.0, 0)
+    with pytest.raises(ValueError):
+        Budget()  # neither playouts nor seconds
+
+
 # -- hidden information --------------------------------------------------------------------
 
 def test_high_card_info_set_property() -> None:
