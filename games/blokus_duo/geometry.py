@@ -98,6 +98,11 @@ class Geometry:
     diamond_word, diamond_bit (S, 41)
         the bitboard word and bit of ``diamond[c, j]`` (an always-empty padding word when off
         the board); ``diamond_index`` (81,) maps ``(dy+4)*9 + dx+4`` to j (-1 if outside).
+        The diamond is row-major (dy, then dx), so its row dy is a run of bits.
+    bcpp_pat (S, 17) int32, bcpp_ent (…) uint64
+        ``bcpp_ent[t]`` packs ``bcpp_mask[t]`` (bits 0-40) and ``bcpp[t]`` (bits 41-63) into
+        one word (one load per entry in the hot loop); the entries of cell c and pattern k are
+        ``bcpp_pat[c, k] : bcpp_pat[c, k + 1]``.
     pstart (NUM_PIECES + 1,)
         placements of piece k are ``pstart[k] .. pstart[k+1]-1``.
     bb_word (NP,), bb_mask (NP, 2) uint64; eb_word (NP,), eb_mask (NP, 3) uint64
@@ -136,6 +141,8 @@ class Geometry:
     diamond_word: npt.NDArray[np.int64]
     diamond_bit: npt.NDArray[np.uint64]
     diamond_index: npt.NDArray[np.int64]
+    bcpp_pat: npt.NDArray[np.int32]
+    bcpp_ent: npt.NDArray[np.uint64]
     pstart: npt.NDArray[np.int64]
     bb_word: npt.NDArray[np.int64]
     bb_mask: npt.NDArray[np.uint64]
@@ -156,7 +163,8 @@ class Geometry:
                 self.nedges, self.bcp_start, self.bcp, self.bcp_mask, self.diamond,
                 self.bb_word, self.bb_mask, self.eb_word, self.eb_mask, self.bcpp_start,
                 self.bcpp, self.bcpp_mask, self.bcpp_piece, self.diamond_nbr, self.pstart,
-                self.diamond_word, self.diamond_bit, self.diamond_index)
+                self.diamond_word, self.diamond_bit, self.diamond_index, self.bcpp_pat,
+                self.bcpp_ent)
 
     @property
     def bb_len(self) -> int:
@@ -364,6 +372,9 @@ def geometry(size: int = 14) -> Geometry:
     bounds = np.arange(S * 16 * (NUM_PIECES + 1))
     bcpp_start = np.searchsorted(ent_key[order], bounds).astype(np.int32).reshape(
         S, 16, NUM_PIECES + 1)
+    assert len(doffs) == 41 and NP < 1 << 23
+    bcpp_pat = np.concatenate([bcpp_start[:, :, 0], bcpp_start[:, 15:, NUM_PIECES]], axis=1)
+    bcpp_ent = mask_arr[order] | (bcp_arr[order].astype(np.uint64) << np.uint64(41))
     pstart = np.searchsorted(np.asarray(piece_l), np.arange(NUM_PIECES + 1)).astype(np.int64)
     if size > 16:
         raise ValueError("bitboards hold at most 16 columns")
@@ -419,6 +430,8 @@ def geometry(size: int = 14) -> Geometry:
         diamond_word=diamond_word,
         diamond_bit=diamond_bit,
         diamond_index=diamond_index,
+        bcpp_pat=np.ascontiguousarray(bcpp_pat, dtype=np.int32),
+        bcpp_ent=bcpp_ent,
         pstart=pstart,
         bb_word=bb_word,
         bb_mask=bb_mask,

@@ -79,6 +79,7 @@ M_PLIES = 11  # moves played (passes included)
 META_LEN = 12
 
 NUM_PIECES = 21
+_DROW = (0, 1, 4, 9, 16, 25, 32, 37, 40)  # first diamond bit of each row
 MAX_PLAYOUT_MOVES = 4 * NUM_PIECES + 4
 
 POLICY_UNIFORM = 0
@@ -151,7 +152,7 @@ def k_play(G, board, forb, forbb, att, used, cand, ncand, meta, move):
     """Play ``move`` (a placement, or -1 to pass) for the colour to move. No legality check."""
     (cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond,
      bb_word, bb_mask, eb_word, eb_mask, bcpp_start, bcpp, bcpp_mask, bcpp_piece, diamond_nbr,
-     pstart, diamond_word, diamond_bit, diamond_index) = G
+     pstart, diamond_word, diamond_bit, diamond_index, bcpp_pat, bcpp_ent) = G
     size = int(np.sqrt(board.shape[0]) + 0.5)
     c = meta[M_TO_MOVE]
     meta[M_PLIES] += 1
@@ -204,13 +205,22 @@ def k_play(G, board, forb, forbb, att, used, cand, ncand, meta, move):
         # bad cells around x: forbidden or an old attach point (such placements are listed
         # already), from the bitboards; then the new attach points before x (listed through
         # that one)
-        bad = np.uint64(0)
-        for b in range(diamond_word.shape[1]):
-            w = diamond_word[x, b]
-            v = ((forbb[c, w] | forbb[2 + c, w]) >> diamond_bit[x, b]) & one
-            bad |= v << np.uint64(b)
+        # the diamond row by row: row dy (|dy| <= 4) is the run of bits at _DROW[dy + 4]
+        # covering columns xx - h .. xx + h (h = 4 - |dy|); bits of cells off the board may
+        # be anything (no placement covers them)
         xy = x // size
         xx = x - xy * size
+        bad = np.uint64(0)
+        for r in range(9):
+            yy = xy + r - 4
+            if yy < 0 or yy >= size:
+                continue
+            h = 4 - abs(r - 4)
+            sh = np.uint64((yy & 3) * 16)
+            wy = yy >> 2
+            row = (((forbb[c, wy] | forbb[2 + c, wy]) >> sh) & np.uint64(0xFFFF)) << np.uint64(4)
+            seg = (row >> np.uint64(xx + 4 - h)) & np.uint64((1 << (2 * h + 1)) - 1)
+            bad |= seg << np.uint64(_DROW[r])
         for i in range(ncorners[move]):
             y = corners[move, i]
             if att[c, y] == 2 and y < x:
@@ -220,20 +230,25 @@ def k_play(G, board, forb, forbb, att, used, cand, ncand, meta, move):
                     b = diamond_index[(dy + 4) * 9 + dx + 4]
                     if b >= 0:
                         bad |= one << np.uint64(b)
-        badpat = 0
+        free = 15
         for i in range(4):
             if (bad >> np.uint64(diamond_nbr[i])) & one:
-                badpat |= 1 << i
-        for pat in range(16):
-            if pat & badpat:
-                continue
-            for t in range(bcpp_start[x, pat, 0], bcpp_start[x, pat, NUM_PIECES]):
-                if (bcpp_mask[t] & bad) == 0:
-                    pc = bcpp_piece[t]
+                free &= ~(1 << i)
+        # the patterns that avoid the bad neighbours: the subsets of ``free``, ascending
+        pat = 0
+        while True:
+            for t in range(bcpp_pat[x, pat], bcpp_pat[x, pat + 1]):
+                e = bcpp_ent[t]
+                if (e & bad) == 0:
+                    q = np.int32(e >> np.uint64(41))
+                    pc = piece[q]
                     if used[c, pc] == 0:
                         k = ncand[c, pc]
-                        cand[c, pstart[pc] + k] = bcpp[t]
+                        cand[c, pstart[pc] + k] = q
                         ncand[c, pc] = k + 1
+            pat = (pat - free) & free
+            if pat == 0:
+                break
     for i in range(ncorners[move]):
         x = corners[move, i]
         if att[c, x] == 2:
@@ -463,7 +478,7 @@ def k_playout(G, board, forb, forbb, att, used, cand, ncand, meta, policy, weigh
     runtime: no allocation, no reference counting in the loop.)"""
     (cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond,
      bb_word, bb_mask, eb_word, eb_mask, bcpp_start, bcpp, bcpp_mask, bcpp_piece, diamond_nbr,
-     pstart, diamond_word, diamond_bit, diamond_index) = G
+     pstart, diamond_word, diamond_bit, diamond_index, bcpp_pat, bcpp_ent) = G
     n = 0
     while meta[M_OVER] == 0:
         c = meta[M_TO_MOVE]
@@ -532,7 +547,7 @@ def k_playout_batch(G, board, forb, forbb, att, used, cand, ncand, meta, board2,
     0 loss) and its score difference (own - opponent). The root state is not changed."""
     (cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond,
      bb_word, bb_mask, eb_word, eb_mask, bcpp_start, bcpp, bcpp_mask, bcpp_piece, diamond_nbr,
-     pstart, diamond_word, diamond_bit, diamond_index) = G
+     pstart, diamond_word, diamond_bit, diamond_index, bcpp_pat, bcpp_ent) = G
     for b in range(first_moves.shape[0]):
         k_copy_state(pstart, board, forb, forbb, att, used, cand, ncand, meta,
                      board2, forb2, forbb2, att2, used2, cand2, ncand2, meta2)
