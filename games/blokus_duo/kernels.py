@@ -81,6 +81,7 @@ META_LEN = 12
 NUM_PIECES = 21
 _DROW = (0, 1, 4, 9, 16, 25, 32, 37, 40)  # first diamond bit of each row
 MAX_PLAYOUT_MOVES = 4 * NUM_PIECES + 4
+_COMPACT_AFTER = 16  # k_pick: compact the lists after this many dead draws in one pick
 
 POLICY_UNIFORM = 0
 POLICY_WEIGHTED = 1
@@ -382,6 +383,24 @@ def k_generate(c, board, used, start, size, cells, ncells, bcp_start, bcp, mark,
 
 
 @hot(inline=True)
+def k_compact(c, bb_word, bb_mask, pstart, forbb, cand, ncand):
+    """Drop the entries of colour c's buckets that became illegal (the buckets of placed
+    pieces are empty already); returns the number left."""
+    total = 0
+    for p in range(NUM_PIECES):
+        base = pstart[p]
+        m = 0
+        for i in range(ncand[c, p]):
+            q = cand[c, base + i]
+            w = bb_word[q]
+            cand[c, base + m] = q
+            m += ((forbb[c, w] & bb_mask[q, 0]) | (forbb[c, w + 1] & bb_mask[q, 1])) == 0
+        ncand[c, p] = m
+        total += m
+    return total
+
+
+@hot(inline=True)
 def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, ncorners,
            bb_word, bb_mask, pstart, forbb, used, cand, ncand, meta, near, rng):
     """Draw colour c's playout move from its candidate buckets, or -1 (pass) if it has none.
@@ -403,6 +422,7 @@ def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, nco
             for i in range(ncorners[last]):
                 near[corners[last, i]] = 1
     q = -1
+    misses = 0
     while total > 0:
         r = rng_below(rng, total)
         p = 0
@@ -418,6 +438,10 @@ def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, nco
             ncand[c, p] = n
             total -= 1
             q = -1
+            misses += 1
+            if misses == _COMPACT_AFTER:
+                # mostly dead entries: drop them all in one pass, then draw among the rest
+                total = k_compact(c, bb_word, bb_mask, pstart, forbb, cand, ncand)
             continue
         if policy == POLICY_UNIFORM:
             break

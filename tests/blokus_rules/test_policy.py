@@ -45,3 +45,34 @@ def test_policy_distribution(policy: str, seed: int, plies: int) -> None:
     assert chi2 < dof + 5 * np.sqrt(2 * dof), (chi2, dof)
     if policy == "weighted":  # big pieces really are preferred
         assert s.geo.ncells[got].mean() > s.geo.ncells[np.asarray(moves)].mean()
+
+
+@pytest.mark.parametrize("policy", ["uniform", "weighted"])
+def test_first_pick_from_dead_lists(policy: str) -> None:
+    """The first pick from lists that are mostly dead entries (k_pick then compacts them
+    after a run of dead draws) still follows the reference's distribution."""
+    cfg = BlokusConfig(playout=policy, size_weights=(0.1, 0.2, 0.3, 0.6, 1.0), far_factor=0.25)
+    s = BlokusState(first=1, config=cfg)
+    p = BlokusState(first=1, config=BlokusConfig(playout="uniform")).playout(
+        np.random.default_rng(1), 0)
+    for m in p.moves[:11].tolist():
+        s.play(m)
+    colour = s.to_move_colour
+    probs = reference_policy(RefBoard.from_state(s), colour, s._policy()[1].tolist(),
+                             policy == "uniform")
+    listed = int(s.ncand[colour].sum())
+    assert 10 <= len(probs) and listed >= 20 * len(probs), (len(probs), listed)
+    n = 6000
+    counts = {m: 0 for m in sorted(probs)}
+    compacted = 0
+    for i in range(n):
+        t = s.clone()
+        m = int(sample(t, colour, 1, 1000 + i)[0])
+        counts[m] += 1
+        compacted += int(t.ncand[colour].sum()) == len(probs)
+    assert compacted > n // 4  # the compaction path really ran
+    exp = np.array([probs[m] * n for m in counts])
+    obs = np.array(list(counts.values()))
+    chi2 = float(((obs - exp) ** 2 / exp).sum())
+    dof = len(counts) - 1
+    assert chi2 < dof + 5 * np.sqrt(2 * dof), (chi2, dof)
