@@ -27,7 +27,8 @@ meta (META_LEN,) int64
 
 Kernels take the geometry arrays ``G = Geometry.kernel_args`` (cells, ncells, piece,
 corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond, bb_word, bb_mask,
-eb_word, eb_mask, bcpp_start, bcpp, bcpp_mask, diamond_nbr, pstart) and the
+eb_word, eb_mask, bcpp_start, bcpp, bcpp_mask, bcpp_piece, diamond_nbr, pstart,
+diamond_word, diamond_bit, diamond_index, bcpp_pat, bcpp_ent) and the
 state arrays ``(board, forb, forbb, att, used, cand, ncand, meta)`` in this order.
 
 Randomness: a splitmix64 generator whose one-word state (a uint64 array of length 1) is
@@ -406,7 +407,8 @@ def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, nco
     """Draw colour c's playout move from its candidate buckets, or -1 (pass) if it has none.
 
     uniform: every legal placement with the same probability (rejection over the lazy
-    buckets: a uniform entry; an illegal one is dropped and the draw repeated).
+    buckets: a uniform entry; an illegal one is dropped and the draw repeated; after
+    ``_COMPACT_AFTER`` dead draws all of c's buckets are compacted at once).
     weighted: probability proportional to ``weights[size]`` times ``weights[6]`` if the
     placement touches (edge or corner) the opponent's last placement, else ``weights[7]``;
     all weights in (0, 1]. ``near`` is a (S,) uint8 scratch array."""
