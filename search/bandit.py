@@ -31,12 +31,6 @@ def ucb1_tuned(n: Arr, s: Arr, s2: Arr, total: float) -> Arr:
     return np.where(n > 0, score, np.inf)
 
 
-def argmax_random_tie(scores: Arr, rng: np.random.Generator) -> int:
-    """Index of the maximum, ties broken uniformly at random."""
-    best = np.flatnonzero(scores == scores.max())
-    return int(best[0] if len(best) == 1 else rng.choice(best))
-
-
 @njit(cache=True)
 def _index(n: float, s: float, s2: float, logt: float, tuned: bool, c: float) -> float:
     if n <= 0:
@@ -89,21 +83,10 @@ def select_arms(n: Arr, s: Arr, s2: Arr, total: int, size: int, tuned: bool, c: 
 
 
 @njit(cache=True)
-def credit_arms(n: Arr, s: Arr, s2: Arr, arms: npt.NDArray[np.int64], values: Arr) -> None:
-    """Add one pull with reward ``values[j]`` to arm ``arms[j]`` for every j (in place)."""
-    for j in range(len(arms)):
-        a = arms[j]
-        v = values[j]
-        n[a] += 1.0
-        s[a] += v
-        s2[a] += v * v
-
-
-@njit(cache=True)
 def credit_discounted(n: Arr, s: Arr, s2: Arr, arms: npt.NDArray[np.int64], finals: Arr,
                       evals: Arr, n_evals: npt.NDArray[np.int64], alpha: float) -> None:
-    """:func:`credit_arms` with each playout's value α-discounted first: row j of ``evals``
-    holds r_0..r_{n_evals[j]-1}, ``finals[j]`` is R, and V(0) = r_0,
+    """Add one pull to arm ``arms[j]`` for every j (in place), valued α-discounted:
+    row j of ``evals`` holds r_0..r_{n_evals[j]-1}, ``finals[j]`` is R, and V(0) = r_0,
     V(t) = (1-α) V(t-1) + α r_t, V = V(N-1) (search.alpha.discounted_value)."""
     for j in range(len(arms)):
         k = n_evals[j]

@@ -18,8 +18,7 @@ from typing import Any, Literal
 import msgspec
 import numpy as np
 
-from search.alpha import discounted_value
-from search.bandit import credit_arms, credit_discounted, select_arms
+from search.bandit import credit_discounted, select_arms
 from search.budget import Budget
 from search.result import SearchResult
 
@@ -67,8 +66,9 @@ class FlatMC:
                                   np.ascontiguousarray(pb.evals, np.float64),
                                   np.ascontiguousarray(pb.n_evals, np.int64), cfg.alpha)
             else:
-                vals = np.array([self._one_playout(root, moves[arms[0]], seat, rng)])
-                credit_arms(n, s, s2, arms, vals)
+                final, evals = self._one_playout(root, moves[arms[0]], seat, rng)
+                credit_discounted(n, s, s2, arms, np.array([final]), evals[None, :],
+                                  np.array([len(evals)], dtype=np.int64), cfg.alpha)
             total += size
         with np.errstate(divide="ignore", invalid="ignore"):
             means = np.where(n > 0, s / n, -np.inf)
@@ -84,10 +84,12 @@ class FlatMC:
             info={"arms": k, "alpha": cfg.alpha},
         )
 
-    def _one_playout(self, root: Any, move: Any, seat: int, rng: np.random.Generator) -> float:
+    def _one_playout(self, root: Any, move: Any, seat: int,
+                     rng: np.random.Generator) -> tuple[float, np.ndarray]:
+        """One world, ``move``, then the playout: (R for ``seat``, its evals r_0..r_{N-2})."""
         world = root.sample_world(rng) if hasattr(root, "sample_world") else root.clone()
         world.play(move)
         if world.is_terminal():
-            return float(world.returns()[seat])
+            return float(world.returns()[seat]), np.zeros(0)
         p = world.playout(rng, seat)
-        return discounted_value(p.evals, float(p.returns[seat]), self.config.alpha)
+        return float(p.returns[seat]), np.ascontiguousarray(p.evals, dtype=np.float64)

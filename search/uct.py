@@ -143,9 +143,6 @@ class Node:
             arr = _small_int_moves(moves)
             self.move_arr = None if arr is None else np.concatenate([self.move_arr, arr])
 
-    def size(self) -> int:
-        """Nodes in this subtree."""
-        return 1 + sum(c.size() for c in self.children if c is not None)
 
 
 class UCT:
