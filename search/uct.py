@@ -8,6 +8,9 @@
   the path credits each move its own player played later in the episode (first occurrence).
 * Priors (games.contract.HasPriors) are pseudo-counts: a new child starts with
   N = RN = count and W = RW = value * count. Without priors: ``prior_value`` x ``prior_count``.
+* Grandfather prior (``grandfather`` > 0): a new node's move that was already tried from the
+  node two plies up (same player to move) gets that experience as well: min(real visits,
+  ``grandfather``) more pseudo-visits at the grandfather's mean value.
 * Progressive widening (Coulom): children are unlocked in prior order; after the first
   ``widening_initial`` the n-th more is unlocked at t_{n+1} = t_n + a * b^n visits.
 * Tree reuse: the next search starts from the old subtree whose position key matches.
@@ -90,6 +93,7 @@ class UCTConfig(msgspec.Struct, frozen=True):
     priors: bool = True  # use the game's priors when it offers them
     prior_value: float = 0.5  # even-game prior when the game has none
     prior_count: float = 0.0
+    grandfather: float = 0.0  # most pseudo-visits taken from the grandfather's statistics
     widening: bool = False
     widening_initial: int = 1
     widening_a: float = 40.0
@@ -188,6 +192,26 @@ class UCT:
             steps = cfg.widening_a * cfg.widening_b ** np.arange(max(len(moves), 1))
             node.thresholds = np.cumsum(steps)
         return node
+
+    def _grandfather_prior(self, node: Node, gf: Node) -> None:
+        if gf.to_move != node.to_move:
+            return
+        cap = self.config.grandfather
+        for i, m in enumerate(node.moves):
+            j = gf.index.get(m)
+            if j is None:
+                continue
+            seen = gf.N[j] - gf.N0[j]
+            if seen <= 0:
+                continue
+            n = min(seen, cap)
+            v = gf.W[j] / gf.N[j]
+            node.N[i] += n
+            node.N0[i] += n
+            node.W[i] += v * n
+            if self.config.rave:
+                node.RN[i] += n
+                node.RW[i] += v * n
 
     def _extend(self, node: Node, world: Any) -> np.ndarray:
         """Determinised mode: the indices of the moves legal in this world (added if new)."""
@@ -290,7 +314,9 @@ class UCT:
             child = node.children[i]
             if child is None:
                 if not world.is_terminal():
-                    node.children[i] = self._new_node(world, determinised)
+                    child = node.children[i] = self._new_node(world, determinised)
+                    if cfg.grandfather > 0 and len(path) >= 2:
+                        self._grandfather_prior(child, path[-2][0])
                 break
             node = child
         if world.is_terminal():

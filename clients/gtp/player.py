@@ -19,7 +19,7 @@ log = structlog.get_logger()
 
 def uct_config(cfg: GtpConfig) -> UCTConfig:
     return UCTConfig(rave=cfg.rave, rave_k=cfg.rave_k, c=cfg.c, priors=cfg.priors,
-                     reuse=cfg.reuse)
+                     reuse=cfg.reuse, grandfather=cfg.grandfather)
 
 
 class UctPlayer:
@@ -60,6 +60,7 @@ class UctPlayer:
             log.info("gtp_pass_won", margin=margin)
             return Decision(None)
         state = board.search_state(colour)
+        state.settings = state.settings._replace(policy=cfg.playout_policy)
         legal = list(state.legal_moves())
         if len(legal) <= 1:
             return Decision(None)

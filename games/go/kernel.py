@@ -397,7 +397,7 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
     w = m[M_W]
     last = m[M_LAST]
     o = 3 - c
-    if policy == 1 and last != PASS:
+    if policy >= 1 and last != PASS:
         # 1. escape atari / capture near the last move
         k = 0
         for n in (last + 1, last - 1, last + w, last - w):
@@ -447,13 +447,27 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
                 return q, s
             buf[i] = buf[k - 1]
             k -= 1
-    # 3. random
     n = m[M_NEMPTY]
     if n == 0:
         return PASS, s
+    emp = B[EMP]
+    if policy == 2:
+        # 3. capture anywhere: the first capture scanning cyclically from a random index
+        s = rand_next(s)
+        j = rand_below(s, n)
+        for _ in range(n):
+            p = emp[j]
+            j += 1
+            if j == n:
+                j = 0
+            for q in (p + 1, p - 1, p + w, p - w):
+                if col[q] == o and in_atari(B, B[GID, q]):
+                    if k_legal(B, p, c):
+                        return p, s
+                    break
+    # 4. random
     s = rand_next(s)
     start = rand_below(s, n)
-    emp = B[EMP]
     j = start
     for _ in range(n):
         p = emp[j]
@@ -462,7 +476,7 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
             j = 0
         if not k_legal(B, p, c) or k_is_eye(B, p, c):
             continue
-        if policy == 1 and k_self_atari(B, p, c) >= sa_min:
+        if policy >= 1 and k_self_atari(B, p, c) >= sa_min:
             continue
         return p, s
     return PASS, s

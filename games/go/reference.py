@@ -154,7 +154,7 @@ class RefBoard:
                ) -> tuple[int, int]:
         last = self.last
         w = self.w
-        if policy == 1 and last != PASS:
+        if policy >= 1 and last != PASS:
             cand: list[int] = []
             for n in self.neighbours(last):
                 if self.col[n] != c:
@@ -198,13 +198,22 @@ class RefBoard:
         n = len(self.empties)
         if n == 0:
             return PASS, s
+        if policy == 2:
+            s = rand_next(s)
+            start = rand_below(s, n)
+            for i in range(n):
+                p = self.empties[(start + i) % n]
+                atari = [q for q in self.neighbours(p)
+                         if self.col[q] == 3 - c and len(self.group(q)[1]) == 1]
+                if atari and self.legal(p, c):
+                    return p, s
         s = rand_next(s)
         start = rand_below(s, n)
         for i in range(n):
             p = self.empties[(start + i) % n]
             if not self.legal(p, c) or self.is_eye(p, c):
                 continue
-            if policy == 1 and self.self_atari(p, c) >= sa_min:
+            if policy >= 1 and self.self_atari(p, c) >= sa_min:
                 continue
             return p, s
         return PASS, s

@@ -1,0 +1,47 @@
+"""The grandfather prior of search.UCT: a new node inherits the experience of the same move
+two plies up, capped at ``grandfather`` pseudo-visits."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from search.budget import Budget
+from search.uct import UCT, Node, UCTConfig
+from tests.toygames import Nim
+
+
+def _grandchild(uct: UCT) -> tuple[Node, Node]:
+    root = uct.root
+    assert root is not None
+    for child in root.children:
+        if child is None:
+            continue
+        for grand in child.children:
+            if grand is not None:
+                return root, grand
+    raise AssertionError("no node two plies down")
+
+
+def test_grandfather_prior_copies_capped_experience() -> None:
+    uct = UCT(UCTConfig(grandfather=3.0, priors=False))
+    uct.search(Nim(10), None, Budget(playouts=400), np.random.default_rng(1))
+    root, grand = _grandchild(uct)
+    assert grand.to_move == root.to_move
+    inherited = 0
+    for i, m in enumerate(grand.moves):
+        j = root.index.get(m)
+        prior = grand.N0[i]
+        if j is None or root.N[j] - root.N0[j] <= 0:
+            assert prior == 0.0
+            continue
+        # visits the grandfather had when the node was made, at most the cap
+        assert 0.0 <= prior <= 3.0
+        inherited += prior > 0
+    assert inherited > 0
+
+
+def test_no_grandfather_prior_by_default() -> None:
+    uct = UCT(UCTConfig(priors=False))
+    uct.search(Nim(10), None, Budget(playouts=400), np.random.default_rng(1))
+    _, grand = _grandchild(uct)
+    assert not np.any(grand.N0)
