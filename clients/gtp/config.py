@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 import msgspec
 
 
@@ -22,7 +24,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
     reuse: bool = True
     grandfather: float = 0.0  # pseudo-visits a new node takes from its grandfather (0: off)
     # playouts (games.go.state.PlayoutSettings)
-    playout_policy: int = 1  # 1: MoGo-like, 2: the same and capture anywhere, 0: light
+    playout_policy: Literal[0, 1, 2] = 1  # 1: MoGo-like, 2: and capture anywhere, 0: light
     # decisions
     resign_threshold: float = 0.08  # resign below this win rate (0: never)
     resign_min_playouts: int = 500  # ... and only after this many playouts on the root

@@ -30,7 +30,9 @@ The playout policy (``policy`` 1, "MoGo-like"), for the colour c to play, last m
    scanning cyclically, that is legal, not c's own true eye and not a bad self-atari; pass if
    there is none.
 
-``policy`` 0 ("light") is step 3 without the self-atari test. A self-atari is bad when the
+``policy`` 2 adds MoGo's "capture anywhere" between steps 2 and 3: from a random index of the
+empty list (one draw), the first point scanning cyclically next to an opponent group in
+atari, if legal. ``policy`` 0 ("light") is step 3 without the self-atari test. A self-atari is bad when the
 group left in atari would have at least ``sa_min`` stones. Playouts use simple ko (the ko
 point), end after two consecutive passes or ``max_moves`` moves, and are scored by area.
 """
@@ -679,6 +681,30 @@ F_CAPTURE, F_SAVE, F_PATTERN, F_SELF_ATARI, F_LINE, F_EMPTY_AREA, F_DIST_LAST = 
 
 
 @njit(cache=True)
+def _atari_stones_next_to(B: np.ndarray, p: int, c: int) -> int:
+    """The stones of the distinct c groups in atari next to the point p."""
+    col = B[COL]
+    w = B[META, M_W]
+    total = 0
+    g0 = -1
+    g1 = -1
+    g2 = -1
+    for n in (p + 1, p - 1, p + w, p - w):
+        if col[n] != c:
+            continue
+        g = B[GID, n]
+        if in_atari(B, g) and g != g0 and g != g1 and g != g2:
+            total += B[GSIZE, g]
+            if g0 < 0:
+                g0 = g
+            elif g1 < 0:
+                g1 = g
+            else:
+                g2 = g
+    return total
+
+
+@njit(cache=True)
 def k_features(B: np.ndarray, c: int, moves: np.ndarray, pat: np.ndarray,
                out: np.ndarray) -> None:
     """Prior features of each point in ``moves`` (legal for c) into ``out[i, :]``:
@@ -694,36 +720,8 @@ def k_features(B: np.ndarray, c: int, moves: np.ndarray, pat: np.ndarray,
         p = moves[i]
         for j in range(NFEAT):
             out[i, j] = 0
-        cap = 0
-        save = 0
-        g0 = -1
-        g1 = -1
-        g2 = -1
-        h0 = -1
-        h1 = -1
-        h2 = -1
-        for n in (p + 1, p - 1, p + w, p - w):
-            cn = col[n]
-            if cn == 3 - c:
-                g = B[GID, n]
-                if in_atari(B, g) and g != g0 and g != g1 and g != g2:
-                    cap += B[GSIZE, g]
-                    if g0 < 0:
-                        g0 = g
-                    elif g1 < 0:
-                        g1 = g
-                    else:
-                        g2 = g
-            elif cn == c:
-                g = B[GID, n]
-                if in_atari(B, g) and g != h0 and g != h1 and g != h2:
-                    save += B[GSIZE, g]
-                    if h0 < 0:
-                        h0 = g
-                    elif h1 < 0:
-                        h1 = g
-                    else:
-                        h2 = g
+        cap = _atari_stones_next_to(B, p, 3 - c)
+        save = _atari_stones_next_to(B, p, c)
         sa = k_self_atari(B, p, c)
         out[i, F_CAPTURE] = cap
         out[i, F_SAVE] = save if sa == 0 else 0
