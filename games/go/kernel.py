@@ -32,9 +32,10 @@ The playout policy (``policy`` 1, "MoGo-like"), for the colour c to play, last m
 
 ``policy`` 2 adds MoGo's "capture anywhere" between steps 2 and 3: from a random index of the
 empty list (one draw), the first point scanning cyclically next to an opponent group in
-atari, if legal. ``policy`` 0 ("light") is step 3 without the self-atari test. A self-atari is bad when the
-group left in atari would have at least ``sa_min`` stones. Playouts use simple ko (the ko
-point), end after two consecutive passes or ``max_moves`` moves, and are scored by area.
+atari, if legal. ``policy`` 0 ("light") is step 3 without the self-atari test. A self-atari
+is bad when the group left in atari would have at least ``sa_min`` stones. Playouts use
+simple ko (the ko point), end after two consecutive passes or ``max_moves`` moves, and are
+scored by area.
 """
 
 from __future__ import annotations
