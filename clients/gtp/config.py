@@ -22,9 +22,9 @@ class GtpConfig(msgspec.Struct, frozen=True):
     c: float = 0.0
     priors: bool = True
     reuse: bool = True
-    grandfather: float = 0.0  # pseudo-visits a new node takes from its grandfather (0: off)
+    grandfather: float = 10.0  # pseudo-visits a new node takes from its grandfather (0: off)
     # playouts (games.go.state.PlayoutSettings)
-    playout_policy: Literal[0, 1, 2] = 1  # 1: MoGo-like, 2: and capture anywhere, 0: light
+    playout_policy: Literal[0, 1, 2] = 2  # 2: MoGo-like + capture anywhere, 1: local, 0: light
     # decisions
     resign_threshold: float = 0.08  # resign below this win rate (0: never)
     resign_min_playouts: int = 500  # ... and only after this many playouts on the root

@@ -46,7 +46,7 @@ class IllegalMove(ValueError):
 class PlayoutSettings(NamedTuple):
     """Playout policy knobs (the defaults are the tuned values)."""
 
-    policy: int = 1  # 1: MoGo-like (captures, atari escapes, 3x3 patterns), 0: light
+    policy: int = 2  # 2: MoGo-like and capture anywhere, 1: MoGo-like (local), 0: light
     sa_min: int = 2  # a self-atari leaving a group of at least this many stones is refused
     max_moves_factor: int = 3  # a playout stops after factor * size^2 moves
 
