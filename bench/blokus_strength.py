@@ -5,7 +5,7 @@ alternating every game / every two games) and ``corvid blokus`` as the player un
 the opponent is a built-in one of the host (``first-legal``, ``biggest``) or a second
 ``corvid blokus`` process with another core (``uct``, ``alphabeta``, ``greedy``).
 
-    python bench/blokus_strength.py --games 10 --opponent biggest --core uct
+    python bench/blokus_strength.py --games 10 --opponent biggest  # the default core
     python bench/blokus_strength.py --games 4 --opponent uct --core alphabeta --json
 
 Prints the host's table of games and, with ``--json``, the host's figures as the last line:
@@ -22,6 +22,10 @@ import sys
 import time
 from pathlib import Path
 
+import _common  # noqa: F401  (sys.path)
+
+from clients.blokus.config import PlayerConfig
+
 ROOT = Path(__file__).resolve().parents[1]
 BUILTIN = ("first-legal", "biggest")
 CORES = ("uct", "alphabeta", "greedy")
@@ -36,7 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=10)
     ap.add_argument("--opponent", default="biggest", choices=[*BUILTIN, *CORES])
-    ap.add_argument("--core", default="uct", choices=CORES)
+    ap.add_argument("--core", default=PlayerConfig().core, choices=CORES,
+                    help="core of the player under test (default: the client's, %(default)s)")
     ap.add_argument("--time", type=float, default=1.0, help="host seconds per move")
     ap.add_argument("--dialect", default="2014", choices=["2014", "2013"])
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",

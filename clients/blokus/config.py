@@ -17,7 +17,7 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     evaluation). ``time`` is the host's limit per move; the search gets ``time - margin``
     minus what was already spent since the prompt arrived."""
 
-    # alphabeta with the bundled weights beat uct 7-1-0 at 1 s per move (docs/blokus-host.md)
+    # alphabeta with the bundled weights beat uct 119-5-76 at 1 s per move (docs/blokus-host.md)
     core: Literal["uct", "alphabeta", "greedy"] = "alphabeta"
     time: float = 1.0
     margin: float = 0.25
