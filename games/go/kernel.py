@@ -14,7 +14,12 @@ a single array):
   on a stone; captured stones are appended in increasing point order, so the list is a
   deterministic function of the move sequence).
 * ``B[SCR]`` scratch space; ``B[META]`` scalars (size, stride, ko point, colour to play, last
-  two moves, consecutive passes, moves played, captures).
+  two moves, consecutive passes, moves played, captures, length of the atari list).
+* ``B[ATL]`` the atari list: roots of groups that may be in atari. A group only comes into
+  atari when a stone is played next to it, so ``k_play`` appends the groups next to its move
+  (and the move's own group) that it leaves in atari; entries go stale (captured, merged,
+  out of atari) and are dropped when the list is read. Every group in atari is in the list,
+  so "capture anywhere" skips its scan of the board when no opponent group is in atari.
 
 The playout policy (``policy`` 1, "MoGo-like"), for the colour c to play, last move L:
 
@@ -45,10 +50,10 @@ from numba import njit
 
 from games.go.coords import BLACK, BORDER, EMPTY, PASS, WHITE
 
-COL, GID, NXT, GSIZE, PLIB, LSUM, LSQ, EMP, EIDX, SCR, META = range(11)
-NROWS = 11
+COL, GID, NXT, GSIZE, PLIB, LSUM, LSQ, EMP, EIDX, SCR, META, ATL = range(12)
+NROWS = 12
 (M_SIZE, M_W, M_NEMPTY, M_KO, M_TOPLAY, M_LAST, M_LAST2, M_PASSES, M_NMOVES, M_CAPB,
- M_CAPW) = range(11)
+ M_CAPW, M_NATL) = range(12)
 
 U12 = np.uint64(12)
 U25 = np.uint64(25)
@@ -240,7 +245,55 @@ def k_play(B: np.ndarray, p: int, c: int) -> int:
     r = B[GID, p]
     if captured == 1 and B[GSIZE, r] == 1 and B[PLIB, r] == 1:
         m[M_KO] = ko
+    if in_atari(B, r):
+        _push_atari(B, r)
+    for n in (p + 1, p - 1, p + w, p - w):
+        if col[n] == o and in_atari(B, B[GID, n]):
+            _push_atari(B, B[GID, n])
     return captured
+
+
+@njit(cache=True)
+def _push_atari(B: np.ndarray, g: int) -> None:
+    m = B[META]
+    lst = B[ATL]
+    k = m[M_NATL]
+    for i in range(k):
+        if lst[i] == g:
+            return
+    if k == lst.shape[0]:
+        k = _compact_atari(B)  # at most one entry per group remains: never full again
+    lst[k] = g
+    m[M_NATL] = k + 1
+
+
+@njit(cache=True)
+def _compact_atari(B: np.ndarray) -> int:
+    """Drop the stale entries of the atari list; returns its new length."""
+    m = B[META]
+    lst = B[ATL]
+    col = B[COL]
+    k = 0
+    for i in range(m[M_NATL]):
+        g = lst[i]
+        if (col[g] == BLACK or col[g] == WHITE) and B[GID, g] == g and in_atari(B, g):
+            lst[k] = g
+            k += 1
+    m[M_NATL] = k
+    return k
+
+
+@njit(cache=True)
+def k_atari_groups(B: np.ndarray, c: int) -> int:
+    """The number of groups of colour c in atari (compacts the atari list)."""
+    k = _compact_atari(B)
+    lst = B[ATL]
+    col = B[COL]
+    total = 0
+    for i in range(k):
+        if col[lst[i]] == c:
+            total += 1
+    return total
 
 
 @njit(cache=True)
@@ -456,9 +509,10 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
     emp = B[EMP]
     if policy == 2:
         # 3. capture anywhere: the first capture scanning cyclically from a random index
+        # (no scan when the atari list has no opponent group)
         s = rand_next(s)
         j = rand_below(s, n)
-        for _ in range(n):
+        for _ in range(n if k_atari_groups(B, o) > 0 else 0):
             p = emp[j]
             j += 1
             if j == n:

@@ -25,6 +25,7 @@ def check_same(b: np.ndarray, ref: RefBoard) -> None:
             assert K.k_is_eye(b, p, c) == ref.is_eye(p, c), (p, c)
             assert K.k_self_atari(b, p, c) == ref.self_atari(p, c), (p, c)
         assert K.pattern_code(b, p) == ref.pattern_code(p)
+    in_atari = {BLACK: 0, WHITE: 0}
     seen: set[int] = set()
     for p, cp in enumerate(ref.col):
         if cp not in (BLACK, WHITE) or p in seen:
@@ -40,6 +41,10 @@ def check_same(b: np.ndarray, ref: RefBoard) -> None:
         assert K.in_atari(b, g) == (len(libs) == 1)
         if len(libs) == 1:
             assert K.atari_lib(b, g) == next(iter(libs))
+            in_atari[cp] += 1
+    # the atari list holds every group in atari (k_atari_groups drops stale entries)
+    for c in (BLACK, WHITE):
+        assert K.k_atari_groups(b, c) == in_atari[c]
     owner = np.empty(b.shape[1], dtype=np.int32)
     score = K.k_area(b.copy(), owner)
     rscore, rowner = ref.area()
