@@ -245,10 +245,12 @@ def k_play(B: np.ndarray, p: int, c: int) -> int:
     r = B[GID, p]
     if captured == 1 and B[GSIZE, r] == 1 and B[PLIB, r] == 1:
         m[M_KO] = ko
-    if in_atari(B, r):
+    # (a group in atari has at most 4 pseudo-liberties: its one liberty, counted once per
+    # stone next to it)
+    if B[PLIB, r] <= 4 and in_atari(B, r):
         _push_atari(B, r)
     for n in (p + 1, p - 1, p + w, p - w):
-        if col[n] == o and in_atari(B, B[GID, n]):
+        if col[n] == o and B[PLIB, B[GID, n]] <= 4 and in_atari(B, B[GID, n]):
             _push_atari(B, B[GID, n])
     return captured
 
@@ -258,11 +260,8 @@ def _push_atari(B: np.ndarray, g: int) -> None:
     m = B[META]
     lst = B[ATL]
     k = m[M_NATL]
-    for i in range(k):
-        if lst[i] == g:
-            return
     if k == lst.shape[0]:
-        k = _compact_atari(B)  # at most one entry per group remains: never full again
+        k = _compact_atari(B)  # one entry per group in atari remains: never full again
     lst[k] = g
     m[M_NATL] = k + 1
 
@@ -277,8 +276,14 @@ def _compact_atari(B: np.ndarray) -> int:
     for i in range(m[M_NATL]):
         g = lst[i]
         if (col[g] == BLACK or col[g] == WHITE) and B[GID, g] == g and in_atari(B, g):
-            lst[k] = g
-            k += 1
+            dup = False
+            for j in range(k):
+                if lst[j] == g:
+                    dup = True
+                    break
+            if not dup:
+                lst[k] = g
+                k += 1
     m[M_NATL] = k
     return k
 
