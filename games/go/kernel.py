@@ -366,6 +366,34 @@ def k_is_eye(B: np.ndarray, p: int, c: int) -> bool:
 
 
 @njit(cache=True)
+def _groups_next_to(B: np.ndarray, p: int, c: int, atari_only: bool
+                    ) -> tuple[int, int, int, int]:
+    """The roots of the distinct groups of colour c next to the point p (only those in atari
+    if ``atari_only``), in neighbour order; -1 fills the rest."""
+    col = B[COL]
+    w = B[META, M_W]
+    g0 = -1
+    g1 = -1
+    g2 = -1
+    g3 = -1
+    for n in (p + 1, p - 1, p + w, p - w):
+        if col[n] != c:
+            continue
+        g = B[GID, n]
+        if g == g0 or g == g1 or g == g2 or (atari_only and not in_atari(B, g)):
+            continue
+        if g0 < 0:
+            g0 = g
+        elif g1 < 0:
+            g1 = g
+        elif g2 < 0:
+            g2 = g
+        else:
+            g3 = g
+    return g0, g1, g2, g3
+
+
+@njit(cache=True)
 def k_self_atari(B: np.ndarray, p: int, c: int) -> int:
     """If c playing at the empty point p would leave its new group with exactly one liberty
     and capture nothing, the size of that group; otherwise 0 (also for suicide: 0 libs)."""
@@ -385,21 +413,9 @@ def k_self_atari(B: np.ndarray, p: int, c: int) -> int:
             if in_atari(B, B[GID, n]):
                 return 0
     size = 1
-    g0 = -1
-    g1 = -1
-    g2 = -1
-    for n in (p + 1, p - 1, p + w, p - w):
-        if col[n] != c:
-            continue
-        g = B[GID, n]
-        if g == g0 or g == g1 or g == g2:
-            continue
-        if g0 < 0:
-            g0 = g
-        elif g1 < 0:
-            g1 = g
-        else:
-            g2 = g
+    for g in _groups_next_to(B, p, c, False):
+        if g < 0:
+            break
         size += B[GSIZE, g]
         if B[PLIB, g] > 8:
             return 0  # >= 3 distinct liberties (each is counted at most 4 times)
@@ -683,25 +699,11 @@ def k_hash(B: np.ndarray, Z: np.ndarray) -> np.int64:
 @njit(cache=True)
 def k_hash_after(B: np.ndarray, Z: np.ndarray, h: np.int64, p: int, c: int) -> np.int64:
     """The stone hash after c plays the legal point p (captures included), from hash h."""
-    col = B[COL]
-    w = B[META, M_W]
     h ^= Z[c, p]
     o = 3 - c
-    g0 = -1
-    g1 = -1
-    g2 = -1
-    for n in (p + 1, p - 1, p + w, p - w):
-        if col[n] != o:
-            continue
-        g = B[GID, n]
-        if g == g0 or g == g1 or g == g2 or not in_atari(B, g):
-            continue
-        if g0 < 0:
-            g0 = g
-        elif g1 < 0:
-            g1 = g
-        else:
-            g2 = g
+    for g in _groups_next_to(B, p, o, True):
+        if g < 0:
+            break
         s = g
         while True:
             h ^= Z[o, s]
@@ -743,24 +745,10 @@ F_CAPTURE, F_SAVE, F_PATTERN, F_SELF_ATARI, F_LINE, F_EMPTY_AREA, F_DIST_LAST = 
 @njit(cache=True)
 def _atari_stones_next_to(B: np.ndarray, p: int, c: int) -> int:
     """The stones of the distinct c groups in atari next to the point p."""
-    col = B[COL]
-    w = B[META, M_W]
     total = 0
-    g0 = -1
-    g1 = -1
-    g2 = -1
-    for n in (p + 1, p - 1, p + w, p - w):
-        if col[n] != c:
-            continue
-        g = B[GID, n]
-        if in_atari(B, g) and g != g0 and g != g1 and g != g2:
+    for g in _groups_next_to(B, p, c, True):
+        if g >= 0:
             total += B[GSIZE, g]
-            if g0 < 0:
-                g0 = g
-            elif g1 < 0:
-                g1 = g
-            else:
-                g2 = g
     return total
 
 
