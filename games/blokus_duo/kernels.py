@@ -287,21 +287,16 @@ def k_is_legal(G, forb, att, used, meta, move):
 
 
 @njit(cache=True)
-def k_legal(c, piece, bb_word, bb_mask, pstart, forbb, used, cand, ncand, out):
-    """Compact colour c's candidate buckets (dropping illegal entries) and copy the legal
-    placements into ``out``; returns their number."""
+def k_legal(c, bb_word, bb_mask, pstart, forbb, cand, ncand, out):
+    """Compact colour c's candidate buckets (``k_compact``) and copy the legal placements
+    into ``out``; returns their number."""
+    k_compact(c, bb_word, bb_mask, pstart, forbb, cand, ncand)
     k = 0
     for p in range(NUM_PIECES):
         base = pstart[p]
-        m = 0
         for i in range(ncand[c, p]):
-            q = cand[c, base + i]
-            if k_valid(c, q, piece, bb_word, bb_mask, forbb, used):
-                cand[c, base + m] = q
-                m += 1
-                out[k] = q
-                k += 1
-        ncand[c, p] = m
+            out[k] = cand[c, base + i]
+            k += 1
     return k
 
 

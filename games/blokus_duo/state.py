@@ -112,8 +112,7 @@ class BlokusState:
         c = self.to_move_colour if colour is None else colour
         g = self.geo
         out = np.empty(int(self.ncand[c].sum()), dtype=np.int32)
-        n = K.k_legal(c, g.piece, g.bb_word, g.bb_mask, g.pstart, self.forbb, self.used,
-                      self.cand, self.ncand, out)
+        n = K.k_legal(c, g.bb_word, g.bb_mask, g.pstart, self.forbb, self.cand, self.ncand, out)
         out = out[:n]
         out.sort()
         return out.tolist()
