@@ -11,6 +11,7 @@ import structlog
 
 from clients.gtp.config import GtpConfig
 from clients.gtp.engine import Decision, MoveRequest
+from games.go.priors import PriorWeights
 from search.budget import Budget
 from search.uct import UCT, UCTConfig
 
@@ -61,6 +62,8 @@ class UctPlayer:
             return Decision(None)
         state = board.search_state(colour)
         state.settings = state.settings._replace(policy=cfg.playout_policy)
+        if cfg.prior_scale != 1.0:
+            state.prior_weights = PriorWeights().scaled(cfg.prior_scale)
         legal = list(state.legal_moves())
         if len(legal) <= 1:
             return Decision(None)

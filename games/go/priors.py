@@ -39,6 +39,14 @@ class PriorWeights(NamedTuple):
     near_last_2: tuple[float, float] = (4.0, 4.0)  # Chebyshev distance 2
     pass_move: tuple[float, float] = (0.0, 10.0)  # pass while points remain
 
+    def scaled(self, factor: float) -> PriorWeights:
+        """The same prior values with ``factor`` times the equivalent experience."""
+        if factor <= 0:
+            raise ValueError(f"prior scale must be > 0, not {factor}")
+        return PriorWeights(*(
+            (w[0] * factor, w[1] * factor) if isinstance(w, tuple) else w * factor
+            for w in self))
+
 
 def feature_matrix(state: GoState, moves: list[int]) -> np.ndarray:
     """(len(moves), K.NFEAT) int32 features of the points in ``moves`` (no PASS)."""

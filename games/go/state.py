@@ -87,7 +87,7 @@ class GoState:
         self.size = size
         self.komi = float(komi)
         self.settings = playout or PlayoutSettings()
-        self.prior_weights = prior_weights or PriorWeights()
+        self._prior_weights = prior_weights or PriorWeights()
         self._b = K.new_board(size)
         self._z = zobrist(size)
         self._hash = 0
@@ -341,7 +341,7 @@ class GoState:
         new.size = self.size
         new.komi = self.komi
         new.settings = self.settings
-        new.prior_weights = self.prior_weights
+        new._prior_weights = self._prior_weights
         new._b = self._b.copy()
         new._z = self._z
         new._hash = self._hash
@@ -462,6 +462,15 @@ class GoState:
         return score_with_dead_removed(self, rng, playouts)
 
     # -- priors ------------------------------------------------------------------------
+    @property
+    def prior_weights(self) -> PriorWeights:
+        return self._prior_weights
+
+    @prior_weights.setter
+    def prior_weights(self, weights: PriorWeights) -> None:
+        self._prior_weights = weights
+        self._prior_table = None
+
     def priors(self) -> Priors:
         """Contract: prior (value, equivalent experience) of each legal move (priors.py)."""
         if self._prior_table is None:
