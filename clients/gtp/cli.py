@@ -21,9 +21,9 @@ stderr (or --log-file, a global option given before `gtp`).
 
 Settings (see clients/gtp/config.py; TOML file with --config, or --set key=value, or the GTP
 command `corvid-param key value` at runtime): playouts (per move, default 3000), seconds (per
-move when untimed), seed, rave, rave_k, c, priors, reuse, grandfather, playout_policy,
-resign_threshold, resign_after, cleanup, time_reserve, time_max_seconds, default_size,
-default_komi, ... (docs/gtp.md has them all).
+move when untimed), seed, rave, rave_k, c, priors, prior_scale, reuse, grandfather,
+playout_policy, resign_threshold, resign_after, cleanup, time_reserve, time_max_seconds,
+default_size, default_komi, ... (docs/gtp.md has them all).
 
 Examples:
   corvid gtp --set playouts=3000

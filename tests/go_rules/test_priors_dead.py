@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from games.go import BLACK, PASS, WHITE, GoState, vertex_to_point
 from games.go.diagram import parse_diagram
 from games.go.patterns import PATTERNS, matching_codes, pattern_table
-from games.go.priors import feature_matrix
+from games.go.priors import PriorWeights, feature_matrix
 from games.go.reference import RefBoard, reference_features
 
 
@@ -46,6 +47,21 @@ def test_priors_cover_legal_moves_and_rank_captures() -> None:
     assert pr.values[list(pr.moves).index(PASS)] < 0.5
     edge = list(pr.moves).index(vertex_to_point("A9", 9))
     assert pr.values[edge] < 0.5
+
+
+def test_scaled_priors_keep_values_and_multiply_experience() -> None:
+    s = GoState(9)
+    for v in ("E5", "E6", "D6", "pass", "F6"):
+        s.play(vertex_to_point(v, 9))
+    base = s.priors()
+    s.prior_weights = PriorWeights().scaled(3.0)  # must drop the cached weight table
+    scaled = s.priors()
+    assert list(scaled.moves) == list(base.moves)
+    assert np.allclose(scaled.values, base.values)
+    assert np.allclose(scaled.counts, 3.0 * base.counts)
+    assert s.clone().priors().counts.tolist() == scaled.counts.tolist()
+    with pytest.raises(ValueError):
+        PriorWeights().scaled(0.0)
 
 
 def test_pattern_table_examples() -> None:

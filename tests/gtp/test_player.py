@@ -3,6 +3,10 @@ dead stones, resignation, determinism of reg_genmove."""
 
 from __future__ import annotations
 
+import numpy as np
+import pytest
+
+from clients.config import ConfigError, load_config
 from clients.gtp.board import Board
 from clients.gtp.config import GtpConfig
 from clients.gtp.engine import GtpEngine, MoveRequest
@@ -97,6 +101,20 @@ def test_tree_reuse_across_moves() -> None:
     player = e.generator
     assert isinstance(player, UctPlayer) and player.uct.root is not None
     assert e.last_stats["playouts"] == 200
+
+
+def test_prior_scale_reaches_the_search() -> None:
+    counts = []
+    for scale in (1.0, 4.0):
+        e = engine(default_size=9, prior_scale=scale, reuse=False)
+        talk(e, "boardsize 9\nplay b e5\ngenmove w")
+        player = e.generator
+        assert isinstance(player, UctPlayer) and player.uct.root is not None
+        root = player.uct.root
+        counts.append(root.N0.copy())
+    assert np.allclose(counts[1], 4.0 * counts[0])
+    with pytest.raises(ConfigError, match="prior_scale"):
+        load_config(GtpConfig, overrides=["prior_scale=0"])
 
 
 def test_board_copy_is_independent() -> None:
