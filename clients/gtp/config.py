@@ -21,7 +21,8 @@ class GtpConfig(msgspec.Struct, frozen=True):
     rave_k: float = 1000.0
     c: float = 0.0
     priors: bool = True
-    prior_scale: Annotated[float, msgspec.Meta(gt=0)] = 1.0  # times the equivalent experience of games.go.priors.PriorWeights
+    # times the equivalent experience (pseudo-visits) of games.go.priors.PriorWeights
+    prior_scale: Annotated[float, msgspec.Meta(gt=0)] = 1.0
     reuse: bool = True
     grandfather: float = 10.0  # pseudo-visits a new node takes from its grandfather (0: off)
     # playouts (games.go.state.PlayoutSettings)

@@ -9,7 +9,7 @@ figures below are ours).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -43,9 +43,10 @@ class PriorWeights(NamedTuple):
         """The same prior values with ``factor`` times the equivalent experience."""
         if factor <= 0:
             raise ValueError(f"prior scale must be > 0, not {factor}")
-        return PriorWeights(*(
+        scaled: list[Any] = [
             (w[0] * factor, w[1] * factor) if isinstance(w, tuple) else w * factor
-            for w in self))
+            for w in self]
+        return PriorWeights(*scaled)
 
 
 def feature_matrix(state: GoState, moves: list[int]) -> np.ndarray:
