@@ -36,12 +36,56 @@ _RAVE_TABLE_LIMIT = 1 << 16  # vectorised RAVE for int moves in [-1, this)
 
 def _small_int_moves(moves: list[Any]) -> np.ndarray | None:
     """The moves as an int64 array if they are ints in [-1, _RAVE_TABLE_LIMIT), else None."""
-    if not all(type(m) is int for m in moves):
+    if not moves:
+        return _EMPTY_MOVES
+    try:
+        arr = np.array(moves)
+    except ValueError:  # ragged sequences
         return None
-    arr = np.fromiter(moves, dtype=np.int64, count=len(moves))
-    if len(arr) and (arr.min() < -1 or arr.max() >= _RAVE_TABLE_LIMIT):
+    if arr.dtype.kind not in "iu" or arr.ndim != 1:  # bools, floats, tuples, objects
         return None
-    return arr
+    if arr.min() < -1 or arr.max() >= _RAVE_TABLE_LIMIT:
+        return None
+    return arr.astype(np.int64, copy=False)
+
+
+@njit(cache=True)
+def _rave_credit(row: np.ndarray, move_arr: np.ndarray, i: int, RN: np.ndarray,
+                 RW: np.ndarray, r: float) -> None:
+    """One node's AMAF update: mark its move ``i`` as played by its player (``row``), then
+    credit every child whose move that player played (``row[move + 1]``)."""
+    row[move_arr[i] + 1] = True
+    for k in range(len(move_arr)):
+        if row[move_arr[k] + 1]:
+            RN[k] += 1.0
+            RW[k] += r
+
+
+@njit(cache=True)
+def _grandfather_credit(N: np.ndarray, N0: np.ndarray, W: np.ndarray, RN: np.ndarray,
+                        RW: np.ndarray, moves: np.ndarray, gN: np.ndarray, gN0: np.ndarray,
+                        gW: np.ndarray, gmoves: np.ndarray, cap: float, rave: bool,
+                        pos: np.ndarray) -> None:
+    """The grandfather prior for int moves; ``pos`` is a scratch table of -1 (restored)."""
+    for j in range(len(gmoves)):
+        pos[gmoves[j] + 1] = j
+    for i in range(len(moves)):
+        j = pos[moves[i] + 1]
+        if j < 0:
+            continue
+        seen = gN[j] - gN0[j]
+        if seen <= 0:
+            continue
+        n = min(seen, cap)
+        v = gW[j] / gN[j]
+        N[i] += n
+        N0[i] += n
+        W[i] += v * n
+        if rave:
+            RN[i] += n
+            RW[i] += v * n
+    for j in range(len(gmoves)):
+        pos[gmoves[j] + 1] = -1
 
 
 @njit(cache=True)
@@ -106,7 +150,7 @@ class UCTConfig(msgspec.Struct, frozen=True):
 class Node:
     __slots__ = (
         "to_move", "key", "moves", "index", "N", "W", "N0", "RN", "RW", "children", "n",
-        "order", "thresholds", "move_arr",
+        "order", "thresholds", "move_arr", "move_hi",
     )
 
     def __init__(self, to_move: int, key: int | None) -> None:
@@ -126,6 +170,7 @@ class Node:
         # the moves as small non-negative-or-pass ints, for the vectorised RAVE update
         # (None when the game's moves are not such ints)
         self.move_arr: np.ndarray | None = _EMPTY_MOVES
+        self.move_hi = -1  # the largest of move_arr
 
     def add_moves(self, moves: list[Any], values: np.ndarray, counts: np.ndarray,
                   rave: bool) -> None:
@@ -145,7 +190,12 @@ class Node:
         self.children.extend([None] * len(moves))
         if rave and self.move_arr is not None:
             arr = _small_int_moves(moves)
-            self.move_arr = None if arr is None else np.concatenate([self.move_arr, arr])
+            if arr is None:
+                self.move_arr = None
+            else:
+                self.move_arr = np.concatenate([self.move_arr, arr])
+                if len(arr):
+                    self.move_hi = max(self.move_hi, int(arr.max()))
 
 
 
@@ -155,6 +205,7 @@ class UCT:
     def __init__(self, config: UCTConfig | None = None) -> None:
         self.config = config or UCTConfig()
         self.root: Node | None = None
+        self._pos: np.ndarray | None = None  # scratch move -> index table (grandfather)
 
     def reset(self) -> None:
         self.root = None
@@ -197,6 +248,14 @@ class UCT:
         if gf.to_move != node.to_move:
             return
         cap = self.config.grandfather
+        if (self.config.rave and node.move_arr is not None
+                and gf.move_arr is not None):  # int moves (kept with RAVE): one kernel
+            if self._pos is None:
+                self._pos = np.full(_RAVE_TABLE_LIMIT + 1, -1, dtype=np.int64)
+            _grandfather_credit(node.N, node.N0, node.W, node.RN, node.RW, node.move_arr,
+                                gf.N, gf.N0, gf.W, gf.move_arr, float(cap),
+                                self.config.rave, self._pos)
+            return
         for i, m in enumerate(node.moves):
             j = gf.index.get(m)
             if j is None:
@@ -341,10 +400,10 @@ class UCT:
                      p_players: np.ndarray, returns: np.ndarray) -> None:
         """AMAF: each node on the path credits every move its player made from that node on
         (in the tree below it or in the playout), once per episode."""
+        p_hi = int(p_moves.max()) if len(p_moves) else -1
         if all(nd.move_arr is not None for nd, _ in path) and (
-                len(p_moves) == 0 or (p_moves.min() >= -1
-                                      and p_moves.max() < _RAVE_TABLE_LIMIT)):
-            self._rave_update_table(path, p_moves, p_players, returns)
+                len(p_moves) == 0 or (p_moves.min() >= -1 and p_hi < _RAVE_TABLE_LIMIT)):
+            self._rave_update_table(path, p_moves, p_players, returns, p_hi)
             return
         later: dict[int, set[Any]] = {}
         for m, pl in zip(p_moves.tolist(), p_players.tolist(), strict=True):
@@ -359,20 +418,14 @@ class UCT:
                 nd.RW[ia] += returns[nd.to_move]
 
     def _rave_update_table(self, path: list[tuple[Node, int]], p_moves: np.ndarray,
-                           p_players: np.ndarray, returns: np.ndarray) -> None:
-        """The same update with a played[player, move + 1] table (int moves)."""
-        hi = int(p_moves.max()) if len(p_moves) else 0
-        for nd, _ in path:
-            assert nd.move_arr is not None
-            if len(nd.move_arr):
-                hi = max(hi, int(nd.move_arr.max()))
+                           p_players: np.ndarray, returns: np.ndarray, p_hi: int) -> None:
+        """The same update with a played[player, move + 1] table (int moves; ``p_hi`` is
+        the largest playout move)."""
+        hi = max(p_hi, 0, max(nd.move_hi for nd, _ in path))
         played = np.zeros((len(returns), hi + 2), dtype=bool)
         if len(p_moves):
             played[p_players, p_moves + 1] = True
         for nd, i in reversed(path):
             assert nd.move_arr is not None
-            row = played[nd.to_move]
-            row[nd.move_arr[i] + 1] = True
-            mask = row[nd.move_arr + 1]
-            nd.RN[mask] += 1.0
-            nd.RW[mask] += returns[nd.to_move]
+            _rave_credit(played[nd.to_move], nd.move_arr, i, nd.RN, nd.RW,
+                         float(returns[nd.to_move]))

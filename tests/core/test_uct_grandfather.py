@@ -4,10 +4,12 @@ two plies up, capped at ``grandfather`` pseudo-visits."""
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
+from games.go import GoState
 from search.budget import Budget
 from search.uct import UCT, Node, UCTConfig
-from tests.toygames import Nim
+from tests.toygames import Nim, TicTacToe
 
 
 def _grandchild(uct: UCT) -> tuple[Node, Node]:
@@ -45,3 +47,33 @@ def test_no_grandfather_prior_by_default() -> None:
     uct.search(Nim(10), None, Budget(playouts=400), np.random.default_rng(1))
     _, grand = _grandchild(uct)
     assert not np.any(grand.N0)
+
+
+def _tree_stats(node: Node | None) -> list[list[float]]:
+    """Every node's statistics, depth first in child order."""
+    if node is None:
+        return []
+    out = [node.N.tolist(), node.N0.tolist(), node.W.tolist(), node.RN.tolist(),
+           node.RW.tolist()]
+    for child in node.children:
+        out += _tree_stats(child)
+    return out
+
+
+@pytest.mark.parametrize("game", ["nim", "tictactoe", "go"])
+def test_compiled_grandfather_and_rave_match_the_python_ones(
+        game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import search.uct as uct_mod
+
+    def run() -> list[list[float]]:
+        state = {"nim": lambda: Nim(12), "tictactoe": TicTacToe,
+                 "go": lambda: GoState(5, 0.5)}[game]()
+        u = UCT(UCTConfig(rave=True, rave_k=300, c=0.0, grandfather=5.0))
+        u.search(state, None, Budget(playouts=300), np.random.default_rng(4))
+        return _tree_stats(u.root)
+
+    fast = run()
+    monkeypatch.setattr(uct_mod, "_RAVE_TABLE_LIMIT", 0)  # int moves take the Python paths
+    slow = run()
+    assert fast == slow
+    assert any(n0 > 0 for row in fast[1::5][1:] for n0 in row)  # something was inherited
