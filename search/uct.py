@@ -321,6 +321,8 @@ class UCT:
             tree = self._new_node(world0, True)
             self.root = None
         else:
+            if root.is_terminal():
+                raise ValueError("UCT.search: the game is over at the root")
             found = self._find_reusable(root.key(), root.to_move) if cfg.reuse else None
             if found is not None:
                 tree = found
@@ -421,7 +423,7 @@ class UCT:
                            p_players: np.ndarray, returns: np.ndarray, p_hi: int) -> None:
         """The same update with a played[player, move + 1] table (int moves; ``p_hi`` is
         the largest playout move)."""
-        hi = max(p_hi, 0, max(nd.move_hi for nd, _ in path))
+        hi = max(p_hi, 0, max((nd.move_hi for nd, _ in path), default=-1))
         played = np.zeros((len(returns), hi + 2), dtype=bool)
         if len(p_moves):
             played[p_players, p_moves + 1] = True

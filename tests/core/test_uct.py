@@ -220,3 +220,10 @@ def test_vectorised_rave_update_matches_the_set_based_one(monkeypatch: pytest.Mo
     slow = run()
     assert fast == slow
     assert sum(fast[0]) > 400  # AMAF credits more than the visits themselves
+
+
+def test_searching_a_finished_game_is_a_clear_error() -> None:
+    state = Nim(0)
+    assert state.is_terminal()
+    with pytest.raises(ValueError, match="game is over"):
+        UCT().search(state, None, Budget(playouts=10), np.random.default_rng(0))
