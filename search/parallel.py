@@ -3,7 +3,9 @@
 Each worker runs its own core with its own random generator (and, for hidden information,
 its own determinisations) on the same root; the coordinator merges the root statistics by
 visit counts. Workers keep one searcher per session, so UCT's tree reuse still works inside
-each worker.
+each worker (a task of a new session drops the searchers of the others: one game at a time).
+Every search is numbered and replies echo the number, so a late answer to a search the
+coordinator gave up on is never taken for the next one.
 
 Wire: the coordinator binds a ROUTER socket; a worker connects a DEALER, says ``ready`` and
 then answers :class:`Task` messages with :class:`Reply` messages (msgspec msgpack envelopes;
@@ -38,6 +40,7 @@ class Task(msgspec.Struct, frozen=True, tag="task"):
     playouts: int | None
     seconds: float | None
     seed: int
+    task: int = 0  # echoed in the reply, so a late answer to an old task is not taken
 
 
 class Ready(msgspec.Struct, frozen=True, tag="ready"):
@@ -51,6 +54,7 @@ class Stop(msgspec.Struct, frozen=True, tag="stop"):
 class Reply(msgspec.Struct, frozen=True, tag="reply"):
     result: bytes = b""  # pickled SearchResult
     error: str = ""
+    task: int = 0
 
 
 Message = Task | Ready | Stop | Reply
@@ -82,14 +86,18 @@ def worker_main(endpoint: str) -> None:
             try:
                 key = (msg.session, msg.core, msg.config)
                 if key not in searchers:
+                    # one session at a time: the trees of earlier ones (games) are dropped
+                    for old in [k for k in searchers if k[0] != msg.session]:
+                        del searchers[old]
                     searchers[key] = _make_core(msg.core, msg.config)
                 root = pickle.loads(msg.root)
                 budget = Budget(playouts=msg.playouts, seconds=msg.seconds)
                 res = searchers[key].search(root, msg.seat, budget,
                                             np.random.default_rng(msg.seed))
-                sock.send(_encoder.encode(Reply(result=pickle.dumps(res))))
+                sock.send(_encoder.encode(Reply(result=pickle.dumps(res), task=msg.task)))
             except Exception as e:  # report to the coordinator, keep serving
-                sock.send(_encoder.encode(Reply(error=f"{type(e).__name__}: {e}")))
+                sock.send(_encoder.encode(Reply(error=f"{type(e).__name__}: {e}",
+                                                task=msg.task)))
     finally:
         sock.close()
 
@@ -147,6 +155,7 @@ class WorkerPool:
         for p in self.procs:
             p.start()
         self.ready: list[bytes] = []
+        self.tasks = 0  # tasks sent so far (each search is one task number)
         deadline = time.monotonic() + start_timeout
         while len(self.ready) < workers:
             if not self.sock.poll(max(1, int(1000 * (deadline - time.monotonic())))):
@@ -166,9 +175,10 @@ class WorkerPool:
         per_worker = None
         if budget.playouts is not None:
             per_worker = max(1, -(-budget.playouts // len(self.ready)))
+        self.tasks += 1
         for ident in self.ready:
             task = Task(session, core, cfg, payload, seat, per_worker, budget.seconds,
-                        int(rng.integers(2**62)))
+                        int(rng.integers(2**62)), self.tasks)
             self.sock.send_multipart([ident, _encoder.encode(task)])
         if reply_timeout is None:  # a worker that died must not hang the client forever
             reply_timeout = budget.seconds + 30.0 if budget.seconds is not None else 600.0
@@ -182,7 +192,7 @@ class WorkerPool:
                 break
             _, data = self.sock.recv_multipart()
             msg = _decoder.decode(data)
-            if isinstance(msg, Reply):
+            if isinstance(msg, Reply) and msg.task == self.tasks:  # not a late old answer
                 if msg.error:
                     errors.append(msg.error)
                 else:

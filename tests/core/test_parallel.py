@@ -41,3 +41,15 @@ def test_root_parallel_search_over_two_worker_processes() -> None:
         h.play(8)
         res3 = pool.search("flat", FlatConfig(), h.info_set(1), 1, Budget(playouts=1000), rng)
         assert res3.move == 0 and sum(res3.visits) == 1000
+
+
+@pytest.mark.integration
+def test_a_late_answer_is_not_taken_for_the_next_search() -> None:
+    rng = np.random.default_rng(1)
+    with WorkerPool(workers=1) as pool:
+        with pytest.raises(RuntimeError, match="no worker answered"):
+            pool.search("uct", UCTConfig(), Nim(13, 3), None, Budget(playouts=20000), rng,
+                        session="late", reply_timeout=0.01)
+        res = pool.search("uct", UCTConfig(), Nim(13, 3), None, Budget(playouts=10), rng,
+                          session="late")
+        assert res.playouts == 10  # not the 20000-playout answer that came in late
