@@ -16,6 +16,7 @@ other machines can join by running ``python -m search.parallel tcp://HOST:PORT``
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import pickle
 import sys
 import time
@@ -68,8 +69,9 @@ def _make_core(core: str, config: bytes) -> Any:
     return UCT(msgspec.msgpack.decode(config, type=UCTConfig))
 
 
-def worker_main(endpoint: str) -> None:
-    """Serve tasks from the coordinator at ``endpoint`` until told to stop."""
+def worker_main(endpoint: str, parent: int | None = None) -> None:
+    """Serve tasks from the coordinator at ``endpoint`` until told to stop, or until the
+    process ``parent`` (the coordinator that started this worker) is gone."""
     ctx: Any = zmq.Context.instance()
     sock = ctx.socket(zmq.DEALER)
     sock.setsockopt(zmq.LINGER, 0)
@@ -78,6 +80,10 @@ def worker_main(endpoint: str) -> None:
     searchers: dict[tuple[str, str, bytes], Any] = {}
     try:
         while True:
+            if not sock.poll(1000):
+                if parent is not None and os.getppid() != parent:
+                    return  # the coordinator died without saying stop (killed)
+                continue
             msg = _decoder.decode(sock.recv())
             if isinstance(msg, Stop):
                 return
@@ -150,7 +156,8 @@ class WorkerPool:
         self.sock.bind(endpoint)
         self.endpoint = self.sock.getsockopt_string(zmq.LAST_ENDPOINT)
         spawn = mp.get_context("spawn")
-        self.procs = [spawn.Process(target=worker_main, args=(self.endpoint,), daemon=True)
+        self.procs = [spawn.Process(target=worker_main, args=(self.endpoint, os.getpid()),
+                                    daemon=True)
                       for _ in range(workers)]
         for p in self.procs:
             p.start()

@@ -21,12 +21,14 @@ stderr (or --log-file, a global option given before `gtp`).
 
 Settings (see clients/gtp/config.py; TOML file with --config, or --set key=value, or the GTP
 command `corvid-param key value` at runtime): playouts (per move, default 3000), seconds (per
-move when untimed), seed, rave, rave_k, c, priors, prior_scale, reuse, grandfather,
-playout_policy, resign_threshold, resign_after, cleanup, time_reserve, time_max_seconds,
-default_size, default_komi, ... (docs/gtp.md has them all).
+move when untimed), seed, workers (search processes, root-parallel), rave, rave_k, c,
+priors, prior_scale, reuse, grandfather, playout_policy, resign_threshold, resign_after,
+cleanup, time_reserve, time_max_seconds, default_size, default_komi, ... (docs/gtp.md has
+them all).
 
 Examples:
   corvid gtp --set playouts=3000
+  corvid gtp --set playouts=0 --set workers=2    # time-limited, two search processes
   gogui -program "corvid gtp --set seconds=2"
   CGOS client: CommandLine = corvid --log-file corvid.log gtp --set playouts=0
 """
@@ -49,22 +51,26 @@ def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig) ->
     log = structlog.get_logger()
     player = UctPlayer(config)
     engine = GtpEngine(config, player)
-    if config.warmup:
-        from clients.gtp.board import warm_up
+    try:
+        if config.warmup:
+            from clients.gtp.board import warm_up
 
-        warm_up()
-    log.info("gtp_ready", name=config.name)
-    for raw in engine_input:
-        line = raw.decode("utf-8", errors="replace")
-        log.debug("gtp_in", line=line.rstrip("\n"))
-        response, end = engine.handle_line(line)
-        if response:
-            engine_output.write(response)
-            engine_output.flush()
-            log.debug("gtp_out", response=response.decode())
-        if end:
-            break
-    return 0
+            warm_up()
+            player.start()
+        log.info("gtp_ready", name=config.name, workers=config.workers)
+        for raw in engine_input:
+            line = raw.decode("utf-8", errors="replace")
+            log.debug("gtp_in", line=line.rstrip("\n"))
+            response, end = engine.handle_line(line)
+            if response:
+                engine_output.write(response)
+                engine_output.flush()
+                log.debug("gtp_out", response=response.decode())
+            if end:
+                break
+        return 0
+    finally:
+        player.close()  # stops the worker processes, if any
 
 
 def run(args: argparse.Namespace) -> int:

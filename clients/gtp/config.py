@@ -16,6 +16,9 @@ class GtpConfig(msgspec.Struct, frozen=True):
     seconds: float = 0.0  # per move when untimed; 0: playouts only
     min_playouts: int = 16  # even when the clock is nearly out (about 1 ms each on 9x9)
     seed: int = 1
+    # search processes: 1 searches here; N > 1 runs root-parallel UCT in N worker processes
+    # (search.parallel), each with its own tree kept across moves, the root visits merged
+    workers: Annotated[int, msgspec.Meta(ge=1, le=64)] = 1
     # UCT / RAVE / priors (search.UCTConfig)
     rave: bool = True
     rave_k: float = 1000.0

@@ -13,6 +13,7 @@ from clients.gtp.config import GtpConfig
 from clients.gtp.engine import Decision, MoveRequest
 from games.go.priors import PriorWeights
 from search.budget import Budget
+from search.parallel import WorkerPool
 from search.uct import UCT, UCTConfig
 
 log = structlog.get_logger()
@@ -30,17 +31,39 @@ class UctPlayer:
         self.config = config
         self.uct = UCT(uct_config(config))
         self.rng = np.random.default_rng(config.seed)
+        self.pool: WorkerPool | None = None  # with workers > 1, started by start()
+        self.game = 0  # the workers' session: a new game starts new trees
+
+    def start(self) -> None:
+        """Start the worker processes (workers > 1) and load their kernels, so the first
+        move's time is spent searching."""
+        if self.config.workers > 1 and self.pool is None:
+            from games.go import GoState
+
+            self.pool = WorkerPool(workers=self.config.workers)
+            self.pool.search("uct", uct_config(self.config), GoState(9, 7.0), None,
+                             Budget(playouts=16 * self.config.workers), self.rng,
+                             session="warm-up")
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
 
     def configure(self, config: GtpConfig) -> None:
         old = self.config
         self.config = config
         if uct_config(old) != uct_config(config):
             self.uct = UCT(uct_config(config))
+            self.game += 1  # the workers' trees were grown with the old settings
         if old.seed != config.seed:
             self.rng = np.random.default_rng(config.seed)
+        if old.workers != config.workers:
+            self.close()  # started again, with the new count, at the next search
 
     def reset(self) -> None:
         self.uct.reset()
+        self.game += 1
 
     def _budget(self, seconds: float | None) -> Budget:
         cfg = self.config
@@ -76,7 +99,13 @@ class UctPlayer:
             budget = Budget(playouts=1)  # the clock is all but gone: answer at once
         else:
             budget = self._budget(request.seconds)
-        result = uct.search(state, None, budget, rng)
+        if cfg.workers > 1 and not request.deterministic and budget.playouts != 1:
+            self.start()
+            assert self.pool is not None
+            result = self.pool.search("uct", uct_config(cfg), state, None, budget, rng,
+                                      session=f"game-{self.game}")
+        else:
+            result = uct.search(state, None, budget, rng)
         if result.playouts < min(cfg.min_playouts, budget.playouts or cfg.min_playouts):
             # the time share was too small for a search: a few playouts beat none
             result = uct.search(state, None, Budget(playouts=cfg.min_playouts), rng)

@@ -132,3 +132,28 @@ def test_13x13_and_19x19_games_work() -> None:
         assert answers[:2] == ["= ", "= "] and len(answers[2].split()) == 5
         assert all(a.startswith("= ") and a != "= pass" for a in answers[3:])
         assert len(e.board.moves) == 2
+
+
+@pytest.mark.integration
+def test_root_parallel_workers_search_and_stop() -> None:
+    e = engine(default_size=9, workers=2)
+    player = e.generator
+    assert isinstance(player, UctPlayer)
+    try:
+        first = talk(e, "boardsize 9\ngenmove b").decode()
+        assert first.startswith("= \n\n= ") and first.strip() != "= pass"
+        assert e.last_stats["playouts"] == 200  # 100 in each of the two workers
+        assert player.pool is not None and len(player.pool.procs) == 2
+        game = player.game
+        talk(e, "clear_board")
+        assert player.game == game + 1  # the workers start new trees for the new game
+        assert talk(e, "genmove w").startswith(b"= ")
+        # reg_genmove stays in this process and deterministic
+        assert talk(e, "reg_genmove b") == talk(e, "reg_genmove b")
+        procs = player.pool.procs
+        talk(e, "corvid-param workers 1")
+        assert player.pool is None and not any(p.is_alive() for p in procs)
+        assert talk(e, "genmove b").startswith(b"= ")
+        assert e.last_stats["playouts"] == 200
+    finally:
+        player.close()
