@@ -45,7 +45,7 @@ class Task(msgspec.Struct, frozen=True, tag="task"):
 
 
 class Ready(msgspec.Struct, frozen=True, tag="ready"):
-    pass
+    pid: int = 0  # the worker's process id (to notice a local worker's death)
 
 
 class Stop(msgspec.Struct, frozen=True, tag="stop"):
@@ -76,7 +76,7 @@ def worker_main(endpoint: str, parent: int | None = None) -> None:
     sock = ctx.socket(zmq.DEALER)
     sock.setsockopt(zmq.LINGER, 0)
     sock.connect(endpoint)
-    sock.send(_encoder.encode(Ready()))
+    sock.send(_encoder.encode(Ready(pid=os.getpid())))
     searchers: dict[tuple[str, str, bytes], Any] = {}
     try:
         while True:
@@ -145,7 +145,8 @@ class WorkerPool:
 
     ``workers`` local processes are started (0 = only remote workers that connect to
     ``endpoint``). ``search`` sends the same root to every ready worker with a different seed
-    and merges what comes back.
+    and merges what comes back by ``reply_timeout``; a local worker found dead is dropped
+    (its share of a playout budget goes to the others from the next search on).
     """
 
     def __init__(self, workers: int = 2, endpoint: str = "tcp://127.0.0.1:*",
@@ -162,6 +163,7 @@ class WorkerPool:
         for p in self.procs:
             p.start()
         self.ready: list[bytes] = []
+        self.pids: dict[bytes, int] = {}
         self.tasks = 0  # tasks sent so far (each search is one task number)
         deadline = time.monotonic() + start_timeout
         while len(self.ready) < workers:
@@ -169,8 +171,15 @@ class WorkerPool:
                 self.close()
                 raise TimeoutError(f"only {len(self.ready)} of {workers} workers started")
             ident, data = self.sock.recv_multipart()
-            if isinstance(_decoder.decode(data), Ready):
+            msg = _decoder.decode(data)
+            if isinstance(msg, Ready):
                 self.ready.append(ident)
+                self.pids[ident] = msg.pid
+
+    def _dead(self, ident: bytes) -> bool:
+        """Whether ``ident`` is one of our local worker processes and has exited."""
+        pid = self.pids.get(ident)
+        return any(p.pid == pid and not p.is_alive() for p in self.procs)
 
     def search(self, core: Literal["flat", "uct"], config: FlatConfig | UCTConfig, root: Any,
                seat: int | None, budget: Budget, rng: np.random.Generator,
@@ -189,21 +198,29 @@ class WorkerPool:
             self.sock.send_multipart([ident, _encoder.encode(task)])
         if reply_timeout is None:  # a worker that died must not hang the client forever
             reply_timeout = budget.seconds + 30.0 if budget.seconds is not None else 600.0
-        limit = reply_timeout
         results: list[SearchResult] = []
         errors: list[str] = []
-        deadline = time.monotonic() + limit
-        while len(results) + len(errors) < len(self.ready):
-            wait = max(0, int(1000 * (deadline - time.monotonic())))
-            if not self.sock.poll(wait):
+        pending = set(self.ready)
+        deadline = time.monotonic() + reply_timeout
+        while pending:
+            left = deadline - time.monotonic()
+            if left <= 0:
                 break
-            _, data = self.sock.recv_multipart()
+            if not self.sock.poll(max(1, min(200, int(1000 * left)))):
+                for ident in [i for i in pending if self._dead(i)]:
+                    pending.discard(ident)
+                    errors.append("a worker process died")
+                continue
+            ident, data = self.sock.recv_multipart()
             msg = _decoder.decode(data)
             if isinstance(msg, Reply) and msg.task == self.tasks:  # not a late old answer
+                pending.discard(ident)
                 if msg.error:
                     errors.append(msg.error)
                 else:
                     results.append(pickle.loads(msg.result))
+        # a worker that died is not asked again (a slow one is: its late answer is ignored)
+        self.ready = [i for i in self.ready if not self._dead(i)]
         if not results:
             raise RuntimeError("no worker answered" + (f": {errors[0]}" if errors else ""))
         final = getattr(config, "final", "visits")

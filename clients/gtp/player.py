@@ -8,15 +8,18 @@ from typing import Any
 
 import numpy as np
 import structlog
+import zmq
 
 from clients.gtp.config import GtpConfig
 from clients.gtp.engine import Decision, MoveRequest
 from games.go.priors import PriorWeights
 from search.budget import Budget
 from search.parallel import WorkerPool
+from search.result import SearchResult
 from search.uct import UCT, UCTConfig
 
 log = structlog.get_logger()
+_POOL_ERRORS = (RuntimeError, TimeoutError, OSError, zmq.ZMQError)
 
 
 def uct_config(cfg: GtpConfig) -> UCTConfig:
@@ -33,17 +36,22 @@ class UctPlayer:
         self.rng = np.random.default_rng(config.seed)
         self.pool: WorkerPool | None = None  # with workers > 1, started by start()
         self.game = 0  # the workers' session: a new game starts new trees
+        self.workers_failed = False  # then search here, until `workers` is set again
 
     def start(self) -> None:
         """Start the worker processes (workers > 1) and load their kernels, so the first
         move's time is spent searching."""
-        if self.config.workers > 1 and self.pool is None:
-            from games.go import GoState
+        if self.config.workers <= 1 or self.pool is not None or self.workers_failed:
+            return
+        from games.go import GoState
 
+        try:
             self.pool = WorkerPool(workers=self.config.workers)
             self.pool.search("uct", uct_config(self.config), GoState(9, 7.0), None,
                              Budget(playouts=16 * self.config.workers), self.rng,
                              session="warm-up")
+        except _POOL_ERRORS as e:
+            self._workers_failed(e)
 
     def close(self) -> None:
         if self.pool is not None:
@@ -60,6 +68,7 @@ class UctPlayer:
             self.rng = np.random.default_rng(config.seed)
         if old.workers != config.workers:
             self.close()  # started again, with the new count, at the next search
+            self.workers_failed = False
 
     def reset(self) -> None:
         self.uct.reset()
@@ -99,12 +108,13 @@ class UctPlayer:
             budget = Budget(playouts=1)  # the clock is all but gone: answer at once
         else:
             budget = self._budget(request.seconds)
-        if cfg.workers > 1 and not request.deterministic and budget.playouts != 1:
-            self.start()
-            assert self.pool is not None
-            result = self.pool.search("uct", uct_config(cfg), state, None, budget, rng,
-                                      session=f"game-{self.game}")
-        else:
+        result = None
+        if (cfg.workers > 1 and not self.workers_failed and not request.deterministic
+                and budget.playouts != 1):
+            result = self._search_workers(state, budget, rng)
+            if result is None and budget.seconds is not None:
+                budget = Budget(playouts=cfg.min_playouts)  # the move's time is spent
+        if result is None:
             result = uct.search(state, None, budget, rng)
         if result.playouts < min(cfg.min_playouts, budget.playouts or cfg.min_playouts):
             # the time share was too small for a search: a few playouts beat none
@@ -130,6 +140,26 @@ class UctPlayer:
         if vertex is None:
             vertex = self._instead_of_pass(request, result.moves, result.visits, margin)
         return Decision(vertex, stats=stats)
+
+    def _search_workers(self, state: Any, budget: Budget,
+                        rng: np.random.Generator) -> SearchResult | None:
+        """Root-parallel search in the worker processes; None if they fail: they are then
+        stopped and this process searches alone until ``workers`` is set again."""
+        self.start()
+        if self.pool is None:
+            return None
+        slack = None if budget.seconds is None else budget.seconds + 2.0
+        try:
+            return self.pool.search("uct", uct_config(self.config), state, None, budget, rng,
+                                    session=f"game-{self.game}", reply_timeout=slack)
+        except _POOL_ERRORS as e:
+            self._workers_failed(e)
+            return None
+
+    def _workers_failed(self, error: Exception) -> None:
+        log.warning("gtp_workers_failed", error=f"{type(error).__name__}: {error}")
+        self.close()
+        self.workers_failed = True
 
     def _capture_first(self, request: MoveRequest, stats: dict[str, Any], vertex: Any,
                        value: float) -> Any:

@@ -53,3 +53,17 @@ def test_a_late_answer_is_not_taken_for_the_next_search() -> None:
         res = pool.search("uct", UCTConfig(), Nim(13, 3), None, Budget(playouts=10), rng,
                           session="late")
         assert res.playouts == 10  # not the 20000-playout answer that came in late
+
+
+@pytest.mark.integration
+def test_a_dead_worker_is_noticed_and_dropped() -> None:
+    rng = np.random.default_rng(2)
+    with WorkerPool(workers=2) as pool:
+        pool.procs[0].kill()
+        pool.procs[0].join(timeout=5)
+        res = pool.search("uct", UCTConfig(), Nim(13, 3), None, Budget(playouts=400), rng,
+                          reply_timeout=60.0)
+        assert res.info["workers"] == 1 and res.playouts == 200  # no 60 s wait for the dead
+        assert len(pool.ready) == 1
+        res = pool.search("uct", UCTConfig(), Nim(13, 3), None, Budget(playouts=400), rng)
+        assert res.playouts == 400  # the whole budget goes to the one left

@@ -157,3 +157,24 @@ def test_root_parallel_workers_search_and_stop() -> None:
         assert e.last_stats["playouts"] == 200
     finally:
         player.close()
+
+
+@pytest.mark.integration
+def test_the_engine_searches_alone_when_its_workers_die() -> None:
+    e = engine(default_size=9, workers=2)
+    player = e.generator
+    assert isinstance(player, UctPlayer)
+    try:
+        talk(e, "boardsize 9\ngenmove b")
+        assert player.pool is not None
+        for p in player.pool.procs:
+            p.kill()
+            p.join(timeout=5)
+        answer = talk(e, "genmove w")
+        assert answer.startswith(b"= ") and answer != b"= pass\n\n"
+        assert player.workers_failed and player.pool is None
+        assert e.last_stats["playouts"] == 200  # the whole budget, searched here
+        talk(e, "corvid-param workers 3")  # setting workers again tries again
+        assert not player.workers_failed
+    finally:
+        player.close()
