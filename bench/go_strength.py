@@ -9,7 +9,7 @@ with both engines capturing dead stones before they pass (GNU Go runs with --chi
 Prints the referee's table; with --json the last line is the referee's JSON
 {"games":..,"wins":..,"draws":..,"losses":..,"win_rate":..,"ci95":[lo,hi]} for corvid.
 With --parallel J the games are split over J referees run at once (seeds seed .. seed+J-1,
-each starting with corvid as black; SGFs in --sgf-dir/part-J), their lines are printed as
+each starting with corvid as black; SGFs in --sgf-dir/part-j), their lines are printed as
 they come, prefixed [j], and the last lines give the pooled figures (Wilson interval, draws
 counting half). A game takes one core for about a minute and a half at 3000 playouts.
 GNU Go is the Debian package `gnugo` (installed in /usr/games).

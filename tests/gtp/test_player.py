@@ -3,6 +3,8 @@ dead stones, resignation, determinism of reg_genmove."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import numpy as np
 import pytest
 
@@ -134,47 +136,50 @@ def test_13x13_and_19x19_games_work() -> None:
         assert len(e.board.moves) == 2
 
 
-@pytest.mark.integration
-def test_root_parallel_workers_search_and_stop() -> None:
+@pytest.fixture
+def two_workers() -> Iterator[tuple[GtpEngine, UctPlayer]]:
     e = engine(default_size=9, workers=2)
     player = e.generator
     assert isinstance(player, UctPlayer)
     try:
-        first = talk(e, "boardsize 9\ngenmove b").decode()
-        assert first.startswith("= \n\n= ") and first.strip() != "= pass"
-        assert e.last_stats["playouts"] == 200  # 100 in each of the two workers
-        assert player.pool is not None and len(player.pool.procs) == 2
-        game = player.game
-        talk(e, "clear_board")
-        assert player.game == game + 1  # the workers start new trees for the new game
-        assert talk(e, "genmove w").startswith(b"= ")
-        # reg_genmove stays in this process and deterministic
-        assert talk(e, "reg_genmove b") == talk(e, "reg_genmove b")
-        procs = player.pool.procs
-        talk(e, "corvid-param workers 1")
-        assert player.pool is None and not any(p.is_alive() for p in procs)
-        assert talk(e, "genmove b").startswith(b"= ")
-        assert e.last_stats["playouts"] == 200
+        yield e, player
     finally:
         player.close()
 
 
 @pytest.mark.integration
-def test_the_engine_searches_alone_when_its_workers_die() -> None:
-    e = engine(default_size=9, workers=2)
-    player = e.generator
-    assert isinstance(player, UctPlayer)
-    try:
-        talk(e, "boardsize 9\ngenmove b")
-        assert player.pool is not None
-        for p in player.pool.procs:
-            p.kill()
-            p.join(timeout=5)
-        answer = talk(e, "genmove w")
-        assert answer.startswith(b"= ") and answer != b"= pass\n\n"
-        assert player.workers_failed and player.pool is None
-        assert e.last_stats["playouts"] == 200  # the whole budget, searched here
-        talk(e, "corvid-param workers 3")  # setting workers again tries again
-        assert not player.workers_failed
-    finally:
-        player.close()
+def test_root_parallel_workers_search_and_stop(two_workers: tuple[GtpEngine, UctPlayer]
+                                               ) -> None:
+    e, player = two_workers
+    first = talk(e, "boardsize 9\ngenmove b").decode()
+    assert first.startswith("= \n\n= ") and first.strip() != "= pass"
+    assert e.last_stats["playouts"] == 200  # 100 in each of the two workers
+    assert player.pool is not None and len(player.pool.procs) == 2
+    game = player.game
+    talk(e, "clear_board")
+    assert player.game == game + 1  # the workers start new trees for the new game
+    assert talk(e, "genmove w").startswith(b"= ")
+    # reg_genmove stays in this process and deterministic
+    assert talk(e, "reg_genmove b") == talk(e, "reg_genmove b")
+    procs = player.pool.procs
+    talk(e, "corvid-param workers 1")
+    assert player.pool is None and not any(p.is_alive() for p in procs)
+    assert talk(e, "genmove b").startswith(b"= ")
+    assert e.last_stats["playouts"] == 200
+
+
+@pytest.mark.integration
+def test_the_engine_searches_alone_when_its_workers_die(
+        two_workers: tuple[GtpEngine, UctPlayer]) -> None:
+    e, player = two_workers
+    talk(e, "boardsize 9\ngenmove b")
+    assert player.pool is not None
+    for p in player.pool.procs:
+        p.kill()
+        p.join(timeout=5)
+    answer = talk(e, "genmove w")
+    assert answer.startswith(b"= ") and answer != b"= pass\n\n"
+    assert player.workers_failed and player.pool is None
+    assert e.last_stats["playouts"] == 200  # the whole budget, searched here
+    talk(e, "corvid-param workers 3")  # setting workers again tries again
+    assert not player.workers_failed
