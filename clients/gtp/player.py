@@ -67,8 +67,9 @@ class UctPlayer:
         if old.seed != config.seed:
             self.rng = np.random.default_rng(config.seed)
         if old.workers != config.workers:
-            self.close()  # started again, with the new count, at the next search
+            self.close()
             self.workers_failed = False
+            self.start()  # now, not inside the next move's time
 
     def reset(self) -> None:
         self.uct.reset()
