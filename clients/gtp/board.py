@@ -120,8 +120,10 @@ class Board:
     # -- search -------------------------------------------------------------------------
     def search_state(self, colour: int) -> GoState:
         """A copy with ``colour`` to play and the game not over (GTP may ask for a move after
-        two passes, e.g. kgs-genmove_cleanup)."""
+        two passes, e.g. kgs-genmove_cleanup), without undo history (it is searched, and
+        pickled for the workers)."""
         s = self.state.clone()
+        s.forget_undo()
         s.to_play = go_colour(colour)
         if s.passes >= 2:
             s.clear_passes()

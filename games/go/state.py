@@ -272,6 +272,11 @@ class GoState:
         self._hash = snap.hash
         del self.history[snap.history_len:]
 
+    def forget_undo(self) -> None:
+        """Drop the undo snapshots (one board per move): a search copy never takes a move
+        back, and is then much cheaper to clone and to send to another process."""
+        self._undo = []
+
     def place_setup(self, colour: int, points: Iterable[int]) -> None:
         """Put setup stones (handicap, SGF AB/AW) on empty points. Only before any move;
         they are not moves and cannot be undone. ValueError on an occupied/invalid point."""

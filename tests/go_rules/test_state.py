@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import numpy as np
 import pytest
 
@@ -226,3 +228,18 @@ def test_legal_moves_follow_the_colour_to_play() -> None:
     s.to_play = BLACK
     s.play_colour(BLACK, a1)  # filling an own eye is legal by the rules
     assert s.colour_at(a1) == BLACK
+
+
+def test_forget_undo_keeps_the_position_and_its_superko_memory() -> None:
+    rng = np.random.default_rng(4)
+    s = GoState(7, 7.5)
+    for _ in range(30):
+        moves = s.legal_moves()
+        s.play(moves[int(rng.integers(len(moves) - 1))])
+    t = s.clone()
+    t.forget_undo()
+    assert (t.diagram(), t.key(), t.legal_moves()) == (s.diagram(), s.key(), s.legal_moves())
+    assert len(pickle.dumps(t)) < len(pickle.dumps(s)) / 5
+    with pytest.raises(ValueError, match="no move to undo"):
+        t.undo()
+    s.undo()  # the original keeps its history
