@@ -64,9 +64,10 @@ def _rave_credit(row: np.ndarray, move_arr: np.ndarray, i: int, RN: np.ndarray,
 @njit(cache=True)
 def _grandfather_credit(N: np.ndarray, N0: np.ndarray, W: np.ndarray, RN: np.ndarray,
                         RW: np.ndarray, moves: np.ndarray, gN: np.ndarray, gN0: np.ndarray,
-                        gW: np.ndarray, gmoves: np.ndarray, cap: float, rave: bool,
+                        gW: np.ndarray, gmoves: np.ndarray, cap: float,
                         pos: np.ndarray) -> None:
-    """The grandfather prior for int moves; ``pos`` is a scratch table of -1 (restored)."""
+    """The grandfather prior for int moves (kept only with RAVE, so the RAVE pair is
+    credited too); ``pos`` is a scratch table of -1 (restored) covering both move sets."""
     for j in range(len(gmoves)):
         pos[gmoves[j] + 1] = j
     for i in range(len(moves)):
@@ -81,9 +82,8 @@ def _grandfather_credit(N: np.ndarray, N0: np.ndarray, W: np.ndarray, RN: np.nda
         N[i] += n
         N0[i] += n
         W[i] += v * n
-        if rave:
-            RN[i] += n
-            RW[i] += v * n
+        RN[i] += n
+        RW[i] += v * n
     for j in range(len(gmoves)):
         pos[gmoves[j] + 1] = -1
 
@@ -205,7 +205,7 @@ class UCT:
     def __init__(self, config: UCTConfig | None = None) -> None:
         self.config = config or UCTConfig()
         self.root: Node | None = None
-        self._pos: np.ndarray | None = None  # scratch move -> index table (grandfather)
+        self._pos = np.zeros(0, dtype=np.int64)  # scratch move -> index table (grandfather)
 
     def reset(self) -> None:
         self.root = None
@@ -250,11 +250,11 @@ class UCT:
         cap = self.config.grandfather
         if (self.config.rave and node.move_arr is not None
                 and gf.move_arr is not None):  # int moves (kept with RAVE): one kernel
-            if self._pos is None:
-                self._pos = np.full(_RAVE_TABLE_LIMIT + 1, -1, dtype=np.int64)
+            need = max(node.move_hi, gf.move_hi) + 2
+            if len(self._pos) < need:
+                self._pos = np.full(need, -1, dtype=np.int64)
             _grandfather_credit(node.N, node.N0, node.W, node.RN, node.RW, node.move_arr,
-                                gf.N, gf.N0, gf.W, gf.move_arr, float(cap),
-                                self.config.rave, self._pos)
+                                gf.N, gf.N0, gf.W, gf.move_arr, float(cap), self._pos)
             return
         for i, m in enumerate(node.moves):
             j = gf.index.get(m)

@@ -9,6 +9,7 @@ figures below are ours).
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
@@ -58,19 +59,21 @@ def feature_matrix(state: GoState, moves: list[int]) -> np.ndarray:
     return out
 
 
+@functools.lru_cache(maxsize=16)
 def weight_table(wt: PriorWeights) -> np.ndarray:
-    """The (wins, visits) rows :func:`games.go.kernel.k_prior_sums` reads."""
-    return np.array([
+    """The (wins, visits) rows :func:`games.go.kernel.k_prior_sums` reads (read-only, made
+    once per set of weights)."""
+    table = np.array([
         (wt.even_wins, wt.even_visits), wt.capture_one, wt.capture_many, wt.save, wt.pattern,
         wt.self_atari_one, wt.self_atari_many, wt.first_line_empty, wt.second_line_empty,
         wt.third_fourth_line_empty, wt.near_last_1, wt.near_last_2,
     ], dtype=np.float64)
+    table.setflags(write=False)
+    return table
 
 
-def go_priors(state: GoState, weights: PriorWeights | None = None,
-              table: np.ndarray | None = None) -> Priors:
-    """Priors for ``state.legal_moves()`` (points first, PASS last). ``table`` is
-    ``weight_table(weights)`` when the caller keeps it (saves rebuilding it per call)."""
+def go_priors(state: GoState, weights: PriorWeights | None = None) -> Priors:
+    """Priors for ``state.legal_moves()`` (points first, PASS last)."""
     wt = weights or PriorWeights()
     moves = state.legal_moves()
     if not moves:
@@ -80,7 +83,7 @@ def go_priors(state: GoState, weights: PriorWeights | None = None,
     f = feature_matrix(state, points)
     wins = np.empty(n + 1)
     visits = np.empty(n + 1)
-    K.k_prior_sums(f, weight_table(wt) if table is None else table, wins, visits)
+    K.k_prior_sums(f, weight_table(wt), wins, visits)
     wins[n] = wt.even_wins + (wt.pass_move[0] if n else 0.0)
     visits[n] = wt.even_visits + (wt.pass_move[1] if n else 0.0)
     return Priors(moves, wins / visits, visits)

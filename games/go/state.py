@@ -29,7 +29,7 @@ from games.go.coords import (
     point_to_vertex,
 )
 from games.go.patterns import pattern_table
-from games.go.priors import PriorWeights, go_priors, weight_table
+from games.go.priors import PriorWeights, go_priors
 
 
 class IllegalMove(ValueError):
@@ -87,7 +87,7 @@ class GoState:
         self.size = size
         self.komi = float(komi)
         self.settings = playout or PlayoutSettings()
-        self._prior_weights = prior_weights or PriorWeights()
+        self.prior_weights = prior_weights or PriorWeights()
         self._b = K.new_board(size)
         self._z = zobrist(size)
         self._hash = 0
@@ -97,7 +97,6 @@ class GoState:
         self.setup: list[tuple[int, int]] = []  # (colour, point) of setup/handicap stones
         self._scratch_arrays: tuple[np.ndarray, ...] | None = None
         self._legal_cache: tuple[tuple[int, ...], list[int]] | None = None
-        self._prior_table: np.ndarray | None = None
 
     # -- colours, seats, turns ---------------------------------------------------------
     @staticmethod
@@ -346,7 +345,7 @@ class GoState:
         new.size = self.size
         new.komi = self.komi
         new.settings = self.settings
-        new._prior_weights = self._prior_weights
+        new.prior_weights = self.prior_weights
         new._b = self._b.copy()
         new._z = self._z
         new._hash = self._hash
@@ -356,7 +355,6 @@ class GoState:
         new.setup = list(self.setup)
         new._scratch_arrays = None  # not shared: clones may be used from other threads
         new._legal_cache = self._legal_cache
-        new._prior_table = self._prior_table
         return new
 
     def diagram(self) -> str:
@@ -467,20 +465,9 @@ class GoState:
         return score_with_dead_removed(self, rng, playouts)
 
     # -- priors ------------------------------------------------------------------------
-    @property
-    def prior_weights(self) -> PriorWeights:
-        return self._prior_weights
-
-    @prior_weights.setter
-    def prior_weights(self, weights: PriorWeights) -> None:
-        self._prior_weights = weights
-        self._prior_table = None
-
     def priors(self) -> Priors:
         """Contract: prior (value, equivalent experience) of each legal move (priors.py)."""
-        if self._prior_table is None:
-            self._prior_table = weight_table(self.prior_weights)
-        return go_priors(self, self.prior_weights, self._prior_table)
+        return go_priors(self, self.prior_weights)
 
     def __repr__(self) -> str:
         return f"GoState(size={self.size}, komi={self.komi}, moves={len(self.history)})"

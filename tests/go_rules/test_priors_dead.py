@@ -54,7 +54,7 @@ def test_scaled_priors_keep_values_and_multiply_experience() -> None:
     for v in ("E5", "E6", "D6", "pass", "F6"):
         s.play(vertex_to_point(v, 9))
     base = s.priors()
-    s.prior_weights = PriorWeights().scaled(3.0)  # must drop the cached weight table
+    s.prior_weights = PriorWeights().scaled(3.0)
     scaled = s.priors()
     assert list(scaled.moves) == list(base.moves)
     assert np.allclose(scaled.values, base.values)
