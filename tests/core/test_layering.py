@@ -6,13 +6,14 @@ import ast
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ["games", "search", "protocols", "clients", "servers"]
+PACKAGES = ["games", "search", "protocols", "clients", "servers", "training"]
 ALLOWED = {
     "games": set(),
     "search": set(),
     "protocols": {"games"},
     "clients": {"games", "search", "protocols"},
     "servers": {"games", "protocols"},
+    "training": {"games", "search", "protocols", "clients", "servers"},
 }
 SOCKET_MODULES = {"socket", "socketserver", "selectors"}
 SOCKET_CALLS = {"open_connection", "start_server", "create_connection", "create_server"}
