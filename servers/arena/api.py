@@ -35,7 +35,7 @@ from servers.arena.schedule import (
     pairings,
     sweep_participants,
 )
-from servers.arena.standings import Standings, format_table, standings
+from servers.arena.standings import Standings, Tally, format_table, standings
 
 BACKENDS = ("inprocess", "ray")
 
@@ -238,19 +238,17 @@ def execute(p: Plan, *, backend: str = "inprocess", parallel: int | None = None,
     workers = workers_of(backend, parallel)
     config, rundir = p.config, p.rundir
     records = dict(p.previous)
-    failed_now: list[GameRecord] = []
+    tally = Tally(r for r in records.values() if r.status == "ok")
     bar = progress if isinstance(progress, Progress) else \
         Progress(p.total, f"arena {config.game}", done=p.done) if progress else None
 
     def add(rec: GameRecord) -> None:
         records[rec.key] = rec
+        tally.add(rec)
         if on_game is not None:
             on_game(rec)
         if bar is not None:
-            st = standings(list(records.values()), [x.label for x in p.participants],
-                           [x.spec for x in p.participants], p.game.seats, p.sweep_values)
-            failed = f"{len(failed_now)} failed  " if failed_now else ""
-            bar.update(st.games + len(failed_now), failed + st.brief())
+            bar.update(tally.games + tally.failed, tally.brief())
 
     def on_piece(task: Task, piece: Piece) -> None:
         if rundir is not None:
@@ -279,7 +277,6 @@ def execute(p: Plan, *, backend: str = "inprocess", parallel: int | None = None,
                              specs=[x.spec for x in task.players], task=task.id,
                              attempt=task.attempt, error=describe(error),
                              options=config.options)
-            failed_now.append(rec)
             on_piece(task, Piece(rec))
         return None
 

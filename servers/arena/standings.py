@@ -15,7 +15,7 @@ uncertainty, timeouts and violations; for two-player games also one row per pair
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -85,11 +85,35 @@ class Standings:
             "pairings": [asdict(p) for p in self.pairs]})
         return out
 
+class Tally:
+    """Running results per player, for progress lines: each game added costs its seats
+    only (the full table, with ratings, is computed once at the end)."""
+
+    def __init__(self, records: Iterable[GameRecord] = ()) -> None:
+        self.sums: dict[str, float] = {}
+        self.counts: dict[str, int] = {}
+        self.games = 0
+        self.failed = 0
+        for r in records:
+            self.add(r)
+
+    def add(self, rec: GameRecord) -> None:
+        if rec.status != "ok":
+            self.failed += 1
+            return
+        self.games += 1
+        per: dict[str, list[float]] = {}
+        for label, x in zip(rec.players, rec.result, strict=True):
+            per.setdefault(label, []).append(x)
+        for label, xs in per.items():
+            self.sums[label] = self.sums.get(label, 0.0) + sum(xs) / len(xs)
+            self.counts[label] = self.counts.get(label, 0) + 1
+
     def brief(self, limit: int = 4) -> str:
-        """The leaders in a few words, for a progress line."""
-        played = [r for r in self.rows if r.games]
-        best = sorted(played, key=lambda r: -r.result)[:limit]
-        return "  ".join(f"{_short(r.label)} {r.result:.2f}" for r in best)
+        """The leaders in a few words: ``label result`` (win rate or points per game)."""
+        means = sorted(((s / self.counts[k], k) for k, s in self.sums.items()), reverse=True)
+        text = "  ".join(f"{_short(k)} {m:.2f}" for m, k in means[:limit])
+        return (f"{self.failed} failed  " if self.failed else "") + text
 
 
 def _short(label: str, n: int = 24) -> str:

@@ -11,7 +11,7 @@ from servers.arena import blokus, gtp, uecda
 from servers.arena.players import Player, SpecError, parse_sweep, unique_labels
 from servers.arena.records import GameRecord, Piece, RunConfig, RunDir, RunDirError, latest
 from servers.arena.schedule import chunks, derive_seed, pairings, sweep_participants
-from servers.arena.standings import elo, format_table, standings
+from servers.arena.standings import Tally, elo, format_table, standings
 from servers.arena.stats import mean_ci95
 
 
@@ -133,6 +133,14 @@ def test_mean_interval() -> None:
     assert hi == pytest.approx(6 - lo)
     assert mean_ci95([4.0], 1, 5) == (4.0, (1, 5))
     assert mean_ci95([5.0, 1.0], 1, 5) == (3.0, (1, 5))  # clipped to the possible points
+
+
+def test_tally_for_progress_lines() -> None:
+    t = Tally([_rec(0, 0, ["H", "X", "X", "X", "X"], [5.0, 4.0, 3.0, 2.0, 1.0])])
+    t.add(_rec(0, 1, ["H", "X", "X", "X", "X"], [3.0, 5.0, 4.0, 2.0, 1.0]))
+    t.add(GameRecord(pairing=0, index=2, status="failed"))
+    assert (t.games, t.failed) == (2, 1)
+    assert t.brief() == "1 failed  H 4.00  X 2.75"
 
 
 def test_elo() -> None:
