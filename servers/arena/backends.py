@@ -123,14 +123,16 @@ def start_ray(address: str | None = None, cpus: int | None = None) -> tuple[Any,
 
 def run_ray(tasks: list[Task], on_piece: OnPiece, on_failure: OnFailure,
             cpus: int | None = None, address: str | None = None) -> None:
-    """Each task a Ray task needing one CPU (its players take turns: about one core), its
-    games streamed back as they end. Ray's own retries are off: ``on_failure`` decides."""
+    """Each task a Ray task needing ``task.cpus`` CPUs (its players take turns: one core,
+    unless they search in several processes; at most the cluster's), its games streamed
+    back as they end. Ray's own retries are off: ``on_failure`` decides."""
     ray, started = start_ray(address, cpus)
     remote = ray.remote(num_cpus=1, max_retries=0)(play_task)
+    most = max(1, int(ray.cluster_resources().get("CPU", 1)))
     running: dict[Any, Task] = {}
 
     def submit(t: Task) -> None:
-        running[remote.remote(t)] = t
+        running[remote.options(num_cpus=min(t.cpus, most)).remote(t)] = t
 
     try:
         for t in tasks:

@@ -27,6 +27,13 @@ def plot(result: Any, path: str | Path) -> None:
     plt.close(fig)
 
 
+def _scale(st: Standings) -> tuple[float, float, float]:
+    """The axis range of the result (a little wider than possible) and the even result."""
+    if st.metric == "win rate":
+        return (-0.03, 1.03, 0.5)
+    return (0.9, 5.1, 3.0)
+
+
 def _ratings(st: Standings, title: str) -> Any:
     import matplotlib.pyplot as plt
 
@@ -45,12 +52,9 @@ def _ratings(st: Standings, title: str) -> Any:
     vals = [r.result if r.games else float("nan") for r in rows]
     bx.errorbar(vals, y, xerr=[lo, hi], fmt="s", capsize=4, color="tab:green")
     bx.set_xlabel(f"{st.metric} (95% interval)")
-    if st.metric == "win rate":
-        bx.set_xlim(-0.03, 1.03)
-        bx.axvline(0.5, color="grey", lw=0.8, ls="--")
-    else:
-        bx.set_xlim(0.9, 5.1)
-        bx.axvline(3.0, color="grey", lw=0.8, ls="--")
+    lo_lim, hi_lim, even = _scale(st)
+    bx.set_xlim(lo_lim, hi_lim)
+    bx.axvline(even, color="grey", lw=0.8, ls="--")
     bx.grid(axis="x", alpha=0.3)
     for yy, r in zip(y, rows, strict=True):
         bx.annotate(f"{r.games} games", (bx.get_xlim()[1], yy), xytext=(4, 0),
@@ -85,17 +89,11 @@ def _sweep(st: Standings, key: str, title: str) -> Any:
                     fontsize=8, color="grey")
     if numeric and min(xs) > 0 and max(xs) / min(xs) >= 10:
         ax.set_xscale("log")
-    if numeric:
-        ax.set_xticks(xs, [r.sweep or "" for r in variants])
-        ax.minorticks_off()
-    else:
-        ax.set_xticks(xs, [r.sweep or "" for r in variants])
-    if st.metric == "win rate":
-        ax.set_ylim(-0.03, 1.03)
-        ax.axhline(0.5, color="grey", lw=0.8, ls="--")
-    else:
-        ax.set_ylim(0.9, 5.1)
-        ax.axhline(3.0, color="grey", lw=0.8, ls="--")
+    ax.set_xticks(xs, [r.sweep or "" for r in variants])
+    ax.minorticks_off()
+    lo_lim, hi_lim, even = _scale(st)
+    ax.set_ylim(lo_lim, hi_lim)
+    ax.axhline(even, color="grey", lw=0.8, ls="--")
     ax.set_xlabel(key)
     ax.set_ylabel(f"{st.metric} (95% interval; n = games)")
     ax.set_title(f"{title}\nagainst {', '.join(field)}", fontsize=10)

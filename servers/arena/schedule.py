@@ -49,6 +49,17 @@ class Task:
     cwd: str = "."
     attempt: int = 1
 
+    @property
+    def cpus(self) -> int:
+        """Cores the task needs: its players take turns, so one, unless a corvid player
+        searches in several processes (``workers=N``)."""
+        need = 1
+        for p in self.players:
+            w = p.setting("workers")
+            if w is not None and w.isdigit():
+                need = max(need, int(w))
+        return need
+
 
 def derive_seed(seed: int, *keys: int) -> int:
     """A seed in [0, 2^31) for one game or task, from the run's seed and its coordinates."""

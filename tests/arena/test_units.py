@@ -10,7 +10,7 @@ import pytest
 from servers.arena import blokus, gtp, uecda
 from servers.arena.players import Player, SpecError, parse_sweep, unique_labels
 from servers.arena.records import GameRecord, Piece, RunConfig, RunDir, RunDirError, latest
-from servers.arena.schedule import chunks, derive_seed, pairings, sweep_participants
+from servers.arena.schedule import Task, chunks, derive_seed, pairings, sweep_participants
 from servers.arena.standings import Tally, elo, format_table, standings
 from servers.arena.stats import mean_ci95
 
@@ -190,6 +190,12 @@ def test_run_dir_round_trip(tmp_path: Path) -> None:
     assert latest(games)[(0, 1)].status == "ok"
     with pytest.raises(RunDirError):
         RunDir(tmp_path / "nothing").load_config()
+
+
+def test_task_cores() -> None:
+    players = (gtp.GAME.parse("corvid:workers=4"), gtp.GAME.parse("gnugo"))
+    assert Task(0, "gtp", 0, players, (0,), 1, {}).cpus == 4
+    assert Task(0, "gtp", 0, players[1:], (0,), 1, {}).cpus == 1
 
 
 def test_player_dataclass_is_plain() -> None:
