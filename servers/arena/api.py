@@ -184,7 +184,8 @@ def prepare(game: str | None = None, players: Sequence[str] = (), *,
             return p
         if game is None:
             raise ArenaError("name the game (uecda, gtp or blokus)")
-        config = make_config(game, players, games=games or _game(game).default_games,
+        config = make_config(game, players,
+                             games=_game(game).default_games if games is None else games,
                              schedule=schedule or "roundrobin", sweep=sweep, seed=seed,
                              chunk=chunk, options=options, workers=workers)
         p = plan(config)

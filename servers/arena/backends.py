@@ -101,12 +101,16 @@ def start_ray(address: str | None = None, cpus: int | None = None) -> tuple[Any,
     """Ray, initialised: the running instance if there is one, else a new local one with
     ``cpus`` CPUs (listening on 127.0.0.1 only), or a connection to the cluster at
     ``address`` (``auto``, ``HOST:PORT`` or ``ray://HOST:PORT``). Returns (the ray module,
-    whether this call started it). Usage statistics are switched off."""
+    whether this call started it). Usage statistics are switched off; the local Ray's
+    workers run at this process's priority (Ray's default is nice +15)."""
     os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
     if address is None:
         # Ray otherwise binds and talks to this machine's network address even for a local
         # instance; this switch (read when ray is imported) keeps it on the loopback.
         os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+        # and it runs its workers at nice +15: players with a clock per move would lose on
+        # time on a busy machine; they run at the arena's own priority instead
+        os.environ.setdefault("RAY_worker_niceness", "0")
     import ray
 
     if ray.is_initialized():
