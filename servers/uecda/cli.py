@@ -54,23 +54,23 @@ def run(args: argparse.Namespace) -> int:
     if cfg.games < 1:
         print("corvid serve uecda: --games must be >= 1", file=sys.stderr)
         return 2
-    pub = None
-    if args.pub:
-        from servers.uecda.publish import Publisher
-
-        pub = Publisher(args.pub)
-        if args.pub_wait > 0:
-            pub.wait_subscriber(args.pub_wait)
     listener = Listener(cfg.host, cfg.port)
-    print(f"corvid serve uecda: listening on {listener.host}:{listener.port}, waiting for "
-          f"{NP} clients", file=sys.stderr, flush=True)
     bar = Progress(cfg.games, "serve uecda", every=args.progress_every)
+    pub = None
 
     def on_game(game: int, record: MatchRecord) -> None:
         bar.update(game, "  ".join(f"{p}:{name} {t / game:.2f}" for p, (name, t) in
                                    enumerate(zip(record.names, record.totals, strict=True))))
 
     try:
+        if args.pub:
+            from servers.uecda.publish import Publisher
+
+            pub = Publisher(args.pub)
+            if args.pub_wait > 0:
+                pub.wait_subscriber(args.pub_wait)
+        bar.write(f"corvid serve uecda: listening on {listener.host}:{listener.port}, "
+                  f"waiting for {NP} clients")
         rec = serve(cfg, listener, on_game, events=pub)
     finally:
         bar.close()
