@@ -77,3 +77,14 @@ def test_usage_errors_are_short_and_help_is_clean() -> None:
     for game in ("uecda", "gtp", "blokus"):
         h = corvid("arena", game, "--help")
         assert h.returncode == 0 and "--resume DIR" in h.stdout and "``" not in h.stdout
+
+
+def test_serve_uecda_shows_progress_when_not_a_terminal() -> None:
+    p = corvid("serve", "uecda", "--games", "6", "--accept-timeout", "0.2", "--port", "0",
+               "--progress-every", "2", "--seed", "1")
+    assert p.returncode == 0, p.stderr
+    lines = p.stderr.splitlines()
+    assert lines[0].startswith("corvid serve uecda: listening on 127.0.0.1:")
+    done = [ln.split(" games")[0] for ln in lines if ln.startswith("serve uecda: ")]
+    assert done == ["serve uecda: 2/6", "serve uecda: 4/6", "serve uecda: 6/6"]
+    assert "0:standin" in lines[-1]
