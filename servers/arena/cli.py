@@ -26,16 +26,17 @@ schedules: roundrobin (every pair; for UECda every table of five), gauntlet (the
 player against each of the others), --sweep KEY=V1,V2,... (the first player once per value,
 against the others). Colours, seats and move orders alternate within a pairing.
 
-Every game is recorded in the run directory (--out, default runs/arena-GAME-TIME): the
-game records ({formats}), one JSON line per game in games.jsonl and the run's settings in
-run.json. An interrupted run continues with --resume DIR. --backend ray runs each task (a
-few consecutive games on their own loopback ports) as a Ray task, on a local Ray or on the
-cluster at --ray-address (see docs/arena.md); a failed task is retried once, then its
-games are recorded as failed.
+Every game is recorded in the run directory (--out, default runs/arena-GAME-TIME):
+{formats}, one JSON line per game in games.jsonl,
+the run's settings in run.json. An interrupted run continues with --resume DIR.
+
+--backend ray runs each task (a few consecutive games on their own loopback ports) as a
+Ray task, on a local Ray or on the cluster at --ray-address (see docs/arena.md); a failed
+task is retried once, then its games are recorded as failed.
 """
 
-FORMATS = {"uecda": "uecda/*.log, tndhms server logs", "gtp": "sgf/*.sgf",
-           "blokus": "blokus/*.blksgf, Pentobi's Blokus SGF"}
+FORMATS = {"uecda": "tndhms server logs (uecda/*.log)", "gtp": "SGF (sgf/*.sgf)",
+           "blokus": "Pentobi's Blokus SGF (blokus/*.blksgf)"}
 BUILTINS = {
     "uecda": "baseline                 corvid:core=baseline (sample-client-like)\n"
              "  standin                  the server's rule-based stand-in (no process)",
