@@ -252,10 +252,11 @@ def execute(p: Plan, *, backend: str = "inprocess", parallel: int | None = None,
             bar.update(tally.games + tally.failed, tally.brief())
 
     def on_piece(task: Task, piece: Piece) -> None:
+        if piece.game is not None:
+            piece.game.task, piece.game.attempt = task.id, task.attempt
         if rundir is not None:
             rundir.add(piece)
         if piece.game is not None:
-            piece.game.task, piece.game.attempt = task.id, task.attempt
             add(piece.game)
 
     def on_failure(task: Task, error: BaseException) -> Task | None:

@@ -34,8 +34,9 @@ def test_uecda_tables_of_stand_ins(tmp_path: Path) -> None:
     assert [p.name for p in logs] == ["p000-g0001-0003.log", "p000-g0004-0006.log"]
     for log in logs:
         assert replay_log(log).ok and replay_log(log).games == 3
-    lines = (tmp_path / "run" / "games.jsonl").read_text().splitlines()
-    assert len(lines) == 6 and "text" not in json.loads(lines[0])
+    lines = [json.loads(ln) for ln in (tmp_path / "run" / "games.jsonl").read_text().splitlines()]
+    assert len(lines) == 6 and "text" not in lines[0]
+    assert sorted(ln.get("task", 0) for ln in lines) == [0, 0, 0, 1, 1, 1]
     st = res.standings()
     assert sum(r.result * r.games for r in st.rows) == pytest.approx(15 * 6)
 
@@ -78,6 +79,8 @@ def test_a_failing_task_is_retried_once_then_recorded(tmp_path: Path) -> None:
               options={"size": 5}, out=tmp_path / "run")
     assert [r.status for r in res.records] == ["failed"] * 3
     assert all(r.attempt == 2 and "exit code 1" in r.error for r in res.records)
+    lines = (tmp_path / "run" / "games.jsonl").read_text().splitlines()
+    assert all(json.loads(ln)["attempt"] == 2 for ln in lines)
     assert res.standings().failed == 3
     # a player that cannot start at all (usage error, exit code 2) stops the run at once
     with pytest.raises(ArenaError, match="exit code 2"):
