@@ -127,25 +127,23 @@ def test_2013_second_mover_replays_simultaneous_first_moves() -> None:
 
 @pytest.mark.parametrize("settings", [{"core": "uct"}, {"core": "uct", "compiled": False},
                                       {"core": "flat"}, {"core": "abucb"}])
-def test_playout_cores_answer_in_time(settings: dict[str, object]) -> None:
-    from clients.blokus.cli import _warmup
+def test_every_playout_core_plays(settings: dict[str, object]) -> None:
     from search.abucb import ABUCB
+    from search.budget import Budget
     from search.ctree import CompiledUCT
     from search.flat import FlatMC
     from search.uct import UCT
 
     cfg = PlayerConfig(time=0.3, margin=0.1, seed=3, **settings)  # type: ignore[arg-type]
     p = BlokusPlayer(cfg)
-    _warmup(p)  # as `corvid blokus` does before it connects
     want = {"flat": FlatMC, "abucb": ABUCB}.get(str(settings["core"]),
                                                  CompiledUCT if cfg.compiled else UCT)
     assert isinstance(p.core.searcher, want)
-    code = p.on_prompt(FirstMovePrompt(1))
-    s = BlokusState(first=0)
-    assert s.is_legal(s.geo.parse_code(code))
-    code2, info = p.decide()
-    assert "fallback" not in info and info["playouts"] > 0
-    assert p.state is not None and p.state.is_legal(p.state.geo.parse_code(code2))
+    s = _random_position(np.random.default_rng(8), 5)
+    res = p.core.search(s, Budget(playouts=60), np.random.default_rng(1))
+    assert res.playouts >= 60 and s.is_legal(int(res.move))  # type: ignore[call-overload]
+    code = p.on_prompt(FirstMovePrompt(1))  # and through the player, on its clock
+    assert BlokusState(first=0).is_legal(BlokusState().geo.parse_code(code))
 
 
 def test_cores_and_workers_that_cannot_serve_are_refused() -> None:
@@ -161,21 +159,23 @@ def test_cores_and_workers_that_cannot_serve_are_refused() -> None:
 
 @pytest.mark.integration
 def test_root_parallel_workers_and_their_failure() -> None:
-    cfg = PlayerConfig(core="uct", workers=2, time=1.0, margin=0.2, seed=3)
+    from search.budget import Budget
+
+    cfg = PlayerConfig(core="uct", workers=2, seed=3)
     core = Core(cfg)
+    s = _random_position(np.random.default_rng(2), 4)
     try:
         core.start()
         assert core.pool is not None and len(core.pool.procs) == 2
-        p = BlokusPlayer(cfg, core=core)
-        p.on_prompt(FirstMovePrompt(1))
-        code, info = p.decide()
-        assert "fallback" not in info and info["workers"] == 2
+        res = core.search(s, Budget(playouts=100), np.random.default_rng(1))
+        assert res.info["workers"] == 2 and res.playouts == 100
         for proc in core.pool.procs:
             proc.kill()
             proc.join(timeout=5)
-        code, info = p.decide()  # the workers are dead: this process searches alone
-        assert "fallback" not in info and core.workers_failed and core.pool is None
-        assert p.state is not None and p.state.is_legal(p.state.geo.parse_code(code))
+        res = core.search(s, Budget(playouts=100), np.random.default_rng(1))
+        # the workers are dead: this process searched alone, with the whole budget
+        assert core.workers_failed and core.pool is None and res.playouts == 100
+        assert s.is_legal(int(res.move))  # type: ignore[call-overload]
     finally:
         core.close()
 
