@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 import structlog
 
@@ -21,9 +22,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         usage="%(prog)s [OPTIONS]\n       %(prog)s learn --out FILE [LEARN OPTIONS]",
         description="Connect to an ICFPT Blokus Duo host (TCP, or a serial device) and play. "
         "Core and time are settings (listed with their defaults below): --set "
-        "core=uct|alphabeta|greedy, --set time=1.0, --set margin=0.25, --set weights=FILE. "
-        "Exit status 1 when the host broke a game (closed early, garbage, silent past "
-        "--idle-timeout) or could not be reached.",
+        "core=alphabeta|uct|flat|abucb|greedy, --set workers=N (uct, flat, abucb), --set "
+        "time=1.0, --set margin=0.25, --set weights=FILE. Exit status 1 when the host broke "
+        "a game (closed early, garbage, silent past --idle-timeout) or could not be reached.",
     )
     p.add_argument("--host", default="127.0.0.1", help="host address (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=10000, help="host port (default 10000)")
@@ -74,10 +75,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from clients.blokus.agent import GameSummary, play_game
     from clients.blokus.player import BlokusPlayer
-    from clients.faults import ServerFault
-    from protocols.transport import SerialTransport, TransportError, connect_tcp
 
     cfg = load_config(PlayerConfig, args.config, args.set)
     team = args.team_code if args.team_code is not None else cfg.team_code
@@ -86,10 +84,23 @@ def run_play(args: argparse.Namespace) -> int:
     except ValueError as e:
         raise ConfigError(str(e)) from None
     player = BlokusPlayer(cfg)
+    try:
+        return _play(args, cfg, player, team)
+    finally:
+        player.core.close()  # the worker processes, if any
+
+
+def _play(args: argparse.Namespace, cfg: PlayerConfig, player: Any, team: str) -> int:
+    from clients.blokus.agent import GameSummary, play_game
+    from clients.faults import ServerFault
+    from protocols.transport import SerialTransport, TransportError, connect_tcp
+
     if cfg.warmup:
         _warmup(player)
-    log.info("blokus_player", core=cfg.core, time=cfg.time, margin=cfg.margin,
-             weights=player.core.weights or None, dialect=args.dialect, team_code=team)
+    player.core.start()
+    log.info("blokus_player", core=cfg.core, workers=cfg.workers, time=cfg.time,
+             margin=cfg.margin, weights=player.core.weights or None, dialect=args.dialect,
+             team_code=team)
     idle = args.idle_timeout if args.idle_timeout > 0 else None
     faults: list[str] = []
 

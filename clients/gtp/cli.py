@@ -88,10 +88,10 @@ def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig) ->
     ``idle_timeout`` seconds, or when the controller stopped reading our answers (each
     logged as ``gtp_controller_gone`` with the reason)."""
     from clients.gtp.engine import GtpEngine
-    from clients.gtp.player import UctPlayer
+    from clients.gtp.player import SearchPlayer
 
     log = structlog.get_logger()
-    player = UctPlayer(config)
+    player = SearchPlayer(config)
     engine = GtpEngine(config, player)
     lines: queue.Queue[bytes | None] = queue.Queue()
     reader = threading.Thread(target=_read_lines, args=(engine_input, lines),
@@ -101,6 +101,7 @@ def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig) ->
             from clients.gtp.board import warm_up
 
             warm_up()
+            player.warm_up()
             player.start()
         log.info("gtp_ready", name=config.name, workers=config.workers)
         reader.start()

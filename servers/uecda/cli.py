@@ -6,8 +6,10 @@ import argparse
 import json
 import sys
 
+from servers.arena.progress import Progress
 from servers.uecda.config import ServerConfig
-from servers.uecda.match import serve
+from servers.uecda.match import NP, MatchRecord, serve
+from servers.uecda.net import Listener
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -41,6 +43,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--pub-wait", type=float, default=0.0, metavar="SECONDS",
                    help="with --pub: wait up to this long for a subscriber before playing "
                    "(default 0: do not wait)")
+    p.add_argument("--progress-every", type=int, default=None, metavar="N",
+                   help="when stderr is not a terminal, a progress line every N games "
+                   "(default: about 20 lines per match); on a terminal a progress bar")
     p.add_argument("--json", action="store_true",
                    help="print the result as one JSON object on the last line")
     p.set_defaults(func=run)
@@ -56,16 +61,27 @@ def run(args: argparse.Namespace) -> int:
         if not ok:
             print(f"corvid serve uecda: {name} must be positive", file=sys.stderr)
             return 2
+    listener = Listener(cfg.host, cfg.port)
+    bar = Progress(cfg.games, "serve uecda", every=args.progress_every)
     pub = None
-    if args.pub:
-        from servers.uecda.publish import Publisher
 
-        pub = Publisher(args.pub)
-        if args.pub_wait > 0:
-            pub.wait_subscriber(args.pub_wait)
+    def on_game(game: int, record: MatchRecord) -> None:
+        bar.update(game, "  ".join(f"{p}:{name} {t / game:.2f}" for p, (name, t) in
+                                   enumerate(zip(record.names, record.totals, strict=True))))
+
     try:
-        rec = serve(cfg, events=pub)
+        if args.pub:
+            from servers.uecda.publish import Publisher
+
+            pub = Publisher(args.pub)
+            if args.pub_wait > 0:
+                pub.wait_subscriber(args.pub_wait)
+        bar.write(f"corvid serve uecda: listening on {listener.host}:{listener.port}, "
+                  f"waiting for {NP} clients")
+        rec = serve(cfg, listener, on_game, events=pub)
     finally:
+        bar.close()
+        listener.close()
         if pub is not None:
             pub.close()
     totals = rec.totals
