@@ -71,9 +71,13 @@ def _label(engine: EngineProcess, fallback: str, timeout: float) -> str:
 
 def run(args: argparse.Namespace) -> int:
     log = structlog.get_logger()
-    if args.games < 1:
-        print("corvid serve gtp: --games must be at least 1", file=sys.stderr)
-        return 2
+    for name, ok in (("--games", args.games >= 1), ("--size", 2 <= args.size <= 25),
+                     ("--timeout", args.timeout > 0), ("--startup-timeout",
+                                                       args.startup_timeout > 0),
+                     ("--main-time", args.main_time >= 0), ("--max-moves", args.max_moves >= 0)):
+        if not ok:
+            print(f"corvid serve gtp: {name} is out of range", file=sys.stderr)
+            return 2
     cfg = MatchConfig(size=args.size, komi=args.komi, timeout=args.timeout,
                       main_time=args.main_time, max_moves=args.max_moves)
     stderr = None if not args.engine_stderr else sys.stderr.buffer
