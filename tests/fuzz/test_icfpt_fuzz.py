@@ -7,11 +7,10 @@ exception); the mock host scores a violation and goes on.
 
 from __future__ import annotations
 
+import functools
 import socket
-import struct
 import threading
 from collections import deque
-from typing import Any
 
 from hypothesis import strategies as st
 
@@ -35,6 +34,7 @@ from protocols.icfpt import (
 )
 from servers.blokus.host import Host, HostConfig
 from tests.fuzz.conftest import Fuzz
+from tests.fuzz.harness import chunks, end_like, run_against
 
 # bytes a host or player could plausibly send, and the ones it should not
 ALPHABET = b"0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ \r\n\t\x00\xff"
@@ -47,15 +47,6 @@ move_code = st.one_of(
     st.just("0000"),
     st.tuples(coord, coord, st.sampled_from("abcdefghijklmnopqrstu"),
               st.sampled_from("01234567")).map("".join))
-
-
-def chunks(data: bytes, sizes: list[int]) -> list[bytes]:
-    out, i, k = [], 0, 0
-    while i < len(data):
-        out.append(data[i:i + sizes[k % len(sizes)]])
-        i += sizes[k % len(sizes)]
-        k += 1
-    return out
 
 
 # -- the player's codec ---------------------------------------------------------------------
@@ -202,8 +193,7 @@ BEHAVIOURS = ["random", "team+random", "team+close", "team+reset", "silent", "ha
 
 
 def _hostile(port: int, behaviour: str, blob: bytes, stop: threading.Event) -> None:
-    s = socket.create_connection(("127.0.0.1", port), timeout=10)
-    try:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
         if behaviour == "random":
             s.sendall(blob)
         elif behaviour.startswith("team"):
@@ -217,22 +207,7 @@ def _hostile(port: int, behaviour: str, blob: bytes, stop: threading.Event) -> N
                 s.sendall(b"56 u0")
         elif behaviour == "half-open":
             s.shutdown(socket.SHUT_WR)
-        if behaviour.endswith("reset"):
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-            return
-        if behaviour.endswith("close"):
-            return
-        s.settimeout(0.2)
-        while not stop.is_set():
-            try:
-                if not s.recv(4096):
-                    return
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-    finally:
-        s.close()
+        end_like(s, behaviour, stop)
 
 
 def test_mock_host_survives_hostile_players(fuzz: Fuzz) -> None:
@@ -242,27 +217,7 @@ def test_mock_host_survives_hostile_players(fuzz: Fuzz) -> None:
     def prop(behaviours: list[str], dialect: str, blob: bytes) -> None:
         host = Host(HostConfig(port=0, port2=0, games=1, timeout=0.3, connect_timeout=1.0,
                                dialect=dialect))  # type: ignore[arg-type]
-        box: dict[str, Any] = {}
-        stop = threading.Event()
-
-        def run() -> None:
-            try:
-                box["results"] = host.run()
-            except BaseException as e:  # reported below
-                box["error"] = e
-
-        th = threading.Thread(target=run, daemon=True)
-        th.start()
-        players = [threading.Thread(target=_hostile, args=(port, b, blob, stop), daemon=True)
-                   for port, b in zip(host.ports, behaviours, strict=True)]
-        for p in players:
-            p.start()
-        th.join(30)
-        stop.set()
-        host.close()
-        for p in players:
-            p.join(10)
-        assert not th.is_alive(), "the host hung"
-        assert "error" not in box, repr(box.get("error"))
-        (r,) = box["results"]
+        (r,) = run_against(host.run, [functools.partial(_hostile, port, b, blob)
+                                      for port, b in zip(host.ports, behaviours, strict=True)],
+                           host.close)
         assert r.record.violator is not None  # somebody broke the protocol and lost

@@ -7,12 +7,11 @@ dropped seat in the server); nothing else may escape, and nothing may hang.
 
 from __future__ import annotations
 
+import functools
 import socket
 import struct
 import threading
-import time
 from collections import deque
-from typing import Any
 
 from hypothesis import strategies as st
 
@@ -40,6 +39,7 @@ from servers.uecda.config import ServerConfig
 from servers.uecda.match import serve
 from servers.uecda.net import Listener
 from tests.fuzz.conftest import Fuzz
+from tests.fuzz.harness import chunks, end_like, run_against
 from tests.fuzz.uecda_memory import transcript
 
 INTERESTING = [0, 1, 2, 3, 4, 5, 6, 8, 9, 13, 14, 15, 53, 54, 20070, -1, -2, 2**31 - 1,
@@ -47,16 +47,6 @@ INTERESTING = [0, 1, 2, 3, 4, 5, 6, 8, 9, 13, 14, 15, 53, 54, 20070, -1, -2, 2**
 int32 = st.one_of(st.sampled_from(INTERESTING), st.integers(-(2**31), 2**31 - 1))
 chunk_sizes = st.lists(st.integers(1, 700), min_size=1, max_size=40)
 big_chunks = st.lists(st.integers(64, 5000), min_size=1, max_size=40)
-
-
-def chunks(data: bytes, sizes: list[int]) -> list[bytes]:
-    out, i, k = [], 0, 0
-    while i < len(data):
-        n = sizes[k % len(sizes)]
-        out.append(data[i:i + n])
-        i += n
-        k += 1
-    return out
 
 
 def answer(conn: ClientConnection, ev: object) -> None:
@@ -277,8 +267,7 @@ BEHAVIOURS = ["random", "profile+random", "half-open", "reset", "silent", "profi
 
 
 def _hostile(port: int, behaviour: str, blob: bytes, stop: threading.Event) -> None:
-    s = socket.create_connection(("127.0.0.1", port), timeout=10)
-    try:
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
         profile = ClientConnection().send(Profile("hostile"))
         if behaviour == "random":
             s.sendall(blob)
@@ -289,27 +278,10 @@ def _hostile(port: int, behaviour: str, blob: bytes, stop: threading.Event) -> N
                 s.sendall(blob)
         elif behaviour == "bad-version":
             s.sendall(struct.pack(">i", 20060) + profile[4:])
-        if behaviour == "half-open":
+        elif behaviour == "half-open":
             s.sendall(profile[:100])
             s.shutdown(socket.SHUT_WR)
-        if behaviour.endswith("reset"):
-            s.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-            s.close()
-            return
-        if behaviour.endswith("close"):
-            s.close()
-            return
-        s.settimeout(0.2)
-        while not stop.is_set():  # read whatever comes until the server lets go
-            try:
-                if not s.recv(65536):
-                    return
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-    finally:
-        s.close()
+        end_like(s, behaviour, stop)
 
 
 def test_mock_server_survives_hostile_clients(fuzz: Fuzz) -> None:
@@ -318,31 +290,11 @@ def test_mock_server_survives_hostile_clients(fuzz: Fuzz) -> None:
                 st.binary(min_size=1, max_size=1500), slow=True)
     def prop(behaviours: list[str], blob: bytes) -> None:
         listener = Listener("127.0.0.1", 0)
-        box: dict[str, Any] = {}
-        stop = threading.Event()
-
-        def run() -> None:
-            try:
-                box["record"] = serve(ServerConfig(games=2, seed=3, timeout=0.3,
-                                                   accept_timeout=5.0), listener)
-            except BaseException as e:  # reported below
-                box["error"] = e
-
-        server = threading.Thread(target=run, daemon=True)
-        server.start()
-        clients = [threading.Thread(target=_hostile, args=(listener.port, b, blob, stop),
-                                    daemon=True) for b in behaviours]
-        for c in clients:
-            c.start()
-            time.sleep(0)  # let it connect in order (not needed for correctness)
-        server.join(60)
-        stop.set()
-        listener.close()
-        for c in clients:
-            c.join(10)
-        assert not server.is_alive(), "the server hung"
-        assert "error" not in box, repr(box.get("error"))
-        rec = box["record"]
+        rec = run_against(
+            lambda: serve(ServerConfig(games=2, seed=3, timeout=0.3, accept_timeout=5.0),
+                          listener),
+            [functools.partial(_hostile, listener.port, b, blob) for b in behaviours],
+            listener.close)
         assert len(rec.points) == 2
         assert all(sorted(g) == [1, 2, 3, 4, 5] for g in rec.points)
         assert len({d.player for d in rec.drops}) == 5  # every hostile seat was replaced
