@@ -44,9 +44,43 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     warmup: bool = True  # compile / load the kernels before connecting
 
     def __post_init__(self) -> None:
+        """Every setting checked once, whichever way it came (TOML, --set): a bad value or
+        two settings that contradict each other are an error naming them."""
         if self.core not in BLOKUS_CORES:
             raise ValueError(f"core {self.core!r} cannot play Blokus Duo; the cores that can: "
                              + ", ".join(BLOKUS_CORES))
         if self.workers > 1 and self.core not in PARALLEL_CORES:
             raise ValueError(f"workers={self.workers} needs core "
                              + ", ".join(PARALLEL_CORES) + f", not {self.core!r}")
+        check_team_code(self.team_code, "team_code")
+        if not self.time > 0:
+            raise ValueError(f"time={self.time:g}: the host's seconds per move must be > 0")
+        if not 0 <= self.margin < self.time:
+            raise ValueError(f"margin={self.margin:g} must be >= 0 and less than "
+                             f"time={self.time:g} (else no move is ever searched)")
+        if self.weights and self.core in PARALLEL_CORES:
+            raise ValueError(f"weights={self.weights!r} is read by core=alphabeta or greedy, "
+                             f"not by core={self.core}")
+        u, ab = self.uct, self.alphabeta
+        for name, ok in (("uct.c", u.c >= 0), ("uct.rave_k", u.rave_k > 0),
+                         ("uct.prior_count", u.prior_count >= 0),
+                         ("uct.grandfather", u.grandfather >= 0),
+                         ("uct.widening_initial", u.widening_initial >= 1),
+                         ("uct.widening_a", u.widening_a > 0),
+                         ("uct.widening_b", u.widening_b > 0),
+                         ("uct.max_depth", u.max_depth >= 1),
+                         ("alphabeta.max_depth", ab.max_depth >= 1),
+                         ("alphabeta.width", ab.width >= 0),
+                         ("alphabeta.root_width", ab.root_width >= 0),
+                         ("alphabeta.check_every", ab.check_every >= 1)):
+            if not ok:
+                section, _, key = name.partition(".")
+                raise ValueError(f"{name}={getattr(getattr(self, section), key)} is out of "
+                                 "range")
+
+
+def check_team_code(code: str, what: str) -> str:
+    """The two printable ASCII characters the host keeps; ValueError naming ``what``."""
+    if len(code) != 2 or not all(0x21 <= ord(c) < 0x7F for c in code):
+        raise ValueError(f"{what} {code!r} must be two printable ASCII characters")
+    return code

@@ -3,6 +3,8 @@ compiled child evaluation against its reference."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -77,9 +79,9 @@ def test_fallback_is_the_biggest_piece(core: object, why: str) -> None:
 
 
 def test_no_time_left_plays_fallback_at_once() -> None:
-    p = BlokusPlayer(PlayerConfig(time=0.2, margin=0.25), core=Boom())  # type: ignore[arg-type]
+    p = BlokusPlayer(PlayerConfig(time=0.3, margin=0.25), core=Boom())  # type: ignore[arg-type]
     p.observe(SecondMovePrompt(2, "56u0"))
-    code, info = p.decide()
+    code, info = p.decide(time.perf_counter() - 1.0)  # the prompt came a second ago
     assert info["fallback"] == "no_time_left"
     assert p.state is not None and p.state.is_legal(p.state.geo.parse_code(code))
 
