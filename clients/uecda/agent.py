@@ -56,9 +56,14 @@ class UecdaPlayer:
         return Profile(self.name)
 
     def warm_up(self) -> None:
-        """Load the compiled kernels (one tiny search on a random deal) while the server
-        waits for the other players, so the first real decision is not slowed down."""
+        """Load the compiled kernels (one tiny search on a random deal) and start the
+        workers while the server waits for the other players, so the first real decision is
+        not slowed down."""
         self.decider.warm_up()
+
+    def close(self) -> None:
+        """Stop the worker processes, if any."""
+        self.decider.close()
 
     def handle(self, ev: Event) -> Event | None:
         tr = self.tracker
@@ -94,6 +99,13 @@ def play_match(player: UecdaPlayer, transport: Any) -> int:
     conn = ClientConnection()
     transport.send(conn.send(player.profile()))
     player.warm_up()
+    try:
+        return _loop(player, conn, transport)
+    finally:
+        player.close()
+
+
+def _loop(player: UecdaPlayer, conn: ClientConnection, transport: Any) -> int:
     while True:
         ev = conn.next_event()
         if ev is NEED_DATA:

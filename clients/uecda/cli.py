@@ -7,8 +7,8 @@ import sys
 
 import structlog
 
-from clients.config import add_config_arguments, load_config
-from clients.uecda.config import ClientConfig
+from clients.config import add_config_arguments
+from clients.uecda.config import ClientConfig, load_client_config, preset_help
 
 log = structlog.get_logger()
 
@@ -24,6 +24,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--port", type=int, default=42485, help="server port (default 42485)")
     p.add_argument("--name", default="corvid", help="client name sent in the profile")
     add_config_arguments(p, ClientConfig)
+    p.epilog += ("\n\npresets (the settings you give win over the preset's):\n  "
+                 + "\n  ".join(preset_help().splitlines())
+                 + "\n\nseconds=S alone means a time-only budget of S per decision; with "
+                 "playouts=N too, whichever ends first.\nplayouts=0: no playout limit "
+                 "(needs seconds). Every decision stops at max_seconds.")
     p.set_defaults(func=run)
     sub = p.add_subparsers(dest="uecda_command", metavar="replay")
     r = sub.add_parser("replay", help="replay tndhms server logs through the rules engine",
@@ -37,10 +42,11 @@ def run(args: argparse.Namespace) -> int:
     from clients.uecda.agent import UecdaPlayer, play_match
     from protocols.transport import TcpTransport
 
-    cfg = load_config(ClientConfig, args.config, args.set)
+    cfg = load_client_config(args.config, args.set)
     player = UecdaPlayer(cfg, args.name)
     log.info("uecda_connect", host=args.host, port=args.port, name=args.name, core=cfg.core,
-             playouts=cfg.playouts, seconds=cfg.seconds, alpha=cfg.alpha)
+             preset=cfg.preset, playouts=cfg.playouts, seconds=cfg.seconds, alpha=cfg.alpha,
+             workers=cfg.workers)
     transport = TcpTransport(args.host, args.port)
     if cfg.recv_timeout is not None:
         transport.set_timeout(cfg.recv_timeout)

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 import structlog
+import zmq
 
 from clients.uecda.baseline import baseline_exchange, baseline_move
 from clients.uecda.config import ClientConfig
@@ -38,44 +39,55 @@ from games.daihinmin.cards import (
 from games.daihinmin.infoset import POLICIES
 from games.daihinmin.kernels import state_playout
 from games.daihinmin.state import Exchange, GameState
-from search import flat as flat_mod
-from search import uct as uct_mod
-from search.budget import Budget
+from search.alpha import discounted_value
+from search.budget import Budget, Clock
+from search.flat import FlatConfig, FlatMC
+from search.parallel import WorkerPool
 from search.result import SearchResult
+from search.uct import UCT, UCTConfig
 
 log = structlog.get_logger()
 
 NP = 5
+_POOL_ERRORS = (RuntimeError, TimeoutError, OSError, zmq.ZMQError)
 
 
 class Decider:
-    def __init__(self, config: ClientConfig, rng: np.random.Generator) -> None:
+    def __init__(self, config: ClientConfig, rng: np.random.Generator,
+                 clock: Clock = time.perf_counter) -> None:
         self.config = config
         self.rng = rng
+        self.clock = clock  # the search budgets' time source (tests inject one)
         self.core: Any = None
+        self.core_config: FlatConfig | UCTConfig | None = None
         self.searches = 0  # decisions taken by the search
         self.fallbacks = 0  # decisions where the search failed and the fallback was played
+        self.pool: WorkerPool | None = None  # with workers > 1, started by warm_up()
+        self.workers_failed = False
+        self.game = 0  # the workers' session
         if config.core == "flat":
-            self.core = flat_mod.FlatMC(flat_mod.FlatConfig(
-                bandit=config.bandit, alpha=config.alpha, final=config.final,
-                batch=config.batch))
+            self.core_config = FlatConfig(bandit=config.bandit, alpha=config.alpha,
+                                          final=config.final, batch=config.batch)
+            self.core = FlatMC(self.core_config)
         elif config.core == "uct":
-            self.core = uct_mod.UCT(uct_mod.UCTConfig(c=config.uct_c, reuse=False))
+            self.core_config = UCTConfig(c=config.uct_c, reuse=False)
+            self.core = UCT(self.core_config)
 
     def budget(self) -> Budget:
+        """Playouts (0: none) and/or seconds per decision, never past ``max_seconds``."""
         cfg = self.config
-        seconds = cfg.max_seconds if cfg.seconds is None else min(cfg.seconds, cfg.max_seconds)
-        return Budget(playouts=cfg.playouts, seconds=seconds,
-                      check_every=1 if cfg.playouts is None else 16)
+        seconds = cfg.max_seconds if cfg.seconds is None else cfg.seconds
+        return Budget(playouts=cfg.playouts or None, seconds=seconds, clock=self.clock)
 
     def _root(self, info: Any) -> Any:
         """The flat core batches playouts through the info set (its policy set); UCT plays
-        each sampled world out itself, so its worlds get the same policy."""
+        each sampled world out itself, so its worlds get the same policy, and α."""
         if self.config.core == "uct":
-            return _PolicyRoot(info, POLICIES[self.config.policy])
+            return _PolicyRoot(info, POLICIES[self.config.policy], self.config.alpha)
         return info
 
     def warm_up(self) -> None:
+        """Load the compiled kernels (and start the workers, with ``workers`` > 1)."""
         if self.core is None:
             return
         t0 = time.perf_counter()
@@ -88,7 +100,43 @@ class Decider:
         except Exception as e:  # the client boundary: warming up is optional
             log.warning("uecda_warm_up_failed", reason=f"{type(e).__name__}: {e}")
             return
-        log.info("uecda_warm_up", elapsed_ms=round((time.perf_counter() - t0) * 1000, 1))
+        if self.config.workers > 1:
+            self._start_workers(root, st.to_move)
+        log.info("uecda_warm_up", elapsed_ms=round((time.perf_counter() - t0) * 1000, 1),
+                 workers=0 if self.pool is None else len(self.pool.ready))
+
+    def _start_workers(self, root: Any, seat: int) -> None:
+        assert self.core_config is not None
+        try:
+            self.pool = WorkerPool(workers=self.config.workers)
+            self.pool.search(self.config.core, self.core_config, root, seat,  # type: ignore[arg-type]
+                             Budget(playouts=16 * self.config.workers), self.rng,
+                             session="warm-up")
+        except _POOL_ERRORS as e:
+            self._workers_failed(e)
+
+    def _workers_failed(self, error: Exception) -> None:
+        log.warning("uecda_workers_failed", error=f"{type(error).__name__}: {error}",
+                    fallback="searching in this process")
+        self.close()
+        self.workers_failed = True
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
+
+    def _search(self, root: Any, seat: int, game: int) -> SearchResult:
+        budget = self.budget()
+        if self.pool is not None:
+            slack = budget.seconds + 2.0 if budget.seconds is not None else None
+            try:
+                return self.pool.search(self.config.core, self.core_config,  # type: ignore[arg-type]
+                                        root, seat, budget, self.rng, session=f"game-{game}",
+                                        reply_timeout=slack)
+            except _POOL_ERRORS as e:
+                self._workers_failed(e)
+        return self.core.search(root, seat, budget, self.rng)  # type: ignore[no-any-return]
 
     # -- moves ----------------------------------------------------------------------------
     def move(self, tr: GameTracker, lead: bool) -> int:
@@ -109,7 +157,7 @@ class Decider:
             if st.to_move != tr.me:
                 raise RuntimeError(f"shadow says player {st.to_move} moves, not us")
             root = self._root(st.info_set(tr.me).with_policy(self.config.policy))
-            res: SearchResult = self.core.search(root, tr.me, self.budget(), self.rng)
+            res = self._search(root, tr.me, tr.game)
             if res.move not in legal:
                 raise RuntimeError(f"search chose an illegal move {res.move}")
         except Exception as e:  # the client boundary: never lose a move to a bug
@@ -191,29 +239,41 @@ class Decider:
 
 
 class _PolicyWorld:
-    """A sampled world whose ``playout`` uses the configured kernel policy."""
+    """A sampled world whose ``playout`` uses the configured kernel policy and reports the
+    searching player's return α-discounted over its turns in the playout (algorithms.md §2):
+    UCT backs up ``returns`` as they are, so this is how it uses α. The turns inside the
+    tree are not part of the discounting."""
 
-    def __init__(self, world: GameState, policy: int) -> None:
+    def __init__(self, world: GameState, policy: int, me: int, alpha: float) -> None:
         self._w = world
         self._policy = policy
+        self._me = me
+        self._alpha = alpha
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._w, name)
 
     def playout(self, rng: np.random.Generator, seat: int) -> Any:
-        return state_playout(self._w, rng, seat, self._policy)
+        po = state_playout(self._w, rng, self._me, self._policy)
+        if self._alpha < 1.0 and len(po.evals):
+            returns = po.returns.copy()
+            returns[self._me] = discounted_value(po.evals, float(returns[self._me]),
+                                                 self._alpha)
+            po = po._replace(returns=returns)
+        return po
 
 
 class _PolicyRoot:
-    """An info set whose sampled worlds play out with ``policy`` (for UCT)."""
+    """An info set whose sampled worlds play out with ``policy`` and α (for UCT)."""
 
-    def __init__(self, info: Any, policy: int) -> None:
+    def __init__(self, info: Any, policy: int, alpha: float = 1.0) -> None:
         self.info = info
         self.policy = policy
+        self.alpha = alpha
         self.seat = info.seat
 
     def legal_moves(self) -> list[int]:
         return list(self.info.legal_moves())
 
     def sample_world(self, rng: np.random.Generator) -> _PolicyWorld:
-        return _PolicyWorld(self.info.sample_world(rng), self.policy)
+        return _PolicyWorld(self.info.sample_world(rng), self.policy, self.seat, self.alpha)

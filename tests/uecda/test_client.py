@@ -180,15 +180,6 @@ def test_arena_specs_and_ci() -> None:
     assert mean_ci95([5.0, 1.0], 1, 5) == (3.0, (1, 5))  # clipped to the possible points
 
 
-def test_client_config_overrides() -> None:
-    from clients.config import ConfigError, load_config
-
-    cfg = load_config(ClientConfig, None, ["core=uct", "playouts=200", "alpha=1.0"])
-    assert (cfg.core, cfg.playouts, cfg.alpha) == ("uct", 200, 1.0)
-    with pytest.raises(ConfigError):
-        load_config(ClientConfig, None, ["core=magic"])
-
-
 def test_tracker_remembers_the_exchange() -> None:
     """As daifugo we know where our two cards went; as daihinmin we know what was taken."""
     from games.daihinmin.state import Match, MatchConfig
