@@ -1,0 +1,289 @@
+"""The learned playout policy and the playouts that use it (numba).
+
+``POLICY_LEARNED``: every player moves by a softmax over the move features of
+:mod:`games.daihinmin.features`, π(a) ∝ exp(φ(s, a)ᵀθ_p), with one weight row θ_p per player
+(``W`` is a 5 × N_FEATURES array: the same row five times, or rows adapted to each opponent).
+The uniform and heuristic policies of :mod:`games.daihinmin.kernels` are served here as
+well, so one playout loop takes any policy; the wave-1 kernels stay as they were (the
+``preset=v1`` player uses them).
+
+:func:`py_policy_probs` is the plain-Python reference of the probabilities.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numba import njit
+
+from games.contract import Playout
+from games.daihinmin.features import (
+    CTX_SIZE,
+    N_FEATURES,
+    features_into,
+    py_features,
+    step_context,
+)
+from games.daihinmin.kernels import (
+    _FINISH,
+    _H0,
+    _LOCK,
+    _NOUT,
+    _NP,
+    _OUTMASK,
+    _REV,
+    _TABLE,
+    _TURN,
+    MAX_EVALS,
+    MAX_MOVES,
+    MAX_PLIES,
+    POLICY_HEURISTIC,
+    POLICY_UNIFORM,
+    apply_move,
+    choose_move,
+    gen_moves_cached,
+    hot,
+    popcount,
+    rng_next,
+)
+
+if TYPE_CHECKING:
+    from games.daihinmin.state import GameState
+
+POLICY_LEARNED = 2
+
+
+# ----------------------------------------------------------------------------- reference
+
+def py_policy_probs(hand: int, others: int, table: int, rev: int, lock: int, opp_min: int,
+                    moves: list[int], theta: np.ndarray) -> np.ndarray:
+    """π over ``moves`` (the legal moves, PASS included when following)."""
+    z = np.array([float(np.dot(theta, py_features(hand, others, table, rev, lock, opp_min, m)))
+                  for m in moves])
+    z -= z.max()
+    p = np.exp(z)
+    return p / p.sum()  # type: ignore[no-any-return]
+
+
+# ----------------------------------------------------------------------------- kernels
+
+@hot(inline=True)
+def rng_uniform(rs: np.ndarray) -> float:
+    return float(rng_next(rs) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@hot()
+def view_of(st: np.ndarray, p: int) -> tuple[int, int]:
+    """(others, opp_min) of player ``p`` in a full state: the union of the other hands and
+    the fewest cards any other player holds (0 if nobody else holds any)."""
+    others = 0
+    opp_min = 0
+    for q in range(_NP):
+        h = st[_H0 + q]
+        if q != p and h != 0:
+            others |= h
+            c = popcount(h)
+            if opp_min == 0 or c < opp_min:
+                opp_min = c
+    return others, opp_min
+
+
+@hot()
+def policy_logits(hand: int, others: int, table: int, rev: int, lock: int, opp_min: int,
+                  moves: np.ndarray, k: int, theta: np.ndarray, z: np.ndarray,
+                  ctx: np.ndarray, feat: np.ndarray, buf: np.ndarray,
+                  tinfo: np.ndarray) -> float:
+    """z[i] = φ(moves[i])ᵀθ for i < k; returns max z."""
+    zmax = -1e300
+    step_context(hand, others, ctx)
+    for i in range(k):
+        features_into(hand, others, table, rev, lock, opp_min, moves[i], ctx, feat, buf,
+                      tinfo)
+        v = 0.0
+        for j in range(feat.shape[0]):
+            v += feat[j] * theta[j]
+        z[i] = v
+        if v > zmax:
+            zmax = v
+    return zmax
+
+
+@hot()
+def learned_pick(st: np.ndarray, W: np.ndarray, rs: np.ndarray, cand: np.ndarray,
+                 z: np.ndarray, ctx: np.ndarray, feat: np.ndarray, buf: np.ndarray,
+                 tinfo: np.ndarray, tinfo2: np.ndarray) -> int:
+    """A move of the player to move, drawn from π(a) ∝ exp(φᵀW[p])."""
+    p = st[_TURN]
+    table = st[_TABLE]
+    hand = st[_H0 + p]
+    n = gen_moves_cached(hand, table, st[_REV], st[_LOCK], cand, tinfo)
+    if n == 0:
+        return 0
+    k = n
+    if table != 0:
+        cand[n] = 0  # the pass is a candidate when following
+        k = n + 1
+    others, opp_min = view_of(st, p)
+    zmax = policy_logits(hand, others, table, st[_REV], st[_LOCK], opp_min, cand, k, W[p],
+                         z, ctx, feat, buf, tinfo2)
+    total = 0.0
+    for i in range(k):
+        z[i] = np.exp(z[i] - zmax)
+        total += z[i]
+    u = rng_uniform(rs) * total
+    for i in range(k):
+        u -= z[i]
+        if u <= 0.0:
+            return cand[i]  # type: ignore[no-any-return]
+    return cand[k - 1]  # type: ignore[no-any-return]
+
+
+@hot()
+def playout_w(st: np.ndarray, seat: int, policy: int, W: np.ndarray, rs: np.ndarray,
+              cand: np.ndarray, z: np.ndarray, ctx: np.ndarray, feat: np.ndarray,
+              buf: np.ndarray,
+              tinfo: np.ndarray, tinfo2: np.ndarray, stop_when_out: bool,
+              evals: np.ndarray, moves_out: np.ndarray, players_out: np.ndarray
+              ) -> tuple[int, int]:
+    """Play ``st`` on in place by ``policy`` (uniform, heuristic or learned with ``W``), as
+    :func:`games.daihinmin.kernels.playout` does (the same evals r_t for ``seat``)."""
+    ne = 0
+    ply = 0
+    tinfo[0] = -1
+    while st[_TURN] >= 0:
+        if stop_when_out and (st[_OUTMASK] >> seat) & 1:
+            break
+        p = st[_TURN]
+        if p == seat and ne < evals.shape[0]:
+            k = _NP - st[_NOUT]
+            evals[ne] = ((k + 1) * 0.5 - 1.0) * 0.25
+            ne += 1
+        if policy == POLICY_LEARNED:
+            m = learned_pick(st, W, rs, cand, z, ctx, feat, buf, tinfo, tinfo2)
+        else:
+            m = choose_move(st, policy, rs, cand, False, tinfo)
+        if ply < moves_out.shape[0]:
+            moves_out[ply] = m
+            players_out[ply] = p
+        ply += 1
+        apply_move(st, m, rs)
+    return ne, ply
+
+
+@hot()
+def final_return(st: np.ndarray, seat: int) -> float:
+    for i in range(_NP):
+        if st[_FINISH + i] == seat:
+            return (4 - i) * 0.25
+    return 0.0
+
+
+@njit(cache=True)
+def playout_worlds_kernel(st0: np.ndarray, moves: np.ndarray, worlds: np.ndarray, seat: int,
+                          policy: int, W: np.ndarray, seed: int, returns: np.ndarray,
+                          evals: np.ndarray, n_evals: np.ndarray) -> int:
+    """For each moves[i]: the hands of ``worlds[i]`` (5 hands) in the position ``st0``, play
+    moves[i] for ``seat``, play out until ``seat`` is out; returns[i] = (points - 1) / 4,
+    evals[i, :n_evals[i]] = r_t. Returns max(n_evals)."""
+    rs = np.empty(1, np.uint64)
+    rs[0] = np.uint64(seed)
+    cand = np.empty(MAX_MOVES + 1, np.int64)
+    z = np.empty(MAX_MOVES + 1, np.float64)
+    feat = np.empty(N_FEATURES, np.float64)
+    ctx = np.empty(CTX_SIZE, np.int64)
+    buf = np.empty(MAX_MOVES, np.int64)
+    tinfo = np.empty(5, np.int64)
+    tinfo2 = np.empty(5, np.int64)
+    st = np.empty_like(st0)
+    none = np.empty(0, np.int64)
+    tmax = 0
+    for i in range(moves.shape[0]):
+        st[:] = st0
+        for p in range(_NP):
+            st[_H0 + p] = worlds[i, p]
+        apply_move(st, moves[i], rs)
+        ne, _ = playout_w(st, seat, policy, W, rs, cand, z, ctx, feat, buf, tinfo, tinfo2, True,
+                          evals[i], none, none)
+        n_evals[i] = ne
+        if ne > tmax:
+            tmax = ne
+        r = final_return(st, seat)
+        returns[i] = r
+    return tmax
+
+
+@njit(cache=True)
+def _state_playout_kernel(st: np.ndarray, seat: int, policy: int, W: np.ndarray, seed: int,
+                          evals: np.ndarray, moves_out: np.ndarray,
+                          players_out: np.ndarray) -> tuple[int, int]:
+    rs = np.empty(1, np.uint64)
+    rs[0] = np.uint64(seed)
+    cand = np.empty(MAX_MOVES + 1, np.int64)
+    z = np.empty(MAX_MOVES + 1, np.float64)
+    feat = np.empty(N_FEATURES, np.float64)
+    ctx = np.empty(CTX_SIZE, np.int64)
+    buf = np.empty(MAX_MOVES, np.int64)
+    tinfo = np.empty(5, np.int64)
+    tinfo2 = np.empty(5, np.int64)
+    return playout_w(st, seat, policy, W, rs, cand, z, ctx, feat, buf, tinfo, tinfo2, False,
+                     evals, moves_out, players_out)
+
+
+def no_weights() -> np.ndarray:
+    return np.zeros((_NP, N_FEATURES), np.float64)
+
+
+def state_playout_w(state: GameState, rng: np.random.Generator, seat: int, policy: int,
+                    W: np.ndarray | None = None) -> Playout:
+    """GameState.playout with any policy (learned: weights ``W``, 5 × N_FEATURES)."""
+    st = np.asarray(state.st, dtype=np.int64)
+    ev = np.empty(MAX_EVALS, np.float64)
+    mo = np.empty(MAX_PLIES, np.int64)
+    pl = np.empty(MAX_PLIES, np.int64)
+    weights = no_weights() if W is None else np.ascontiguousarray(W, np.float64)
+    ne, ply = _state_playout_kernel(st, seat, policy, weights, int(rng.integers(1 << 62)), ev,
+                                    mo, pl)
+    ply = min(ply, MAX_PLIES)
+    rets = np.zeros(_NP, np.float64)
+    for i in range(_NP):
+        q = int(st[_FINISH + i])
+        if q >= 0:
+            rets[q] = (4 - i) * 0.25
+    return Playout(rets, ev[:ne].copy(), mo[:ply].copy(), pl[:ply].copy())
+
+
+__all__ = ["POLICY_LEARNED", "POLICY_UNIFORM", "POLICY_HEURISTIC", "learned_pick",
+           "playout_w", "playout_worlds_kernel", "state_playout_w", "py_policy_probs",
+           "view_of", "policy_logits", "no_weights"]
+
+
+@njit(cache=True)
+def policy_probs(hand: int, others: int, table: int, rev: int, lock: int, opp_min: int,
+                 moves: np.ndarray, theta: np.ndarray) -> np.ndarray:
+    """π over ``moves`` (kernel twin of :func:`py_policy_probs`)."""
+    k = moves.shape[0]
+    z = np.empty(k, np.float64)
+    ctx = np.empty(CTX_SIZE, np.int64)
+    feat = np.empty(N_FEATURES, np.float64)
+    buf = np.empty(MAX_MOVES, np.int64)
+    tinfo = np.empty(5, np.int64)
+    zmax = policy_logits(hand, others, table, rev, lock, opp_min, moves, k, theta, z, ctx,
+                         feat, buf, tinfo)
+    z = np.exp(z - zmax)
+    return z / z.sum()  # type: ignore[no-any-return]
+
+
+@njit(cache=True)
+def features_matrix(hand: int, others: int, table: int, rev: int, lock: int, opp_min: int,
+                    moves: np.ndarray) -> np.ndarray:
+    """φ of every move in ``moves`` (rows), for learning."""
+    out = np.empty((moves.shape[0], N_FEATURES), np.float64)
+    ctx = np.empty(CTX_SIZE, np.int64)
+    buf = np.empty(MAX_MOVES, np.int64)
+    tinfo = np.empty(5, np.int64)
+    step_context(hand, others, ctx)
+    for i in range(moves.shape[0]):
+        features_into(hand, others, table, rev, lock, opp_min, moves[i], ctx, out[i], buf,
+                      tinfo)
+    return out
