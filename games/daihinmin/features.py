@@ -261,9 +261,9 @@ def _rank_rows(h: int) -> tuple[int, int, int]:
 @hot()
 def _count_rank_cards(h: int, ranks: int) -> int:
     """Real cards of ``h`` whose rank is in the 13-bit mask ``ranks``."""
-    return (_POP13[(h & _ROW) & ranks] + _POP13[((h >> 13) & _ROW) & ranks]
-            + _POP13[((h >> 26) & _ROW) & ranks] + _POP13[((h >> 39) & _ROW) & ranks]
-            )  # type: ignore[no-any-return]
+    n: int = (_POP13[(h & _ROW) & ranks] + _POP13[((h >> 13) & _ROW) & ranks]
+              + _POP13[((h >> 26) & _ROW) & ranks] + _POP13[((h >> 39) & _ROW) & ranks])
+    return n
 
 
 @hot()
