@@ -90,6 +90,7 @@ class UecdaPlayer:
             tr.on_stage(ev)
         elif isinstance(ev, (GameEnd, MatchEnd)):
             self.games_done += 1
+            self.decider.end_game(tr)
             log.info("uecda_game_end", game=tr.game, resyncs=tr.resyncs)
         return None
 

@@ -26,10 +26,16 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     seconds: float | None = None  # per decision; with playouts, whichever ends first
     max_seconds: float = 5.0  # hard cap per decision, whatever the budget says
     alpha: float = 0.9  # α discounting of intermediate rewards (1.0 = plain Monte Carlo)
+    reward: Literal["players", "cards"] = "players"  # the intermediate reward r_t
     bandit: Literal["ucb1-tuned", "ucb1"] = "ucb1-tuned"
     final: Literal["mean", "visits"] = "mean"
     batch: int = 16  # flat MC: playouts per kernel call
-    policy: Literal["heuristic", "uniform"] = "heuristic"  # the engine's playout policy
+    policy: Literal["heuristic", "uniform", "learned"] = "heuristic"  # playout policy
+    policy_weights: str = ""  # the learned policy's weights file ("" = the bundled one)
+    deal: Literal["uniform", "inference"] = "uniform"  # how the hidden cards are dealt
+    worlds: int = 64  # deal=inference: worlds sampled per decision
+    model_eps: float = 0.05  # opponent model: (1 - eps) policy + eps uniform
+    opponents: Literal["fixed", "adapt"] = "fixed"  # adapt: per-opponent models, online
     uct_c: float = 0.7  # UCT exploration constant
     exchange: Literal["search", "heuristic"] = "search"
     exchange_candidates: int = 6  # exchange search: weakest cards considered
@@ -43,13 +49,15 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
 PRESETS: dict[str, dict[str, Any]] = {
     # wave 1: flat MC, 3000 playouts, alpha 0.9, heuristic playouts, uniform dealing
     "v1": {"core": "flat", "playouts": 3000, "seconds": None, "alpha": 0.9,
-           "bandit": "ucb1-tuned", "final": "mean", "batch": 16, "policy": "heuristic",
+           "reward": "players", "bandit": "ucb1-tuned", "final": "mean", "batch": 16,
+           "policy": "heuristic", "deal": "uniform", "opponents": "fixed",
            "exchange": "search", "exchange_candidates": 6},
 }
 
 # settings that only a searching core reads (an error with core=baseline)
-_SEARCH_ONLY = ("playouts", "seconds", "alpha", "bandit", "final", "batch", "policy", "uct_c",
-                "exchange", "exchange_candidates", "workers")
+_SEARCH_ONLY = ("playouts", "seconds", "alpha", "reward", "bandit", "final", "batch",
+                "policy", "uct_c", "exchange", "exchange_candidates", "workers",
+                "policy_weights", "deal", "worlds", "model_eps", "opponents")
 _FLAT_ONLY = ("bandit", "final", "batch")
 _UCT_ONLY = ("uct_c",)
 
@@ -133,8 +141,25 @@ def check(cfg: ClientConfig, explicit: Iterable[str] = ()) -> ClientConfig:
     if cfg.exchange_candidates < 2:
         raise ConfigError(f"exchange_candidates={cfg.exchange_candidates}: must be >= 2 (the "
                           "daifugo gives two cards)")
+    if cfg.worlds < 1:
+        raise ConfigError(f"worlds={cfg.worlds}: must be >= 1")
+    if "worlds" in given and cfg.deal != "inference":
+        raise ConfigError("worlds: only with deal=inference (uniform dealing draws a fresh "
+                          "world for every playout)")
+    if not 0.0 < cfg.model_eps <= 1.0:
+        raise ConfigError(f"model_eps={cfg.model_eps}: must lie in (0, 1]")
+    if cfg.opponents == "adapt" and cfg.policy != "learned" and cfg.deal != "inference":
+        raise ConfigError("opponents=adapt: the opponent models serve policy=learned and "
+                          "deal=inference; with neither it has no effect")
+    if "policy_weights" in given and cfg.policy != "learned" and cfg.deal != "inference":
+        raise ConfigError("policy_weights: only read with policy=learned or deal=inference")
     if cfg.workers < 1:
         raise ConfigError(f"workers={cfg.workers}: must be >= 1")
     if cfg.recv_timeout is not None and not cfg.recv_timeout > 0:
         raise ConfigError(f"recv_timeout={cfg.recv_timeout}: must be > 0")
     return cfg
+
+
+def uses_policy_weights(cfg: ClientConfig) -> bool:
+    """Whether the learned policy is needed (for the playouts or the opponent model)."""
+    return cfg.policy == "learned" or cfg.deal == "inference"

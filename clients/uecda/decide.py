@@ -22,7 +22,8 @@ import structlog
 import zmq
 
 from clients.uecda.baseline import baseline_exchange, baseline_move
-from clients.uecda.config import ClientConfig
+from clients.uecda.config import ClientConfig, uses_policy_weights
+from clients.uecda.opponents import OpponentModels
 from clients.uecda.tracker import GameTracker
 from games.daihinmin import rules as R
 from games.daihinmin.cards import (
@@ -36,8 +37,9 @@ from games.daihinmin.cards import (
     popcount,
     strength_key,
 )
-from games.daihinmin.infoset import POLICIES
-from games.daihinmin.kernels import state_playout
+from games.daihinmin.inference import HandSampler
+from games.daihinmin.infoset import POLICIES, InfoSet
+from games.daihinmin.learned import load_policy, state_playout_w
 from games.daihinmin.state import Exchange, GameState
 from search.alpha import discounted_value
 from search.budget import Budget, Clock
@@ -65,6 +67,14 @@ class Decider:
         self.pool: WorkerPool | None = None  # with workers > 1, started by warm_up()
         self.workers_failed = False
         self.game = 0  # the workers' session
+        self.models: OpponentModels | None = None  # the learned policy, per player
+        self.sampler: HandSampler | None = None  # deal=inference: the chain of one game
+        self._sampler_game = -1
+        self._resyncs = 0  # the tracker's resyncs when the last game ended
+        if config.core != "baseline" and uses_policy_weights(config):
+            self.models = OpponentModels(load_policy(config.policy_weights or None))
+        if config.core != "baseline" and config.deal == "inference":
+            self.sampler = HandSampler(eps=config.model_eps)
         if config.core == "flat":
             self.core_config = FlatConfig(bandit=config.bandit, alpha=config.alpha,
                                           final=config.final, batch=config.batch)
@@ -73,13 +83,29 @@ class Decider:
             self.core_config = UCTConfig(c=config.uct_c, reuse=False)
             self.core = UCT(self.core_config)
 
-    def budget(self) -> Budget:
-        """Playouts (0: none) and/or seconds per decision, never past ``max_seconds``."""
+    def budget(self, spent: float = 0.0) -> Budget:
+        """Playouts (0: none) and/or seconds per decision, never past ``max_seconds``;
+        ``spent``: seconds of the decision already used (by the inference)."""
         cfg = self.config
         seconds = cfg.max_seconds if cfg.seconds is None else cfg.seconds
-        return Budget(playouts=cfg.playouts or None, seconds=seconds, clock=self.clock)
+        return Budget(playouts=cfg.playouts or None, seconds=max(seconds - spent, 0.0),
+                      clock=self.clock)
 
-    def _root(self, info: Any) -> Any:
+    def _info(self, info: InfoSet, game: int) -> InfoSet:
+        """The info set the search starts from: its playout policy (with the per-player
+        weights) and, with deal=inference, the worlds sampled from the evidence."""
+        cfg = self.config
+        W = self.models.weights() if self.models is not None else None
+        info = info.with_policy(cfg.policy, W if cfg.policy == "learned" else None)
+        info = info.with_reward(cfg.reward)
+        if self.sampler is not None and W is not None:
+            if game != self._sampler_game:
+                self.sampler.reset()
+                self._sampler_game = game
+            info = info.with_worlds(self.sampler.worlds(info, W, cfg.worlds, self.rng))
+        return info
+
+    def _root(self, info: InfoSet) -> Any:
         """The flat core batches playouts through the info set (its policy set); UCT plays
         each sampled world out itself, so its worlds get the same policy, and α."""
         if self.config.core == "uct":
@@ -95,8 +121,10 @@ class Decider:
             from games.daihinmin.state import Match, MatchConfig
 
             st = Match(MatchConfig(seed=0)).deal().state()
-            root = self._root(st.info_set(st.to_move).with_policy(self.config.policy))
+            root = self._root(self._info(st.info_set(st.to_move), -1))
             self.core.search(root, st.to_move, Budget(playouts=8), np.random.default_rng(0))
+            if self.sampler is not None:
+                self.sampler.reset()
         except Exception as e:  # the client boundary: warming up is optional
             log.warning("uecda_warm_up_failed", reason=f"{type(e).__name__}: {e}")
             return
@@ -126,8 +154,8 @@ class Decider:
             self.pool.close()
             self.pool = None
 
-    def _search(self, root: Any, seat: int, game: int) -> SearchResult:
-        budget = self.budget()
+    def _search(self, root: Any, seat: int, game: int, spent: float = 0.0) -> SearchResult:
+        budget = self.budget(spent)
         if self.pool is not None:
             slack = budget.seconds + 2.0 if budget.seconds is not None else None
             try:
@@ -156,8 +184,8 @@ class Decider:
         try:
             if st.to_move != tr.me:
                 raise RuntimeError(f"shadow says player {st.to_move} moves, not us")
-            root = self._root(st.info_set(tr.me).with_policy(self.config.policy))
-            res = self._search(root, tr.me, tr.game)
+            root = self._root(self._info(st.info_set(tr.me), tr.game))
+            res = self._search(root, tr.me, tr.game, time.perf_counter() - t0)
             if res.move not in legal:
                 raise RuntimeError(f"search chose an illegal move {res.move}")
         except Exception as e:  # the client boundary: never lose a move to a bug
@@ -172,6 +200,24 @@ class Decider:
         summary["top"] = [[move_str(int(m)) or "pass", n, v] for m, n, v in summary["top"]]
         log.info("uecda_decision", core=self.config.core, **{**event, **summary})
         return int(res.move)
+
+    def end_game(self, tr: GameTracker) -> None:
+        """A game is over: with opponents=adapt, learn from the opponents' revealed hands."""
+        st = tr.shadow
+        if self.models is None or self.config.opponents != "adapt" or st is None:
+            return
+        if not st.is_terminal() or st.st[R.STALE] or tr.resyncs != self._resyncs:
+            self._resyncs = tr.resyncs
+            return  # a stalemate or a resync: the hands cannot be told for sure
+        t0 = time.perf_counter()
+        try:
+            n = self.models.learn_game(list(st.history), list(st.order), list(st.finish),
+                                       st.hand(tr.me), tr.me)
+        except Exception as e:  # the client boundary: the models are an optional extra
+            log.warning("uecda_model_update_failed", reason=f"{type(e).__name__}: {e}")
+            return
+        log.info("uecda_models", game=tr.game, decisions=n,
+                 elapsed_ms=round((time.perf_counter() - t0) * 1000, 1))
 
     # -- exchange -------------------------------------------------------------------------
     def exchange(self, tr: GameTracker, n: int) -> int:
@@ -210,6 +256,7 @@ class Decider:
         total = 0
         # the exchange is count-neutral: everyone ends with the count dealt (HAND0 row 6)
         counts = list(start.card_counts)
+        W = self.models.weights() if self.models is not None else None
         while not meter.done(total):
             a = int(np.argmin(nn)) if total < k else int(np.argmax(
                 s / nn + np.sqrt(2 * np.log(total) / nn)))
@@ -227,7 +274,7 @@ class Decider:
                     hands[q] |= 1 << pool.pop()
             world = GameState(hands, list(start.seats), None, ranks=ranks,
                               exchanges=[Exchange(me, dst, gift, False)])
-            po = state_playout(world, self.rng, me, POLICIES[self.config.policy])
+            po = state_playout_w(world, self.rng, me, POLICIES[self.config.policy], W)
             v = float(po.returns[me])
             nn[a] += 1
             s[a] += v
@@ -244,17 +291,21 @@ class _PolicyWorld:
     UCT backs up ``returns`` as they are, so this is how it uses α. The turns inside the
     tree are not part of the discounting."""
 
-    def __init__(self, world: GameState, policy: int, me: int, alpha: float) -> None:
+    def __init__(self, world: GameState, policy: int, me: int, alpha: float,
+                 weights: np.ndarray | None = None, reward: int = 0) -> None:
         self._w = world
+        self._reward = reward
         self._policy = policy
         self._me = me
         self._alpha = alpha
+        self._weights = weights
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._w, name)
 
     def playout(self, rng: np.random.Generator, seat: int) -> Any:
-        po = state_playout(self._w, rng, self._me, self._policy)
+        po = state_playout_w(self._w, rng, self._me, self._policy, self._weights,
+                             self._reward)
         if self._alpha < 1.0 and len(po.evals):
             returns = po.returns.copy()
             returns[self._me] = discounted_value(po.evals, float(returns[self._me]),
@@ -276,4 +327,5 @@ class _PolicyRoot:
         return list(self.info.legal_moves())
 
     def sample_world(self, rng: np.random.Generator) -> _PolicyWorld:
-        return _PolicyWorld(self.info.sample_world(rng), self.policy, self.seat, self.alpha)
+        return _PolicyWorld(self.info.sample_world(rng), self.policy, self.seat, self.alpha,
+                            self.info.weights, self.info.reward)

@@ -246,7 +246,7 @@ def _nth_bit(x: int, n: int) -> int:
     """Index of the n-th set bit of x (0-based, from the lowest)."""
     for _ in range(n):
         x &= x - 1
-    return lowbit_index(x)  # type: ignore[no-any-return]
+    return lowbit_index(x)
 
 
 # ----------------------------------------------------------------------------- the sampler

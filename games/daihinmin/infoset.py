@@ -11,7 +11,13 @@ from games.contract import PlayoutBatch
 from games.daihinmin import kernels as K
 from games.daihinmin import rules as R
 from games.daihinmin.cards import ALL_CARDS, cards_of, move_cards, popcount, strength_key
-from games.daihinmin.learned import POLICY_LEARNED, no_weights, playout_worlds_kernel
+from games.daihinmin.learned import (
+    POLICY_LEARNED,
+    REWARD_PLAYERS,
+    REWARDS,
+    no_weights,
+    playout_worlds_kernel,
+)
 from games.daihinmin.state import Exchange, GameState
 
 POLICIES = {"uniform": K.POLICY_UNIFORM, "heuristic": K.POLICY_HEURISTIC,
@@ -51,6 +57,8 @@ class InfoSet:
     weights: np.ndarray | None = field(default=None, compare=False, repr=False)
     # worlds to play in (n x 5 hands, e.g. from the inference); None: dealt uniformly
     worlds: np.ndarray | None = field(default=None, compare=False, repr=False)
+    # the intermediate reward r_t of the playouts (learned.REWARDS)
+    reward: int = field(default=REWARD_PLAYERS, compare=False)
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -148,6 +156,13 @@ class InfoSet:
         if w is not None and (w.ndim != 2 or w.shape[0] != R.NP):
             raise ValueError(f"weights must have one row per player, got shape {w.shape}")
         return replace(self, policy=policy, weights=w)
+
+    def with_reward(self, reward: str) -> InfoSet:
+        """The same info set whose playouts report r_t of kind ``reward`` ("players": the
+        random-finish expectation of the players still in, "cards": their card counts)."""
+        if reward not in REWARDS:
+            raise ValueError(f"unknown intermediate reward {reward!r}")
+        return replace(self, reward=REWARDS[reward])
 
     def with_worlds(self, worlds: np.ndarray | None) -> InfoSet:
         """The same info set whose determinisations are drawn from ``worlds`` (n x 5 hands by
@@ -287,7 +302,8 @@ class InfoSet:
         n_evals = np.zeros(k, np.int64)
         seed = int(rng.bit_generator.random_raw()) >> 2  # reproducible from the generator
         policy = POLICIES[self.policy]
-        if self.worlds is None and self.weights is None:  # the wave-1 kernel
+        if self.worlds is None and self.weights is None and self.reward == REWARD_PLAYERS:
+            # the wave-1 kernel
             t = K.playout_batch_kernel(st0, mv, seat, pool, need, known, ceil, policy, seed,
                                        returns, evals, n_evals)
             return PlayoutBatch(returns, evals[:, :t], n_evals)
@@ -296,6 +312,6 @@ class InfoSet:
         else:
             worlds = K.deal_worlds(st0, pool, need, known, ceil, seed ^ 0x5DEECE66D, k)
         W = self.weights if self.weights is not None else no_weights()
-        t = playout_worlds_kernel(st0, mv, worlds, seat, policy, W, seed, returns, evals,
-                                  n_evals)
+        t = playout_worlds_kernel(st0, mv, worlds, seat, policy, self.reward, W, seed,
+                                  returns, evals, n_evals)
         return PlayoutBatch(returns, evals[:, :t], n_evals)

@@ -12,14 +12,19 @@ well, so one playout loop takes any policy; the wave-1 kernels stay as they were
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
 
 from games.contract import Playout
+from games.daihinmin import rules as R
+from games.daihinmin.cards import PASS
 from games.daihinmin.features import (
     CTX_SIZE,
+    FEATURES,
     N_FEATURES,
     features_into,
     py_features,
@@ -43,6 +48,7 @@ from games.daihinmin.kernels import (
     apply_move,
     choose_move,
     gen_moves_cached,
+    gen_moves_list,
     hot,
     popcount,
     rng_next,
@@ -52,6 +58,51 @@ if TYPE_CHECKING:
     from games.daihinmin.state import GameState
 
 POLICY_LEARNED = 2
+REWARD_PLAYERS = 0  # r_t: the players still in finish in random order
+REWARD_CARDS = 1  # r_t: the players still in finish in the order of their card counts
+REWARDS = {"players": REWARD_PLAYERS, "cards": REWARD_CARDS}
+DATA_DIR = Path(__file__).resolve().parent / "data"
+DEFAULT_POLICY = DATA_DIR / "policy.json"
+
+
+def load_policy(path: str | Path | None = None) -> np.ndarray:
+    """θ of a weights file written by ``corvid learn daihinmin`` (default: the bundled
+    ``data/policy.json``). Raises ValueError if it was made for other features."""
+    p = Path(path) if path else DEFAULT_POLICY
+    try:
+        data = json.loads(p.read_text())
+    except (OSError, json.JSONDecodeError) as e:
+        raise ValueError(f"cannot read policy weights {p}: {e}") from e
+    if data.get("features") != list(FEATURES):
+        raise ValueError(f"{p} holds weights of other move features")
+    return np.asarray(data["theta"], dtype=np.float64)
+
+
+def view(st: GameState, p: int) -> tuple[int, int, int, int, int, int]:
+    """What the features see of player ``p`` in a full state: (hand, others, table,
+    revolution, lock, opp_min)."""
+    others = 0
+    opp = 0
+    for q in range(_NP):
+        h = st.hand(q)
+        if q != p and h:
+            others |= h
+            c = bin(h).count("1")
+            opp = c if opp == 0 else min(opp, c)
+    return st.hand(p), others, st.table, st.st[R.REV], st.st[R.LOCK], opp
+
+
+def decision_rows(st: GameState, p: int, move: int) -> tuple[np.ndarray, int] | None:
+    """The feature rows of p's candidates in ``st`` and the index of ``move`` among them,
+    or None if there was no choice (one candidate), ``move`` is a pass on an empty table
+    (the policy never plays it) or not a candidate."""
+    v = view(st, p)
+    if move == PASS and v[2] == PASS:
+        return None
+    cands = gen_moves_list(v[0], v[2], v[3], v[4])
+    if len(cands) < 2 or move not in cands:
+        return None
+    return features_matrix(*v, np.array(cands, dtype=np.int64)), cands.index(move)
 
 
 # ----------------------------------------------------------------------------- reference
@@ -140,7 +191,32 @@ def learned_pick(st: np.ndarray, W: np.ndarray, rs: np.ndarray, cand: np.ndarray
 
 
 @hot()
-def playout_w(st: np.ndarray, seat: int, policy: int, W: np.ndarray, rs: np.ndarray,
+def intermediate(st: np.ndarray, seat: int, reward: int) -> float:
+    """r_t at a turn of ``seat`` on the scale of the returns, (points - 1) / 4:
+    REWARD_PLAYERS: the points expected if the k players still in finished in random order,
+    ((k + 1) / 2 - 1) / 4 (algorithms.md §2); REWARD_CARDS: the points if they finished in
+    the order of the cards they hold, fewest first (ties share the places)."""
+    k = _NP - st[_NOUT]
+    if reward == REWARD_CARDS:
+        mine = popcount(st[_H0 + seat])
+        fewer = 0
+        ties = 0
+        for q in range(_NP):
+            h = st[_H0 + q]
+            if q != seat and h != 0:
+                c = popcount(h)
+                if c < mine:
+                    fewer += 1
+                elif c == mine:
+                    ties += 1
+        place: float = st[_NOUT] + 1 + fewer + 0.5 * ties  # 1 = first
+        return (5.0 - place) * 0.25
+    return ((k + 1) * 0.5 - 1.0) * 0.25  # type: ignore[no-any-return]
+
+
+@hot()
+def playout_w(st: np.ndarray, seat: int, policy: int, reward: int, W: np.ndarray,
+              rs: np.ndarray,
               cand: np.ndarray, z: np.ndarray, ctx: np.ndarray, feat: np.ndarray,
               buf: np.ndarray,
               tinfo: np.ndarray, tinfo2: np.ndarray, stop_when_out: bool,
@@ -156,8 +232,7 @@ def playout_w(st: np.ndarray, seat: int, policy: int, W: np.ndarray, rs: np.ndar
             break
         p = st[_TURN]
         if p == seat and ne < evals.shape[0]:
-            k = _NP - st[_NOUT]
-            evals[ne] = ((k + 1) * 0.5 - 1.0) * 0.25
+            evals[ne] = intermediate(st, seat, reward)
             ne += 1
         if policy == POLICY_LEARNED:
             m = learned_pick(st, W, rs, cand, z, ctx, feat, buf, tinfo, tinfo2)
@@ -181,7 +256,8 @@ def final_return(st: np.ndarray, seat: int) -> float:
 
 @njit(cache=True)
 def playout_worlds_kernel(st0: np.ndarray, moves: np.ndarray, worlds: np.ndarray, seat: int,
-                          policy: int, W: np.ndarray, seed: int, returns: np.ndarray,
+                          policy: int, reward: int, W: np.ndarray, seed: int,
+                          returns: np.ndarray,
                           evals: np.ndarray, n_evals: np.ndarray) -> int:
     """For each moves[i]: the hands of ``worlds[i]`` (5 hands) in the position ``st0``, play
     moves[i] for ``seat``, play out until ``seat`` is out; returns[i] = (points - 1) / 4,
@@ -203,8 +279,8 @@ def playout_worlds_kernel(st0: np.ndarray, moves: np.ndarray, worlds: np.ndarray
         for p in range(_NP):
             st[_H0 + p] = worlds[i, p]
         apply_move(st, moves[i], rs)
-        ne, _ = playout_w(st, seat, policy, W, rs, cand, z, ctx, feat, buf, tinfo, tinfo2, True,
-                          evals[i], none, none)
+        ne, _ = playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, buf, tinfo,
+                          tinfo2, True, evals[i], none, none)
         n_evals[i] = ne
         if ne > tmax:
             tmax = ne
@@ -214,7 +290,8 @@ def playout_worlds_kernel(st0: np.ndarray, moves: np.ndarray, worlds: np.ndarray
 
 
 @njit(cache=True)
-def _state_playout_kernel(st: np.ndarray, seat: int, policy: int, W: np.ndarray, seed: int,
+def _state_playout_kernel(st: np.ndarray, seat: int, policy: int, reward: int,
+                          W: np.ndarray, seed: int,
                           evals: np.ndarray, moves_out: np.ndarray,
                           players_out: np.ndarray) -> tuple[int, int]:
     rs = np.empty(1, np.uint64)
@@ -226,7 +303,8 @@ def _state_playout_kernel(st: np.ndarray, seat: int, policy: int, W: np.ndarray,
     buf = np.empty(MAX_MOVES, np.int64)
     tinfo = np.empty(5, np.int64)
     tinfo2 = np.empty(5, np.int64)
-    return playout_w(st, seat, policy, W, rs, cand, z, ctx, feat, buf, tinfo, tinfo2, False,
+    return playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, buf, tinfo, tinfo2,
+                     False,
                      evals, moves_out, players_out)
 
 
@@ -235,14 +313,15 @@ def no_weights() -> np.ndarray:
 
 
 def state_playout_w(state: GameState, rng: np.random.Generator, seat: int, policy: int,
-                    W: np.ndarray | None = None) -> Playout:
+                    W: np.ndarray | None = None, reward: int = REWARD_PLAYERS) -> Playout:
     """GameState.playout with any policy (learned: weights ``W``, 5 × N_FEATURES)."""
     st = np.asarray(state.st, dtype=np.int64)
     ev = np.empty(MAX_EVALS, np.float64)
     mo = np.empty(MAX_PLIES, np.int64)
     pl = np.empty(MAX_PLIES, np.int64)
     weights = no_weights() if W is None else np.ascontiguousarray(W, np.float64)
-    ne, ply = _state_playout_kernel(st, seat, policy, weights, int(rng.integers(1 << 62)), ev,
+    ne, ply = _state_playout_kernel(st, seat, policy, reward, weights,
+                                    int(rng.integers(1 << 62)), ev,
                                     mo, pl)
     ply = min(ply, MAX_PLIES)
     rets = np.zeros(_NP, np.float64)

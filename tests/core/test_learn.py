@@ -1,13 +1,13 @@
 import numpy as np
 
 from search.learn import (
-    fit_softmax,
-    softmax_log_likelihood,
     SoftmaxPolicy,
     _softmax_playout,
+    fit_softmax,
     q_policy,
     sigmoid,
     simulation_balancing,
+    softmax_log_likelihood,
     td0_selfplay,
 )
 from tests.toygames import Nim

@@ -17,10 +17,8 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from games.daihinmin import rules as R
 from games.daihinmin.cards import PASS
-from games.daihinmin.kernels import gen_moves_list
-from games.daihinmin.learned import features_matrix
+from games.daihinmin.learned import decision_rows
 from games.daihinmin.replay import GameRecord, parse_log
 from games.daihinmin.state import GameState
 
@@ -76,19 +74,6 @@ def plays(g: GameRecord) -> Iterator[tuple[GameState, int, int]]:
         st.play(m)
 
 
-def view(st: GameState, p: int) -> tuple[int, int, int, int, int, int]:
-    """(hand, others, table, revolution, lock, opp_min) of player ``p``."""
-    others = 0
-    opp = 0
-    for q in range(R.NP):
-        h = st.hand(q)
-        if q != p and h:
-            others |= h
-            c = bin(h).count("1")
-            opp = c if opp == 0 else min(opp, c)
-    return st.hand(p), others, st.table, st.st[R.REV], st.st[R.LOCK], opp
-
-
 def decisions(records: Iterable[GameRecord], players: set[int] | None = None) -> Decisions:
     rows: list[npt.NDArray[np.float64]] = []
     offsets = [0]
@@ -98,15 +83,12 @@ def decisions(records: Iterable[GameRecord], players: set[int] | None = None) ->
         for st, p, m in plays(g):
             if players is not None and p not in players:
                 continue
-            if m == PASS and st.table == PASS:
+            got = decision_rows(st, p, m)
+            if got is None:
                 continue
-            v = view(st, p)
-            cands = gen_moves_list(v[0], v[2], v[3], v[4])
-            if len(cands) < 2 or m not in cands:
-                continue
-            rows.append(features_matrix(*v, np.array(cands, dtype=np.int64)))
-            offsets.append(offsets[-1] + len(cands))
-            chosen.append(cands.index(m))
+            rows.append(got[0])
+            offsets.append(offsets[-1] + len(got[0]))
+            chosen.append(got[1])
             who.append(p)
     X = np.vstack(rows) if rows else np.zeros((0, 0))
     return Decisions(X, np.array(offsets, np.int64), np.array(chosen, np.int64),
