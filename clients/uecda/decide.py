@@ -37,7 +37,7 @@ from games.daihinmin.cards import (
     popcount,
     strength_key,
 )
-from games.daihinmin.inference import HandSampler
+from games.daihinmin.inference import HandSampler, TributeModel
 from games.daihinmin.infoset import POLICIES, InfoSet
 from games.daihinmin.learned import load_policy, state_playout_w
 from games.daihinmin.state import Exchange, GameState
@@ -257,21 +257,24 @@ class Decider:
         # the exchange is count-neutral: everyone ends with the count dealt (HAND0 row 6)
         counts = list(start.card_counts)
         W = self.models.weights() if self.models is not None else None
+        tribute = TributeModel(hand, n, counts[dst] - n) if cfg.deal == "inference" else None
         while not meter.done(total):
             a = int(np.argmin(nn)) if total < k else int(np.argmax(
                 s / nn + np.sqrt(2 * np.log(total) / nn)))
             gift = cands[a]
-            mine = hand & ~gift
-            unseen = ALL_CARDS & ~hand
-            pool = [int(c) for c in self.rng.permutation(cards_of(unseen))]
-            hands = [0] * NP
-            hands[me] = mine
-            hands[dst] = gift
-            for q in range(NP):
-                if q == me:
-                    continue
-                while popcount(hands[q]) < counts[q] and pool:
-                    hands[q] |= 1 << pool.pop()
+            if tribute is not None:  # the receiver kept only cards below its tribute
+                hands = tribute.deal(me, dst, gift, counts, self.rng)
+            else:  # wave 1: the unseen cards dealt at random, the gift to the receiver
+                unseen = ALL_CARDS & ~hand
+                pool = [int(c) for c in self.rng.permutation(cards_of(unseen))]
+                hands = [0] * NP
+                hands[me] = hand & ~gift
+                hands[dst] = gift
+                for q in range(NP):
+                    if q == me:
+                        continue
+                    while popcount(hands[q]) < counts[q] and pool:
+                        hands[q] |= 1 << pool.pop()
             world = GameState(hands, list(start.seats), None, ranks=ranks,
                               exchanges=[Exchange(me, dst, gift, False)])
             po = state_playout_w(world, self.rng, me, POLICIES[self.config.policy], W)

@@ -256,7 +256,7 @@ class HandSampler:
     kept between decisions. ``worlds(info, W, n, rng)`` returns n worlds (n x 5 hands by
     player) consistent with the info set, distributed by the evidence of its history."""
 
-    def __init__(self, eps: float = 0.05, burn: int = 200, thin: int = 4) -> None:
+    def __init__(self, eps: float = 0.05, burn: int = 200, thin: int = 16) -> None:
         self.eps = eps
         self.burn = burn
         self.thin = thin
@@ -337,4 +337,64 @@ class HandSampler:
                 need[p] -= 1
         if [py_popcount(h) for h in hands] != list(info.counts) or _or(hands) & info.played:
             return info.deal_hands(rng)  # could not repair: start afresh
+        return hands
+
+
+# ----------------------------------------------------------------------------- exchange
+
+class TributeModel:
+    """What the daifugo (fugo) can infer when it chooses its gift: it holds the ``n`` cards
+    the receiver was forced to give (the receiver's strongest) among the cards of its hand,
+    without knowing which. The receiver kept ``kept`` cards, all weaker than the tribute, so
+
+        P(tribute = T) ∝ C(u(T), kept),
+
+    u(T) = the unseen cards weaker than the weakest card of T. :meth:`deal` draws T by that
+    weight, then the receiver's kept cards among those weaker unseen cards, then the other
+    hands uniformly."""
+
+    def __init__(self, hand0: int, n: int, kept: int) -> None:
+        from itertools import combinations
+
+        from games.daihinmin.cards import strength_key as key
+
+        self.hand0 = hand0
+        self.kept = kept
+        unseen = cards_of(ALL_CARDS & ~hand0)
+        self.unseen_keys = sorted(key(c) for c in unseen)
+        self.options: list[tuple[int, list[int]]] = []
+        weights = []
+        for t in combinations(cards_of(hand0), n):
+            low = min(key(c) for c in t)
+            below = [c for c in unseen if key(c) < low]
+            w = math.comb(len(below), kept)
+            if w > 0:
+                self.options.append((sum(1 << c for c in t), below))
+                weights.append(float(w))
+        total = sum(weights)
+        self.p = np.array(weights) / total if total else np.zeros(0)
+
+    def deal(self, me: int, dst: int, gift: int, counts: list[int],
+             rng: np.random.Generator) -> list[int]:
+        """Hands after the exchange: ours without the gift, the receiver's kept cards and the
+        gift, the rest of the unseen cards dealt to the others by ``counts``."""
+        hands = [0] * R.NP
+        hands[me] = self.hand0 & ~gift
+        unseen = ALL_CARDS & ~self.hand0
+        if len(self.p):
+            _, below = self.options[int(rng.choice(len(self.p), p=self.p))]
+            kept = [below[i] for i in rng.choice(len(below), size=self.kept, replace=False)]
+        else:  # nothing consistent (cannot happen with a real deal): uniform
+            pool = cards_of(unseen)
+            kept = [pool[i] for i in rng.choice(len(pool), size=self.kept, replace=False)]
+        hands[dst] = gift | sum(1 << c for c in kept)
+        rest = cards_of(unseen & ~hands[dst])
+        order = rng.permutation(len(rest))
+        k = 0
+        for q in range(R.NP):
+            if q in (me, dst):
+                continue
+            for _ in range(counts[q]):
+                hands[q] |= 1 << rest[order[k]]
+                k += 1
         return hands

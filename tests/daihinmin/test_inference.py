@@ -139,3 +139,32 @@ def test_the_chain_samples_the_likelihood() -> None:
     f_uni = np.array([[np.mean((uniform[:, p] >> c) & 1) for p in range(R.NP)] for c in cards])
     assert np.abs(f_chain - f_is).max() < 0.08 and np.abs(f_chain - f_is).mean() < 0.02
     assert np.abs(f_uni - f_is).max() > 0.1  # the evidence moved some card noticeably
+
+
+def test_tribute_model_deals_the_receiver_below_its_tribute() -> None:
+    from games.daihinmin.cards import cards_of, strength_key, strongest
+    from games.daihinmin.inference import TributeModel
+
+    m = Match(MatchConfig(seed=21))
+    m.game, m.ranks = 1, [0, 1, 2, 3, 4]
+    d = m.deal()
+    me, dst = 0, 4  # the daifugo gives two cards to the daihinmin
+    hand0 = d.hands[me]  # with the tribute, as HAND0 shows it
+    counts = [popcount(h) for h in d.dealt]
+    gift = sum(1 << c for c in sorted(cards_of(hand0), key=strength_key)[:2])
+    tm = TributeModel(hand0, 2, counts[dst] - 2)
+    ceiling = min(strength_key(c) for c in cards_of(strongest(hand0, 2)))
+    rng = np.random.default_rng(1)
+    true_tribute = strongest(d.dealt[dst], 2)
+    weight_true = sum(p for (t, _), p in zip(tm.options, tm.p, strict=True)
+                      if t == true_tribute)
+    assert weight_true > 0
+    for _ in range(200):
+        hands = tm.deal(me, dst, gift, counts, rng)
+        assert [popcount(h) for h in hands] == counts
+        union = 0
+        for h in hands:
+            assert h & union == 0
+            union |= h
+        assert union == ALL_CARDS and hands[dst] & gift == gift
+        assert all(strength_key(c) < ceiling for c in cards_of(hands[dst] & ~gift))
