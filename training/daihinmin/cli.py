@@ -51,6 +51,20 @@ def _logs(paths: list[str]) -> list[Path]:
     return out
 
 
+def _data_manifest(args: list[str], logs: list[Path]) -> dict[str, object]:
+    """Where the games came from: the logs, and how each directory was generated."""
+    generated = {}
+    for a in map(Path, args):
+        g = a / "generate.json"
+        if a.is_dir() and g.exists():
+            spec = json.loads(g.read_text())
+            generated[a.name] = {**spec, "command": "corvid learn daihinmin generate --out DIR "
+                                 f"--games {spec['games']} --chunk {spec['chunk']} --seed "
+                                 f"{spec['seed']} " + " ".join(f"--player {p}" for p in
+                                                              spec["players"])}
+    return {"logs": len(logs), "games_dirs": generated}
+
+
 def _command() -> str:
     return "corvid " + " ".join(shlex.quote(a) for a in sys.argv[1:])
 
@@ -78,7 +92,7 @@ def run_imitate(args: argparse.Namespace) -> int:
     d = decisions_from_logs(logs)
     theta, report = imitate(d, args.l2, args.holdout, args.seed)
     write_weights(args.out, theta, {
-        "data": [str(p) for p in logs], "command": _command(), "seed": args.seed,
+        "data": _data_manifest(args.logs, logs), "command": _command(), "seed": args.seed,
         "stage": "imitate", "l2": args.l2, "fit": report})
     print(json.dumps(report))
     return 0
