@@ -20,8 +20,9 @@ def test_five_corvid_clients_play_a_match(tmp_path: Path) -> None:
     srv = ServerThread(ServerConfig(games=3, seed=21, log=str(path), timeout=900.0))
     specs: list[dict[str, object]] = [
         {"core": "flat", "playouts": 100, "seed": 1},
-        {"core": "flat", "playouts": 100, "seed": 2, "alpha": 1.0},
-        {"core": "uct", "playouts": 30, "seed": 3},
+        {"core": "flat", "playouts": 100, "seed": 2, "alpha": 1.0, "policy": "learned",
+         "deal": "inference", "worlds": 8, "opponents": "adapt", "reward": "cards"},
+        {"core": "uct", "playouts": 30, "seed": 3, "policy": "learned"},
         {"core": "flat", "playouts": 100, "seed": 4, "exchange": "heuristic"},
         {"core": "baseline"},
     ]
@@ -44,6 +45,10 @@ def test_five_corvid_clients_play_a_match(tmp_path: Path) -> None:
         assert player.decider.fallbacks == 0
         if player.config.core != "baseline":
             assert player.decider.searches > 0
+        if player.config.opponents == "adapt":
+            models = player.decider.models
+            assert models is not None and models.games == 3
+            assert player.decider.sampler is not None and player.decider.sampler.steps > 0
     res = replay_log(path)
     assert res.ok, res.first_divergence
     assert res.games == 3

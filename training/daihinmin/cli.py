@@ -42,6 +42,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="share of decisions held out for the report (default 0.1)")
     i.add_argument("--seed", type=int, default=1, help="seed of the held-out split")
     i.set_defaults(func=run_imitate)
+    b = sub.add_parser("balance", help="tune the policy by simulation balancing",
+                       description="Simulation balancing (search.learn): positions from the "
+                       "game logs, target = the return the player to move really got; "
+                       "θ moves so that the policy's own playouts match it on average.")
+    b.add_argument("logs", nargs="+", metavar="LOG", help="game logs (or directories)")
+    b.add_argument("--weights", default="", help="starting weights (default: bundled)")
+    b.add_argument("--out", required=True, help="weights file to write")
+    b.add_argument("--every", type=int, default=20, help="a position every N plays")
+    b.add_argument("--games", type=int, default=0, help="use at most N games")
+    b.add_argument("--iterations", type=int, default=1)
+    b.add_argument("--m-playouts", type=int, default=8, help="playouts for V̂ (default 8)")
+    b.add_argument("--n-playouts", type=int, default=8,
+                   help="playouts for the gradient (default 8)")
+    b.add_argument("--step", type=float, default=10.0, help="step size (default 10)")
+    b.add_argument("--seed", type=int, default=1)
+    b.set_defaults(func=run_balance)
 
 
 def _logs(paths: list[str]) -> list[Path]:
@@ -95,4 +111,21 @@ def run_imitate(args: argparse.Namespace) -> int:
         "data": _data_manifest(args.logs, logs), "command": _command(), "seed": args.seed,
         "stage": "imitate", "l2": args.l2, "fit": report})
     print(json.dumps(report))
+    return 0
+
+
+def run_balance(args: argparse.Namespace) -> int:
+    from games.daihinmin.learned import DEFAULT_POLICY, load_policy
+    from training.daihinmin.balance import balance
+    from training.daihinmin.imitate import write_weights
+
+    logs = _logs(args.logs)
+    theta0 = load_policy(args.weights or None)
+    theta, info = balance(logs, theta0, every=args.every, iterations=args.iterations,
+                          m_playouts=args.m_playouts, n_playouts=args.n_playouts,
+                          step=args.step, seed=args.seed, games=args.games)
+    write_weights(args.out, theta, {
+        "data": _data_manifest(args.logs, logs), "command": _command(), "seed": args.seed,
+        "stage": "balance", "start": args.weights or str(DEFAULT_POLICY), **info})
+    print(json.dumps({**info, "change": [round(float(x), 4) for x in theta - theta0]}))
     return 0
