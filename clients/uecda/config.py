@@ -30,6 +30,7 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     bandit: Literal["ucb1-tuned", "ucb1"] = "ucb1-tuned"
     final: Literal["mean", "visits"] = "mean"
     batch: int = 16  # flat MC: playouts per kernel call
+    prune: float = 1.0  # flat MC: search the likeliest moves (policy) up to this mass
     policy: Literal["heuristic", "uniform", "learned"] = "heuristic"  # playout policy
     policy_weights: str = ""  # the learned policy's weights file ("" = the bundled one)
     deal: Literal["uniform", "inference"] = "uniform"  # how the hidden cards are dealt
@@ -50,15 +51,16 @@ PRESETS: dict[str, dict[str, Any]] = {
     # wave 1: flat MC, 3000 playouts, alpha 0.9, heuristic playouts, uniform dealing
     "v1": {"core": "flat", "playouts": 3000, "seconds": None, "alpha": 0.9,
            "reward": "players", "bandit": "ucb1-tuned", "final": "mean", "batch": 16,
+           "prune": 1.0,
            "policy": "heuristic", "deal": "uniform", "opponents": "fixed",
            "exchange": "search", "exchange_candidates": 6},
 }
 
 # settings that only a searching core reads (an error with core=baseline)
 _SEARCH_ONLY = ("playouts", "seconds", "alpha", "reward", "bandit", "final", "batch",
-                "policy", "uct_c", "exchange", "exchange_candidates", "workers",
+                "policy", "uct_c", "exchange", "exchange_candidates", "workers", "prune",
                 "policy_weights", "deal", "worlds", "model_eps", "opponents")
-_FLAT_ONLY = ("bandit", "final", "batch")
+_FLAT_ONLY = ("bandit", "final", "batch", "prune")
 _UCT_ONLY = ("uct_c",)
 
 
@@ -141,6 +143,8 @@ def check(cfg: ClientConfig, explicit: Iterable[str] = ()) -> ClientConfig:
     if cfg.exchange_candidates < 2:
         raise ConfigError(f"exchange_candidates={cfg.exchange_candidates}: must be >= 2 (the "
                           "daifugo gives two cards)")
+    if not 0.0 < cfg.prune <= 1.0:
+        raise ConfigError(f"prune={cfg.prune}: a probability mass in (0, 1] (1.0: every move)")
     if cfg.worlds < 1:
         raise ConfigError(f"worlds={cfg.worlds}: must be >= 1")
     if "worlds" in given and cfg.deal != "inference":
@@ -151,8 +155,9 @@ def check(cfg: ClientConfig, explicit: Iterable[str] = ()) -> ClientConfig:
     if cfg.opponents == "adapt" and cfg.policy != "learned" and cfg.deal != "inference":
         raise ConfigError("opponents=adapt: the opponent models serve policy=learned and "
                           "deal=inference; with neither it has no effect")
-    if "policy_weights" in given and cfg.policy != "learned" and cfg.deal != "inference":
-        raise ConfigError("policy_weights: only read with policy=learned or deal=inference")
+    if "policy_weights" in given and not uses_policy_weights(cfg):
+        raise ConfigError("policy_weights: only read with policy=learned, deal=inference or "
+                          "prune < 1")
     if cfg.workers < 1:
         raise ConfigError(f"workers={cfg.workers}: must be >= 1")
     if cfg.recv_timeout is not None and not cfg.recv_timeout > 0:
@@ -162,4 +167,4 @@ def check(cfg: ClientConfig, explicit: Iterable[str] = ()) -> ClientConfig:
 
 def uses_policy_weights(cfg: ClientConfig) -> bool:
     """Whether the learned policy is needed (for the playouts or the opponent model)."""
-    return cfg.policy == "learned" or cfg.deal == "inference"
+    return cfg.policy == "learned" or cfg.deal == "inference" or cfg.prune < 1.0

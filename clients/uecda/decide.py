@@ -77,7 +77,8 @@ class Decider:
             self.sampler = HandSampler(eps=config.model_eps)
         if config.core == "flat":
             self.core_config = FlatConfig(bandit=config.bandit, alpha=config.alpha,
-                                          final=config.final, batch=config.batch)
+                                          final=config.final, batch=config.batch,
+                                          prune=config.prune)
             self.core = FlatMC(self.core_config)
         elif config.core == "uct":
             self.core_config = UCTConfig(c=config.uct_c, reuse=False)
@@ -96,7 +97,7 @@ class Decider:
         weights) and, with deal=inference, the worlds sampled from the evidence."""
         cfg = self.config
         W = self.models.weights() if self.models is not None else None
-        info = info.with_policy(cfg.policy, W if cfg.policy == "learned" else None)
+        info = info.with_policy(cfg.policy, W)
         info = info.with_reward(cfg.reward)
         if self.sampler is not None and W is not None:
             if game != self._sampler_game:

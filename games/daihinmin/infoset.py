@@ -17,6 +17,7 @@ from games.daihinmin.learned import (
     REWARDS,
     no_weights,
     playout_worlds_kernel,
+    policy_probs,
 )
 from games.daihinmin.state import Exchange, GameState
 
@@ -273,6 +274,18 @@ class InfoSet:
         if self.turn != self.seat:
             raise ValueError(f"not player {self.seat}'s turn (player {self.turn} moves)")
         return R.legal_moves(self.hand, self.table, self.rev, self.lock)
+
+    def move_priors(self, moves: list[int]) -> np.ndarray:
+        """The learned policy's probabilities of ``moves`` for this player (uniform without
+        weights): the move ordering of the search."""
+        if self.weights is None:
+            return np.full(len(moves), 1.0 / max(len(moves), 1))
+        others = ALL_CARDS & ~self.hand & ~self.played
+        opp = min((c for p, c in enumerate(self.counts) if p != self.seat and c), default=0)
+        probs: np.ndarray = policy_probs(self.hand, others, self.table, self.rev, self.lock,
+                                         opp, np.asarray(moves, dtype=np.int64),
+                                         self.weights[self.seat])
+        return probs
 
     # ------------------------------------------------------------------ fast path
     def _arrays(self) -> tuple[Any, ...]:
