@@ -219,15 +219,15 @@ def py_answers(others: int, m: int, rev: int, lock: int) -> int:
 # ----------------------------------------------------------------------------- kernel
 
 @hot()
-def _strength(m: int, rev: int) -> float:
+def _strength12(m: int, lo: int, hi: int, rev: int) -> int:
+    """12 x :func:`py_strength` (an integer 0..12) of a meld whose columns are lo..hi."""
     if m == _SINGLE_JOKER:
-        return 1.0
-    lo, hi = _low_high(m)
+        return 12
     col = lo
     if (m >> 60) & 3 == 3 and not rev:
         col = hi
-    s = (13 - col) / 12.0 if rev else (col - 1) / 12.0
-    return min(1.0, max(0.0, s))
+    s = 13 - col if rev else col - 1
+    return min(12, max(0, s))
 
 
 @hot()
@@ -303,29 +303,36 @@ def _ge(o0: int, o1: int, o2: int, o3: int, k: int) -> int:
     return 0
 
 
-CTX_SIZE = 6
+CTX_SIZE = 8
 
 
 @hot()
-def step_context(hand: int, others: int, ctx: np.ndarray) -> None:
-    """What the features of every move of one step share: the sequence members of the hand
-    and the suit rows of the others' cards (ctx[1..4]) and their joker (ctx[5])."""
+def step_context(hand: int, others: int, table: int, rev: int, ctx: np.ndarray) -> None:
+    """What the features of every move of one step share: the sequence members of the hand,
+    the suit rows of the others' cards (ctx[1..4]) and their joker (ctx[5]), 12 x the
+    table's strength (ctx[6]) and its suits (ctx[7])."""
     ctx[0] = _members(hand)
     for s in range(4):
         ctx[1 + s] = (others >> (13 * s)) & _ROW
     ctx[5] = 1 if others & _JOKER_BIT else 0
+    if table != 0:
+        tlo, thi = _low_high(table)
+        ctx[6] = _strength12(table, tlo, thi, rev)
+        ctx[7] = _suits_of(table)
+    else:
+        ctx[6] = 0
+        ctx[7] = 0
 
 
 @hot()
-def _answers(others: int, ctx: np.ndarray, m: int, rev: int, lock: int, buf: np.ndarray,
-             tinfo: np.ndarray) -> int:
-    """Kernel of :func:`py_answers`."""
+def _answers(others: int, ctx: np.ndarray, m: int, lo: int, hi: int, rev: int,
+             lock: int) -> int:
+    """Kernel of :func:`py_answers` (``lo``, ``hi``: the columns of ``m``)."""
     if m == _SINGLE_JOKER:
         return int(others & 1)
     kind = (m >> 60) & 3
     joker = ctx[5]
     if kind == 3:
-        lo, hi = _low_high(m)
         k = popcount(m & _ALL_CARDS)
         suits = _suits_of(m)
         need = k - 1 if joker else k
@@ -340,7 +347,6 @@ def _answers(others: int, ctx: np.ndarray, m: int, rev: int, lock: int, buf: np.
                     if popcount((cols >> j) & win) >= need:
                         n += 1
         return n
-    lo, _ = _low_high(m)
     r = lo - 1
     stronger = (1 << r) - 1 if rev else _ROW & ~((1 << (r + 1)) - 1)
     o0 = ctx[1]
@@ -364,11 +370,9 @@ def _answers(others: int, ctx: np.ndarray, m: int, rev: int, lock: int, buf: np.
 
 @hot()
 def features_into(hand: int, others: int, table: int, rev: int, lock: int, opp_min: int,
-                  m: int, ctx: np.ndarray, out: np.ndarray, buf: np.ndarray,
-                  tinfo: np.ndarray) -> None:
+                  m: int, ctx: np.ndarray, out: np.ndarray) -> None:
     """Kernel of :func:`py_features`: φ of ``m`` written into ``out`` (length N_FEATURES).
-    ``ctx`` holds :func:`step_context` of (hand, others); ``buf`` (move buffer) and
-    ``tinfo`` (5 cells) are scratch space."""
+    ``ctx`` holds :func:`step_context` of (hand, others, table, rev)."""
     for i in range(out.shape[0]):
         out[i] = 0.0
     lead = table == 0
@@ -376,7 +380,7 @@ def features_into(hand: int, others: int, table: int, rev: int, lock: int, opp_m
     if m == 0:
         out[0] = 1.0
         out[1] = 1.0 if near else 0.0
-        out[34] = 1.0 if _strength(table, rev) >= 0.75 else 0.0
+        out[34] = 1.0 if ctx[6] >= 9 else 0.0
         out[35] = popcount(hand) / 11.0
         return
     cards = m & _ALL_CARDS
@@ -386,14 +390,15 @@ def features_into(hand: int, others: int, table: int, rev: int, lock: int, opp_m
     revolts = _revolts(m)
     rev2 = rev ^ (1 if revolts else 0)
     cut = _cuts(m)
-    s = _strength(m, rev)
+    lo, hi = _low_high(m)
+    s = _strength12(m, lo, hi, rev) / 12.0
     if lead:
         out[1 + kind] = 1.0
         out[5] = n / 4.0
         out[6] = s
     else:
         out[7] = s
-        out[8] = s - _strength(table, rev)
+        out[8] = s - ctx[6] / 12.0
     if m & _JOKER_BIT and m != _SINGLE_JOKER:
         out[9] = 1.0
     if m == _SINGLE_JOKER:
@@ -418,7 +423,7 @@ def features_into(hand: int, others: int, table: int, rev: int, lock: int, opp_m
         if k:
             out[15] = tot / (12.0 * k)
     locks = (not lead and table != _SINGLE_JOKER and m != _SINGLE_JOKER and lock == 0
-             and _suits_of(m) == _suits_of(table))
+             and _suits_of(m) == ctx[7])
     if locks:
         out[16] = 1.0
     if after == 0:
@@ -426,7 +431,7 @@ def features_into(hand: int, others: int, table: int, rev: int, lock: int, opp_m
     answers = 0
     if not cut:
         lock2 = 1 if (lock != 0 or locks) and m != _SINGLE_JOKER else 0
-        answers = _answers(others, ctx, m, rev2, lock2, buf, tinfo)
+        answers = _answers(others, ctx, m, lo, hi, rev2, lock2)
     if answers == 0:
         out[18] = 1.0
     out[19] = np.log1p(answers) / 3.0

@@ -137,8 +137,7 @@ def py_log_likelihood(ev: Evidence, p: int, hand_now: int, theta: np.ndarray,
 def log_likelihood(ev_player: I64, ev_move: I64, ev_table: I64, ev_rev: I64, ev_lock: I64,
                    ev_opp: I64, ev_before: I64, ev_later: I64, p: int, hand_now: int,
                    theta: np.ndarray, eps: float, cand: np.ndarray, z: np.ndarray,
-                   ctx: np.ndarray, feat: np.ndarray, buf: np.ndarray,
-                   tinfo: np.ndarray, tinfo2: np.ndarray) -> float:
+                   ctx: np.ndarray, feat: np.ndarray, tinfo: np.ndarray) -> float:
     """Kernel of :func:`py_log_likelihood` (the evidence as its columns)."""
     total = 0.0
     for i in range(ev_player.shape[0]):
@@ -156,7 +155,7 @@ def log_likelihood(ev_player: I64, ev_move: I64, ev_table: I64, ev_rev: I64, ev_
         if k < 2:
             continue
         zmax = policy_logits(hand, others, table, ev_rev[i], ev_lock[i], ev_opp[i], cand, k,
-                             theta, z, ctx, feat, buf, tinfo2)
+                             theta, z, ctx, feat)
         s = 0.0
         zm = -1e300
         for j in range(k):
@@ -185,9 +184,7 @@ def mcmc_worlds(hands: I64, fixed: I64, ceil: I64, seat: int, ev_player: I64, ev
     z = np.empty(MAX_MOVES + 1, np.float64)
     ctx = np.empty(CTX_SIZE, np.int64)
     feat = np.empty(N_FEATURES, np.float64)
-    buf = np.empty(MAX_MOVES, np.int64)
     tinfo = np.empty(5, np.int64)
-    tinfo2 = np.empty(5, np.int64)
     ll = np.zeros(_NP, np.float64)
     players = np.empty(_NP, np.int64)
     n_pl = 0
@@ -197,7 +194,7 @@ def mcmc_worlds(hands: I64, fixed: I64, ceil: I64, seat: int, ev_player: I64, ev
             n_pl += 1
             ll[p] = log_likelihood(ev_player, ev_move, ev_table, ev_rev, ev_lock, ev_opp,
                                    ev_before, ev_later, p, hands[p], W[p], eps, cand, z, ctx,
-                                   feat, buf, tinfo, tinfo2)
+                                   feat, tinfo)
     accepted = 0
     steps = burn + n_worlds * thin
     rec = 0
@@ -223,10 +220,10 @@ def mcmc_worlds(hands: I64, fixed: I64, ceil: I64, seat: int, ev_player: I64, ev
                 hq = (hands[q] & ~(1 << d)) | (1 << c)
                 lp = log_likelihood(ev_player, ev_move, ev_table, ev_rev, ev_lock, ev_opp,
                                     ev_before, ev_later, p, hp, W[p], eps, cand, z, ctx, feat,
-                                    buf, tinfo, tinfo2)
+                                    tinfo)
                 lq = log_likelihood(ev_player, ev_move, ev_table, ev_rev, ev_lock, ev_opp,
                                     ev_before, ev_later, q, hq, W[q], eps, cand, z, ctx, feat,
-                                    buf, tinfo, tinfo2)
+                                    tinfo)
                 delta = lp + lq - ll[p] - ll[q]
                 if delta >= 0.0 or rng_uniform(rs) < np.exp(delta):
                     hands[p] = hp

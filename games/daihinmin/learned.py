@@ -143,14 +143,12 @@ def view_of(st: np.ndarray, p: int) -> tuple[int, int]:
 @hot()
 def policy_logits(hand: int, others: int, table: int, rev: int, lock: int, opp_min: int,
                   moves: np.ndarray, k: int, theta: np.ndarray, z: np.ndarray,
-                  ctx: np.ndarray, feat: np.ndarray, buf: np.ndarray,
-                  tinfo: np.ndarray) -> float:
+                  ctx: np.ndarray, feat: np.ndarray) -> float:
     """z[i] = φ(moves[i])ᵀθ for i < k; returns max z."""
     zmax = -1e300
-    step_context(hand, others, ctx)
+    step_context(hand, others, table, rev, ctx)
     for i in range(k):
-        features_into(hand, others, table, rev, lock, opp_min, moves[i], ctx, feat, buf,
-                      tinfo)
+        features_into(hand, others, table, rev, lock, opp_min, moves[i], ctx, feat)
         v = 0.0
         for j in range(feat.shape[0]):
             v += feat[j] * theta[j]
@@ -162,8 +160,7 @@ def policy_logits(hand: int, others: int, table: int, rev: int, lock: int, opp_m
 
 @hot()
 def learned_pick(st: np.ndarray, W: np.ndarray, rs: np.ndarray, cand: np.ndarray,
-                 z: np.ndarray, ctx: np.ndarray, feat: np.ndarray, buf: np.ndarray,
-                 tinfo: np.ndarray, tinfo2: np.ndarray) -> int:
+                 z: np.ndarray, ctx: np.ndarray, feat: np.ndarray, tinfo: np.ndarray) -> int:
     """A move of the player to move, drawn from π(a) ∝ exp(φᵀW[p])."""
     p = st[_TURN]
     table = st[_TABLE]
@@ -177,7 +174,7 @@ def learned_pick(st: np.ndarray, W: np.ndarray, rs: np.ndarray, cand: np.ndarray
         k = n + 1
     others, opp_min = view_of(st, p)
     zmax = policy_logits(hand, others, table, st[_REV], st[_LOCK], opp_min, cand, k, W[p],
-                         z, ctx, feat, buf, tinfo2)
+                         z, ctx, feat)
     total = 0.0
     for i in range(k):
         z[i] = np.exp(z[i] - zmax)
@@ -218,8 +215,7 @@ def intermediate(st: np.ndarray, seat: int, reward: int) -> float:
 def playout_w(st: np.ndarray, seat: int, policy: int, reward: int, W: np.ndarray,
               rs: np.ndarray,
               cand: np.ndarray, z: np.ndarray, ctx: np.ndarray, feat: np.ndarray,
-              buf: np.ndarray,
-              tinfo: np.ndarray, tinfo2: np.ndarray, stop_when_out: bool,
+              tinfo: np.ndarray, stop_when_out: bool,
               evals: np.ndarray, moves_out: np.ndarray, players_out: np.ndarray
               ) -> tuple[int, int]:
     """Play ``st`` on in place by ``policy`` (uniform, heuristic or learned with ``W``), as
@@ -235,7 +231,7 @@ def playout_w(st: np.ndarray, seat: int, policy: int, reward: int, W: np.ndarray
             evals[ne] = intermediate(st, seat, reward)
             ne += 1
         if policy == POLICY_LEARNED:
-            m = learned_pick(st, W, rs, cand, z, ctx, feat, buf, tinfo, tinfo2)
+            m = learned_pick(st, W, rs, cand, z, ctx, feat, tinfo)
         else:
             m = choose_move(st, policy, rs, cand, False, tinfo)
         if ply < moves_out.shape[0]:
@@ -268,9 +264,7 @@ def playout_worlds_kernel(st0: np.ndarray, moves: np.ndarray, worlds: np.ndarray
     z = np.empty(MAX_MOVES + 1, np.float64)
     feat = np.empty(N_FEATURES, np.float64)
     ctx = np.empty(CTX_SIZE, np.int64)
-    buf = np.empty(MAX_MOVES, np.int64)
     tinfo = np.empty(5, np.int64)
-    tinfo2 = np.empty(5, np.int64)
     st = np.empty_like(st0)
     none = np.empty(0, np.int64)
     tmax = 0
@@ -279,8 +273,8 @@ def playout_worlds_kernel(st0: np.ndarray, moves: np.ndarray, worlds: np.ndarray
         for p in range(_NP):
             st[_H0 + p] = worlds[i, p]
         apply_move(st, moves[i], rs)
-        ne, _ = playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, buf, tinfo,
-                          tinfo2, True, evals[i], none, none)
+        ne, _ = playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, tinfo, True,
+                          evals[i], none, none)
         n_evals[i] = ne
         if ne > tmax:
             tmax = ne
@@ -300,10 +294,8 @@ def _state_playout_kernel(st: np.ndarray, seat: int, policy: int, reward: int,
     z = np.empty(MAX_MOVES + 1, np.float64)
     feat = np.empty(N_FEATURES, np.float64)
     ctx = np.empty(CTX_SIZE, np.int64)
-    buf = np.empty(MAX_MOVES, np.int64)
     tinfo = np.empty(5, np.int64)
-    tinfo2 = np.empty(5, np.int64)
-    return playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, buf, tinfo, tinfo2,
+    return playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, tinfo,
                      False,
                      evals, moves_out, players_out)
 
@@ -345,10 +337,8 @@ def policy_probs(hand: int, others: int, table: int, rev: int, lock: int, opp_mi
     z = np.empty(k, np.float64)
     ctx = np.empty(CTX_SIZE, np.int64)
     feat = np.empty(N_FEATURES, np.float64)
-    buf = np.empty(MAX_MOVES, np.int64)
-    tinfo = np.empty(5, np.int64)
     zmax = policy_logits(hand, others, table, rev, lock, opp_min, moves, k, theta, z, ctx,
-                         feat, buf, tinfo)
+                         feat)
     z = np.exp(z - zmax)
     return z / z.sum()  # type: ignore[no-any-return]
 
@@ -359,10 +349,7 @@ def features_matrix(hand: int, others: int, table: int, rev: int, lock: int, opp
     """φ of every move in ``moves`` (rows), for learning."""
     out = np.empty((moves.shape[0], N_FEATURES), np.float64)
     ctx = np.empty(CTX_SIZE, np.int64)
-    buf = np.empty(MAX_MOVES, np.int64)
-    tinfo = np.empty(5, np.int64)
-    step_context(hand, others, ctx)
+    step_context(hand, others, table, rev, ctx)
     for i in range(moves.shape[0]):
-        features_into(hand, others, table, rev, lock, opp_min, moves[i], ctx, out[i], buf,
-                      tinfo)
+        features_into(hand, others, table, rev, lock, opp_min, moves[i], ctx, out[i])
     return out

@@ -40,9 +40,8 @@ def _game_states(seed: int, plies: int):  # type: ignore[no-untyped-def]
 
 
 def _kernel_ll(ev, p, hand, theta, eps):  # type: ignore[no-untyped-def]
-    bufs = (np.empty(MAX_MOVES + 1, np.int64), np.empty(MAX_MOVES + 1), np.empty(6, np.int64),
-            np.empty(N_FEATURES), np.empty(MAX_MOVES, np.int64), np.empty(5, np.int64),
-            np.empty(5, np.int64))
+    bufs = (np.empty(MAX_MOVES + 1, np.int64), np.empty(MAX_MOVES + 1), np.empty(8, np.int64),
+            np.empty(N_FEATURES), np.empty(5, np.int64))
     return log_likelihood(ev.player, ev.move, ev.table, ev.rev, ev.lock, ev.opp_min,
                           ev.before, ev.later, p, hand, theta, eps, *bufs)
 
