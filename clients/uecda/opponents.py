@@ -31,7 +31,7 @@ Rows = list[tuple[npt.NDArray[np.float64], int]]
 class OpponentModels:
     """θ per player: the shipped θ for us, a fitted one for each opponent."""
 
-    def __init__(self, theta0: npt.NDArray[np.float64], l2: float = 3.0,
+    def __init__(self, theta0: npt.NDArray[np.float64], l2: float = 0.3,
                  keep: int = 3000) -> None:
         self.theta0 = np.asarray(theta0, dtype=np.float64)
         self.l2 = l2
