@@ -66,7 +66,6 @@ class Decider:
         self.fallbacks = 0  # decisions where the search failed and the fallback was played
         self.pool: WorkerPool | None = None  # with workers > 1, started by warm_up()
         self.workers_failed = False
-        self.game = 0  # the workers' session
         self.models: OpponentModels | None = None  # the learned policy, per player
         self.sampler: HandSampler | None = None  # deal=inference: the chain of one game
         self._sampler_game = -1
@@ -86,11 +85,12 @@ class Decider:
 
     def budget(self, spent: float = 0.0) -> Budget:
         """Playouts (0: none) and/or seconds per decision, never past ``max_seconds``;
-        ``spent``: seconds of the decision already used (by the inference)."""
+        ``spent``: seconds of the decision already used (by the inference), taken off the
+        search's time but never more than three quarters of it."""
         cfg = self.config
         seconds = cfg.max_seconds if cfg.seconds is None else cfg.seconds
-        return Budget(playouts=cfg.playouts or None, seconds=max(seconds - spent, 0.0),
-                      clock=self.clock)
+        return Budget(playouts=cfg.playouts or None,
+                      seconds=max(seconds - spent, seconds / 4), clock=self.clock)
 
     def _info(self, info: InfoSet, game: int) -> InfoSet:
         """The info set the search starts from: its playout policy (with the per-player
