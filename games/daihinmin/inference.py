@@ -34,17 +34,15 @@ from numba import njit
 from games.daihinmin import rules as R
 from games.daihinmin.cards import ALL_CARDS, PASS, cards_of, move_cards
 from games.daihinmin.cards import popcount as py_popcount
-from games.daihinmin.features import CTX_SIZE, N_FEATURES
 from games.daihinmin.kernels import (
     _NP,
-    MAX_MOVES,
     gen_moves_cached,
     lowbit_index,
     popcount,
     rng_below,
     strength_key,
 )
-from games.daihinmin.learned import policy_logits, py_policy_probs, rng_uniform
+from games.daihinmin.learned import policy_logits, py_policy_probs, rng_uniform, scratch
 
 I64 = npt.NDArray[np.int64]
 
@@ -178,13 +176,7 @@ def mcmc_worlds(hands: I64, fixed: I64, ceil: I64, seat: int, ev_player: I64, ev
     ``fixed[p]``: cards of p that may not move (known from the exchange); ``ceil[p] >= 0``:
     p's other cards must have a strength key below it. Returns the number of accepted
     swaps."""
-    rs = np.empty(1, np.uint64)
-    rs[0] = np.uint64(seed)
-    cand = np.empty(MAX_MOVES + 1, np.int64)
-    z = np.empty(MAX_MOVES + 1, np.float64)
-    ctx = np.empty(CTX_SIZE, np.int64)
-    feat = np.empty(N_FEATURES, np.float64)
-    tinfo = np.empty(5, np.int64)
+    rs, cand, z, ctx, feat, tinfo = scratch(seed)
     ll = np.zeros(_NP, np.float64)
     players = np.empty(_NP, np.int64)
     n_pl = 0

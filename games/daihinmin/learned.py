@@ -242,6 +242,18 @@ def playout_w(st: np.ndarray, seat: int, policy: int, reward: int, W: np.ndarray
     return ne, ply
 
 
+@njit(cache=True)
+def scratch(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                np.ndarray]:
+    """The buffers of a playout loop or a likelihood: (random state seeded with ``seed``,
+    candidates, logits, feature context, feature vector, table cache)."""
+    rs = np.empty(1, np.uint64)
+    rs[0] = np.uint64(seed)
+    return (rs, np.empty(MAX_MOVES + 1, np.int64), np.empty(MAX_MOVES + 1, np.float64),
+            np.empty(CTX_SIZE, np.int64), np.empty(N_FEATURES, np.float64),
+            np.empty(5, np.int64))
+
+
 @hot()
 def final_return(st: np.ndarray, seat: int) -> float:
     for i in range(_NP):
@@ -258,13 +270,7 @@ def playout_worlds_kernel(st0: np.ndarray, moves: np.ndarray, worlds: np.ndarray
     """For each moves[i]: the hands of ``worlds[i]`` (5 hands) in the position ``st0``, play
     moves[i] for ``seat``, play out until ``seat`` is out; returns[i] = (points - 1) / 4,
     evals[i, :n_evals[i]] = r_t. Returns max(n_evals)."""
-    rs = np.empty(1, np.uint64)
-    rs[0] = np.uint64(seed)
-    cand = np.empty(MAX_MOVES + 1, np.int64)
-    z = np.empty(MAX_MOVES + 1, np.float64)
-    feat = np.empty(N_FEATURES, np.float64)
-    ctx = np.empty(CTX_SIZE, np.int64)
-    tinfo = np.empty(5, np.int64)
+    rs, cand, z, ctx, feat, tinfo = scratch(seed)
     st = np.empty_like(st0)
     none = np.empty(0, np.int64)
     tmax = 0
@@ -288,15 +294,8 @@ def _state_playout_kernel(st: np.ndarray, seat: int, policy: int, reward: int,
                           W: np.ndarray, seed: int,
                           evals: np.ndarray, moves_out: np.ndarray,
                           players_out: np.ndarray) -> tuple[int, int]:
-    rs = np.empty(1, np.uint64)
-    rs[0] = np.uint64(seed)
-    cand = np.empty(MAX_MOVES + 1, np.int64)
-    z = np.empty(MAX_MOVES + 1, np.float64)
-    feat = np.empty(N_FEATURES, np.float64)
-    ctx = np.empty(CTX_SIZE, np.int64)
-    tinfo = np.empty(5, np.int64)
-    return playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, tinfo,
-                     False,
+    rs, cand, z, ctx, feat, tinfo = scratch(seed)
+    return playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, tinfo, False,
                      evals, moves_out, players_out)
 
 

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from games.daihinmin import kernels as K
-from games.daihinmin import rules as R
 from games.daihinmin.cards import hand_from_str, move_from_str
 from games.daihinmin.features import FEATURES, N_FEATURES, py_answers, py_features
 from games.daihinmin.learned import (
@@ -16,22 +15,14 @@ from games.daihinmin.learned import (
     policy_probs,
     py_policy_probs,
     state_playout_w,
+    view,
 )
 from games.daihinmin.state import Match, MatchConfig
 from tests.daihinmin.test_kernels import random_positions
 
 
 def _view(s):  # type: ignore[no-untyped-def]
-    p = s.to_move
-    others = 0
-    opp = 0
-    for q in range(5):
-        h = s.hand(q)
-        if q != p and h:
-            others |= h
-            c = bin(h).count("1")
-            opp = c if opp == 0 else min(opp, c)
-    return s.hand(p), others, s.table, s.st[R.REV], s.st[R.LOCK], opp
+    return view(s, s.to_move)
 
 
 def test_features_kernel_matches_reference_on_random_positions() -> None:
