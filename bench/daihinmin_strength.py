@@ -17,8 +17,10 @@ Tables (players in this order in the report and the JSON):
 Long runs are split into matches of ``--chunk`` games (seeds S, S+1, ...; each a match of
 its own, with its rank resets), and with ``--out FILE`` every finished chunk's per-game points
 are appended to FILE, so an interrupted run picks up where it stopped when run again with the
-same arguments. The report pools the games: points per game with 95% confidence intervals,
-and for two corvids the paired difference (per game, same deals) with its interval. With
+same arguments. A chunk in which a stand-in had to play for a client (it crashed or timed
+out) is discarded, not saved: running again replays it. The report pools the games: points
+per game with 95% confidence intervals, and for two corvids the paired difference (per game,
+same deals) with its interval. With
 ``--json`` the last line is ``{"players": [{"name", "spec", "points_per_game", "ci95"}, ...],
 "games", "seed", "diff"?}``.
 """
@@ -121,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
         pass
     t0 = time.perf_counter()
     points: list[list[int]] = []
+    discarded = 0
     try:
         for i, n in enumerate(sizes):
             if i in done:
@@ -130,8 +133,11 @@ def main(argv: list[str] | None = None) -> int:
                             log=args.log if len(sizes) == 1 else None,
                             on_game=(lambda g, r: bar.update(1)) if bar else None)
             got = [list(map(int, g)) for g in res.record.points]
-            if res.record.drops:
-                print(f"chunk {i}: stand-ins: {res.record.drops}", file=sys.stderr)
+            if res.record.drops:  # a stand-in played for a client: not that client's games
+                print(f"chunk {i} discarded (run again to replay it): stand-ins: "
+                      f"{res.record.drops}", file=sys.stderr)
+                discarded += 1
+                continue
             if out is not None:
                 with out.open("a") as f:
                     f.write(json.dumps({"chunk": i, "seed": args.seed + i, "specs": specs,
@@ -154,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{r['name']:<60} {r['points_per_game']:>9.3f}   [{r['ci95'][0]:.3f}, "
               f"{r['ci95'][1]:.3f}]")
     figures: dict[str, Any] = {"players": rows, "games": len(points), "seed": args.seed,
-                               "elapsed_s": round(elapsed, 1)}
+                               "elapsed_s": round(elapsed, 1), "discarded_chunks": discarded}
     corvids = [p for p, s in enumerate(specs) if s != "baseline"]
     if len(corvids) >= 2:
         figures["diff"] = paired_diff(points, corvids[0], corvids[1])
