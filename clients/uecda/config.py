@@ -31,12 +31,12 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     final: Literal["mean", "visits"] = "mean"
     batch: int = 16  # flat MC: playouts per kernel call
     prune: float = 1.0  # flat MC: search the likeliest moves (policy) up to this mass
-    policy: Literal["heuristic", "uniform", "learned"] = "heuristic"  # playout policy
+    policy: Literal["heuristic", "uniform", "learned"] = "learned"  # playout policy
     policy_weights: str = ""  # the learned policy's weights file ("" = the bundled one)
-    deal: Literal["uniform", "inference"] = "uniform"  # how the hidden cards are dealt
+    deal: Literal["uniform", "inference"] = "inference"  # how the hidden cards are dealt
     worlds: int = 64  # deal=inference: worlds sampled per decision
     model_eps: float = 0.05  # opponent model: (1 - eps) policy + eps uniform
-    opponents: Literal["fixed", "adapt"] = "fixed"  # adapt: per-opponent models, online
+    opponents: Literal["fixed", "adapt"] = "adapt"  # adapt: per-opponent models, online
     uct_c: float = 0.7  # UCT exploration constant
     exchange: Literal["search", "heuristic"] = "search"
     exchange_candidates: int = 6  # exchange search: weakest cards considered
@@ -152,7 +152,8 @@ def check(cfg: ClientConfig, explicit: Iterable[str] = ()) -> ClientConfig:
                           "world for every playout)")
     if not 0.0 < cfg.model_eps <= 1.0:
         raise ConfigError(f"model_eps={cfg.model_eps}: must lie in (0, 1]")
-    if cfg.opponents == "adapt" and cfg.policy != "learned" and cfg.deal != "inference":
+    if ("opponents" in given and cfg.opponents == "adapt" and cfg.policy != "learned"
+            and cfg.deal != "inference"):
         raise ConfigError("opponents=adapt: the opponent models serve policy=learned and "
                           "deal=inference; with neither it has no effect")
     if "policy_weights" in given and not uses_policy_weights(cfg):

@@ -21,6 +21,9 @@ def test_defaults_and_overrides() -> None:
     cfg = load_client_config(None, ["core=uct", "playouts=200", "alpha=1.0"])
     assert (cfg.core, cfg.playouts, cfg.alpha) == ("uct", 200, 1.0)
     assert load_client_config() == ClientConfig()
+    # the default opponents=adapt is not an error where it has nothing to adapt
+    cfg = load_client_config(None, ["policy=heuristic", "deal=uniform"])
+    assert cfg.opponents == "adapt" and Decider(cfg, np.random.default_rng(0)).models is None
 
 
 def test_preset_v1_beneath_the_settings_given(tmp_path: Path) -> None:
@@ -49,6 +52,10 @@ def test_preset_v1_beneath_the_settings_given(tmp_path: Path) -> None:
     (["alpha=1.5"], "alpha=1.5"),
     (["workers=0"], "workers=0"),
     (["exchange_candidates=1"], "exchange_candidates=1"),
+    (["policy=heuristic", "deal=uniform", "opponents=adapt"], "opponents=adapt: "),
+    (["deal=uniform", "worlds=10"], "worlds: only with deal=inference"),
+    (["prune=0"], "prune=0"),
+    (["model_eps=0"], "model_eps=0"),
     (["bogus=1"], "unknown setting 'bogus'"),
 ])
 def test_bad_and_conflicting_settings_are_named(settings: list[str], message: str) -> None:
