@@ -2,6 +2,12 @@
 time of one FlatMC(alpha=0.9) decision of N playouts over an InfoSet, over many positions.
 
     python bench/daihinmin_speed.py [--playouts 3000] [--positions 50] [--batch 16] [--json]
+        [--policy uniform|heuristic|learned] [--deal uniform|inference]
+
+With ``--policy learned`` the playouts follow the bundled learned policy (and its playouts/s
+is timed as well); with ``--deal inference`` each decision first draws its worlds from a
+fresh Metropolis chain (burn-in included: the worst case of a client's first decision of a
+game), timed apart as ``inference_ms``.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ import numpy as np  # noqa: E402
 
 from games.daihinmin import Match, MatchConfig  # noqa: E402
 from games.daihinmin import kernels as K  # noqa: E402
+from games.daihinmin.inference import HandSampler  # noqa: E402
+from games.daihinmin.learned import POLICY_LEARNED, load_policy, state_playout_w  # noqa: E402
 from search.budget import Budget  # noqa: E402
 from search.flat import FlatConfig, FlatMC  # noqa: E402
 
@@ -58,7 +66,8 @@ def main() -> int:
     ap.add_argument("--positions", type=int, default=50)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--alpha", type=float, default=0.9)
-    ap.add_argument("--policy", default="uniform", choices=["uniform", "heuristic"])
+    ap.add_argument("--policy", default="uniform", choices=["uniform", "heuristic", "learned"])
+    ap.add_argument("--deal", default="uniform", choices=["uniform", "inference"])
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -84,14 +93,31 @@ def main() -> int:
         figures[f"{name}_playouts_per_s_cpu"] = n * chunks / sum(cpus)
         figures[f"{name}_playouts_per_s_best_cpu"] = n / min(cpus)
     figures["playouts_per_s"] = figures["uniform_playouts_per_s"]
+    W = np.tile(load_policy(), (5, 1))
+    if args.policy == "learned":
+        deals = [Match(MatchConfig(seed=args.seed + i)).deal().state() for i in range(200)]
+        rng0 = np.random.default_rng(args.seed)
+        state_playout_w(deals[0], rng0, 0, POLICY_LEARNED, W)
+        w0, c0 = time.perf_counter(), time.process_time()
+        plies = sum(len(state_playout_w(d, rng0, 0, POLICY_LEARNED, W).moves) for d in deals)
+        wall, cpu = time.perf_counter() - w0, time.process_time() - c0
+        rows.append(("learned playouts/s (wall)", f"{len(deals) / wall:,.0f}"))
+        rows.append(("learned playouts/s (cpu)", f"{len(deals) / cpu:,.0f}"))
+        rows.append(("learned plies per game", f"{plies / len(deals):.1f}"))
+        figures["learned_playouts_per_s"] = len(deals) / wall
+        figures["learned_playouts_per_s_cpu"] = len(deals) / cpu
 
-    infos = [i.with_policy(args.policy) for i in positions(args.positions, args.seed)]
+    infos = [i.with_policy(args.policy, W if args.policy == "learned" else None)
+             for i in positions(args.positions, args.seed)]
     flat = FlatMC(FlatConfig(alpha=args.alpha, batch=args.batch))
     rng = np.random.default_rng(args.seed)
     flat.search(infos[0], infos[0].seat, Budget(playouts=64), rng)  # warm up
-    walls, cpus, arms = [], [], []
+    walls, cpus, arms, infer = [], [], [], []
     for info in infos:
         w0, c0 = time.perf_counter(), time.process_time()
+        if args.deal == "inference":
+            info = info.with_worlds(HandSampler().worlds(info, W, 64, rng))
+            infer.append(time.perf_counter() - w0)
         r = flat.search(info, info.seat, Budget(playouts=args.playouts), rng)
         walls.append(time.perf_counter() - w0)
         cpus.append(time.process_time() - c0)
@@ -104,7 +130,12 @@ def main() -> int:
     rows.append((f"decision {args.playouts} playouts, median cpu ms",
                  f"{1000 * statistics.median(cpus):.1f}"))
     rows.append(("decision arms, median", f"{statistics.median(arms):.0f}"))
-    rows.append(("policy / batch / alpha", f"{args.policy} / {args.batch} / {args.alpha}"))
+    if infer:
+        figures["inference_ms"] = 1000 * statistics.median(infer)
+        rows.append(("inference (64 worlds, fresh chain), median wall ms",
+                     f"{1000 * statistics.median(infer):.1f}"))
+    rows.append(("policy / deal / batch / alpha",
+                 f"{args.policy} / {args.deal} / {args.batch} / {args.alpha}"))
     w = max(len(a) for a, _ in rows)
     for a, b in rows:
         print(f"{a:<{w}}  {b:>12}")

@@ -1,13 +1,28 @@
-"""Daihinmin strength: corvid against baseline players on the mock UECda server.
+"""Daihinmin strength: corvid against baseline players (and earlier corvids) on the mock
+UECda server.
 
-    python bench/daihinmin_strength.py --games 50 [--alpha 0.9] [--playouts 3000] [--json]
-    python bench/daihinmin_strength.py --games 50 --alpha-table [--json]
+    python bench/daihinmin_strength.py --games 1000 [--set key=value ...] [--json]
+    python bench/daihinmin_strength.py --games 1000 --table v1 [--json]
+    python bench/daihinmin_strength.py --games 1000 --table alpha --values 0.9,1.0
+    python bench/daihinmin_strength.py --games 1000 --player SPEC (x5)
 
-Default: one corvid (flat Monte Carlo, UCB1-TUNED, the given α and playouts) against four
-baselines. ``--alpha-table``: corvid α=0.9 and corvid α=1.0 against three baselines in the
-same match. Prints points per game with 95% confidence intervals; with ``--json`` the last
-line is ``{"players": [{"name", "points_per_game", "ci95": [lo, hi]}, ...]}`` (the arena's
-format). Runs through ``corvid arena uecda`` machinery: one server, five client processes.
+Tables (players in this order in the report and the JSON):
+
+* ``baselines`` (default): corvid with its defaults (and the ``--set`` settings) against four
+  baselines;
+* ``v1``: the new default corvid, the ``preset=v1`` corvid and three baselines;
+* ``alpha``: one corvid per α in ``--values`` (2 to 4 of them), baselines fill the table;
+* ``--player SPEC`` five times: any line-up (the arena's specs).
+
+Long runs are split into matches of ``--chunk`` games (seeds S, S+1, ...; each a match of
+its own, with its rank resets), and with ``--out FILE`` every finished chunk's per-game points
+are appended to FILE, so an interrupted run picks up where it stopped when run again with the
+same arguments. A chunk in which a stand-in had to play for a client (it crashed or timed
+out) is discarded, not saved: running again replays it. The report pools the games: points
+per game with 95% confidence intervals, and for two corvids the paired difference (per game,
+same deals) with its interval. With
+``--json`` the last line is ``{"players": [{"name", "spec", "points_per_game", "ci95"}, ...],
+"games", "seed", "diff"?}``.
 """
 
 from __future__ import annotations
@@ -17,65 +32,143 @@ import json
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from clients.logs import setup_logging  # noqa: E402
-from servers.arena.uecda import print_report, run_arena, run_parallel  # noqa: E402
+from servers.arena.stats import mean_ci95  # noqa: E402
+from servers.arena.uecda import run_arena  # noqa: E402
+
+NP = 5
+
+
+def corvid_spec(settings: list[str]) -> str:
+    return "corvid" + (":" + ",".join(settings) if settings else "")
+
+
+def lineup(args: argparse.Namespace) -> list[str]:
+    extra = list(args.set)
+    if args.player:
+        if len(args.player) != NP:
+            raise SystemExit(f"give --player exactly {NP} times")
+        return list(args.player)
+    if args.table == "baselines":
+        return [corvid_spec(extra)] + ["baseline"] * 4
+    if args.table == "v1":
+        return [corvid_spec(extra), corvid_spec(["preset=v1"]), "baseline", "baseline",
+                "baseline"]
+    values = [v for v in args.values.split(",") if v]
+    if not 2 <= len(values) <= 4:
+        raise SystemExit("--table alpha needs 2 to 4 --values")
+    return [corvid_spec(extra + [f"alpha={v}"]) for v in values] + \
+        ["baseline"] * (NP - len(values))
+
+
+def chunks(games: int, size: int) -> list[int]:
+    return [min(size, games - i) for i in range(0, games, size)]
+
+
+def load_done(path: Path | None, specs: list[str]) -> dict[int, dict[str, Any]]:
+    done: dict[int, dict[str, Any]] = {}
+    if path is None or not path.exists():
+        return done
+    for line in path.read_text().splitlines():
+        if not line.strip():
+            continue
+        rec = json.loads(line)
+        if rec.get("specs") != specs:
+            raise SystemExit(f"{path} holds a run of other players ({rec.get('specs')}); "
+                             "use another --out file")
+        done[int(rec["chunk"])] = rec
+    return done
+
+
+def paired_diff(points: list[list[int]], a: int, b: int) -> dict[str, Any]:
+    d = [float(g[a] - g[b]) for g in points]
+    m, (lo, hi) = mean_ci95(d, -4.0, 4.0)
+    return {"players": [a, b], "mean": round(m, 4), "ci95": [round(lo, 4), round(hi, 4)]}
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--games", type=int, default=1000)
-    ap.add_argument("--alpha", type=float, default=0.9)
-    ap.add_argument("--playouts", type=int, default=3000)
-    ap.add_argument("--core", default="flat", choices=["flat", "uct"])
-    ap.add_argument("--alpha-table", action="store_true",
-                    help="corvid α=0.9 and α=1.0 against three baselines")
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--parallel", type=int, default=1,
-                    help="independent matches at once (seeds S, S+1, ...)")
-    ap.add_argument("--log", metavar="FILE", help="keep the server's game log")
+    ap.add_argument("--games", type=int, default=1000, help="games in all (default 1000)")
+    ap.add_argument("--table", choices=["baselines", "v1", "alpha"], default="baselines",
+                    help="the line-up (default baselines)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a setting of the corvid under test (repeatable)")
+    ap.add_argument("--values", default="0.9,1.0", help="α values of --table alpha")
+    ap.add_argument("--player", action="append", default=[], metavar="SPEC",
+                    help="five arena specs instead of a table")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the first chunk (default 1)")
+    ap.add_argument("--chunk", type=int, default=0,
+                    help="games per match (default: all games in one match)")
+    ap.add_argument("--out", metavar="FILE", help="append finished chunks here; resume")
+    ap.add_argument("--log", metavar="FILE", help="keep the server's game log (one chunk)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     setup_logging("warning")
-
-    def corvid(alpha: float) -> str:
-        return f"corvid:core={args.core},playouts={args.playouts},alpha={alpha},seed={args.seed}"
-
-    if args.alpha_table:
-        specs = [corvid(0.9), corvid(1.0), "baseline", "baseline", "baseline"]
-    else:
-        specs = [corvid(args.alpha)] + ["baseline"] * 4
-    progress = None
+    specs = lineup(args)
+    sizes = chunks(args.games, args.chunk or args.games)
+    out = Path(args.out) if args.out else None
+    done = load_done(out, specs)
+    bar = None
     try:
         from tqdm import tqdm
 
-        bar = tqdm(total=args.games, file=sys.stderr, unit="game", disable=None)
-
-        def progress(game: int, rec) -> None:  # type: ignore[no-untyped-def]
-            bar.update(1)
+        bar = tqdm(total=args.games, file=sys.stderr, unit="game", disable=None,
+                   initial=sum(len(done[i]["points"]) for i in done if i < len(sizes)))
     except ImportError:  # pragma: no cover
-        bar = None
+        pass
     t0 = time.perf_counter()
+    points: list[list[int]] = []
+    discarded = 0
     try:
-        if args.parallel > 1:
-            res = run_parallel(specs, args.games, args.parallel, args.seed, timeout=120.0,
-                               on_game=progress)
-        else:
-            res = run_arena(specs, args.games, args.seed, timeout=120.0, log=args.log,
-                            on_game=progress)
+        for i, n in enumerate(sizes):
+            if i in done:
+                points += done[i]["points"]
+                continue
+            res = run_arena(specs, n, args.seed + i, timeout=120.0,
+                            log=args.log if len(sizes) == 1 else None,
+                            on_game=(lambda g, r: bar.update(1)) if bar else None)
+            got = [list(map(int, g)) for g in res.record.points]
+            if res.record.drops:  # a stand-in played for a client: not that client's games
+                print(f"chunk {i} discarded (run again to replay it): stand-ins: "
+                      f"{res.record.drops}", file=sys.stderr)
+                discarded += 1
+                continue
+            if out is not None:
+                with out.open("a") as f:
+                    f.write(json.dumps({"chunk": i, "seed": args.seed + i, "specs": specs,
+                                        "points": got}) + "\n")
+            points += got
     finally:
         if bar is not None:
             bar.close()
     elapsed = time.perf_counter() - t0
-    print(f"Daihinmin strength: {len(res.record.points)} games, seed {args.seed}, "
-          f"{elapsed:.0f} s (baseline expectation: 3.0 points per game)")
-    print_report(res)
+    rows = []
+    for p, spec in enumerate(specs):
+        m, (lo, hi) = mean_ci95([float(g[p]) for g in points], 1.0, 5.0)
+        rows.append({"name": f"p{p}:{spec}", "spec": spec, "player": p,
+                     "points_per_game": round(m, 4), "ci95": [round(lo, 4), round(hi, 4)],
+                     "games": len(points)})
+    print(f"Daihinmin strength: {len(points)} games in {len(sizes)} match(es) from seed "
+          f"{args.seed}, {elapsed:.0f} s (baseline expectation: 3.0 points per game)")
+    print(f"{'player':<60} {'pts/game':>9} {'95% CI':>17}")
+    for r in rows:
+        print(f"{r['name']:<60} {r['points_per_game']:>9.3f}   [{r['ci95'][0]:.3f}, "
+              f"{r['ci95'][1]:.3f}]")
+    figures: dict[str, Any] = {"players": rows, "games": len(points), "seed": args.seed,
+                               "elapsed_s": round(elapsed, 1), "discarded_chunks": discarded}
+    corvids = [p for p, s in enumerate(specs) if s != "baseline"]
+    if len(corvids) >= 2:
+        figures["diff"] = paired_diff(points, corvids[0], corvids[1])
+        d = figures["diff"]
+        print(f"paired difference p{corvids[0]} - p{corvids[1]}: {d['mean']:+.3f} "
+              f"[{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}] points per game")
     if args.json:
-        print(json.dumps({"players": res.report(), "games": len(res.record.points),
-                          "seed": res.record.seed, "elapsed_s": round(elapsed, 1)}))
+        print(json.dumps(figures))
     return 0
 
 

@@ -29,6 +29,10 @@ class FlatConfig(msgspec.Struct, frozen=True):
     alpha: float = 1.0  # 1.0 = plain Monte Carlo
     final: Literal["mean", "visits"] = "mean"
     batch: int = 16  # playouts per kernel call when the game offers playout_batch
+    # move ordering: with a root that offers move_priors(moves), search only the most
+    # probable moves whose prior mass reaches ``prune`` (at least ``min_arms`` of them)
+    prune: float = 1.0
+    min_arms: int = 4
 
 
 class FlatMC:
@@ -45,6 +49,9 @@ class FlatMC:
         moves = list(root.legal_moves())
         if not moves:
             raise ValueError("flat search from a position with no legal moves")
+        legal = len(moves)
+        if cfg.prune < 1.0 and len(moves) > cfg.min_arms and hasattr(root, "move_priors"):
+            moves = self._ordered(moves, np.asarray(root.move_priors(moves), np.float64))
         k = len(moves)
         n = np.zeros(k)
         s = np.zeros(k)
@@ -81,8 +88,17 @@ class FlatMC:
             values=[float(x) if np.isfinite(x) else float("nan") for x in means],
             playouts=total,
             elapsed=meter.elapsed(),
-            info={"arms": k, "alpha": cfg.alpha},
+            info={"arms": k, "alpha": cfg.alpha,
+                  **({"pruned": legal - k} if legal > k else {})},
         )
+
+    def _ordered(self, moves: list[Any], priors: np.ndarray) -> list[Any]:
+        """The most probable moves whose prior mass reaches ``prune`` (at least
+        ``min_arms``), in their original order."""
+        order = np.argsort(-priors, kind="stable")
+        mass = np.cumsum(priors[order]) / max(float(priors.sum()), 1e-300)
+        keep = max(self.config.min_arms, int(np.searchsorted(mass, self.config.prune)) + 1)
+        return [moves[i] for i in sorted(order[:keep].tolist())]
 
     def _one_playout(self, root: Any, move: Any, seat: int,
                      rng: np.random.Generator) -> tuple[float, np.ndarray]:

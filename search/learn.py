@@ -151,3 +151,62 @@ def _softmax_playout(state: Any, policy: SoftmaxPolicy, seat: int,
         s.play(moves[i])
         steps += 1
     return float(s.returns()[seat]), grad, steps
+
+
+def softmax_log_likelihood(theta: Vec, X: npt.NDArray[np.float64], offsets: npt.NDArray[np.int64],
+                           chosen: npt.NDArray[np.int64]) -> float:
+    """Σ_g log π_θ(chosen_g | candidates of g) for the softmax π ∝ exp(φᵀθ) over groups:
+    the rows ``offsets[g]:offsets[g+1]`` of ``X`` are the candidates of decision g and
+    ``chosen[g]`` the index (within the group) of the one taken."""
+    z = X @ theta
+    starts = offsets[:-1]
+    zmax = np.maximum.reduceat(z, starts)
+    sizes = np.diff(offsets)
+    ez = np.exp(z - np.repeat(zmax, sizes))
+    lse = np.log(np.add.reduceat(ez, starts)) + zmax
+    return float(np.sum(z[starts + chosen] - lse))
+
+
+def fit_softmax(X: npt.NDArray[np.float64], offsets: npt.NDArray[np.int64],
+                chosen: npt.NDArray[np.int64], *, l2: float = 1.0, prior: Vec | None = None,
+                iterations: int = 50, tol: float = 1e-8) -> Vec:
+    """Maximum a posteriori fit of a softmax choice model (imitation of the decisions taken,
+    algorithms.md §6/§8: the starting point of simulation balancing).
+
+    Decision g chose row ``offsets[g] + chosen[g]`` among rows ``offsets[g]:offsets[g+1]``
+    of ``X``. Maximises Σ_g log π_θ(chosen_g) − (l2/2) ||θ − prior||² by Newton's method
+    (the log-likelihood is concave), with the Gaussian prior centred on ``prior`` (zeros
+    by default): with a small sample the fit stays near the prior. Returns θ."""
+    n_feat = X.shape[1]
+    mu = np.zeros(n_feat) if prior is None else np.asarray(prior, np.float64)
+    th = mu.copy()
+    starts = offsets[:-1]
+    sizes = np.diff(offsets)
+    group = np.repeat(np.arange(len(starts)), sizes)
+    picked = X[starts + chosen]
+
+    def objective(t: Vec) -> float:
+        return softmax_log_likelihood(t, X, offsets, chosen) - 0.5 * l2 * float(
+            np.sum((t - mu) ** 2))
+
+    f = objective(th)
+    for _ in range(iterations):
+        z = X @ th
+        zmax = np.maximum.reduceat(z, starts)
+        ez = np.exp(z - zmax[group])
+        p = ez / np.add.reduceat(ez, starts)[group]
+        mean = np.add.reduceat(X * p[:, None], starts)  # E_π[φ] per decision
+        grad = picked.sum(axis=0) - mean.sum(axis=0) - l2 * (th - mu)
+        hess = (X * p[:, None]).T @ X - mean.T @ mean + l2 * np.eye(n_feat)
+        step = np.linalg.solve(hess, grad)
+        t = 1.0
+        while t > 1e-6:
+            cand = th + t * step
+            fc = objective(cand)
+            if fc >= f - 1e-12:
+                break
+            t *= 0.5
+        th, f_old, f = cand, f, fc
+        if abs(f - f_old) < tol * max(1.0, abs(f)):
+            break
+    return th

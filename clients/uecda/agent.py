@@ -64,9 +64,14 @@ class UecdaPlayer:
         return Profile(self.name)
 
     def warm_up(self) -> None:
-        """Load the compiled kernels (one tiny search on a random deal) while the server
-        waits for the other players, so the first real decision is not slowed down."""
+        """Load the compiled kernels (one tiny search on a random deal) and start the
+        workers while the server waits for the other players, so the first real decision is
+        not slowed down."""
         self.decider.warm_up()
+
+    def close(self) -> None:
+        """Stop the worker processes, if any."""
+        self.decider.close()
 
     def handle(self, ev: Event) -> Event | None:
         """One server event in, the command to send (if any) out. Never raises for what the
@@ -89,6 +94,7 @@ class UecdaPlayer:
                 log.warning("uecda_move_rejected", game=tr.game, move=self._last_move)
         elif isinstance(ev, (GameEnd, MatchEnd)):
             self.games_done += 1
+            self.decider.end_game(tr)
             log.info("uecda_game_end", game=tr.game, resyncs=tr.resyncs)
         elif isinstance(ev, (GameStart, HandTable, StageTable)):
             self._view.see(ev)
@@ -185,35 +191,42 @@ def play_match(player: UecdaPlayer, transport: Any, recv_timeout: float | None =
     try:
         transport.send(conn.send(player.profile()))
         player.warm_up()
-        while True:
-            ev = conn.next_event()
-            if ev is NEED_DATA:
-                try:
-                    data = transport.recv(65536)
-                except TimeoutError:
-                    raise ServerFault(
-                        f"no message from the server for {recv_timeout or 0:g} s "
-                        f"(recv_timeout) while waiting for the {_awaited(conn)}, after "
-                        f"{player.games_done} games") from None
-                conn.receive_data(data)
-                continue
-            if ev is PAUSED:  # cannot happen: every request is answered below
-                raise RuntimeError("codec waits for a command the player did not give")
-            assert isinstance(ev, Event)
-            if isinstance(ev, ConnectionClosed):
-                if not ev.expected:
-                    raise ServerFault(
-                        f"the server closed the connection before the end of the match "
-                        f"(after {player.games_done} games, waiting for the {_awaited(conn)})")
-                return player.games_done
-            cmd = player.handle(ev)
-            if cmd is not None:
-                transport.send(conn.send(cmd))
+        return _loop(player, conn, transport, recv_timeout)
     except RemoteProtocolError as e:
         raise ServerFault(f"the server broke protocol 20070 after {player.games_done} "
                           f"games: {e}") from e
     except TransportError as e:
         raise ServerFault(f"{e} (after {player.games_done} games)") from e
+    finally:
+        player.close()  # the worker processes, if any
+
+
+def _loop(player: UecdaPlayer, conn: ClientConnection, transport: Any,
+          recv_timeout: float | None) -> int:
+    while True:
+        ev = conn.next_event()
+        if ev is NEED_DATA:
+            try:
+                data = transport.recv(65536)
+            except TimeoutError:
+                raise ServerFault(
+                    f"no message from the server for {recv_timeout or 0:g} s "
+                    f"(recv_timeout) while waiting for the {_awaited(conn)}, after "
+                    f"{player.games_done} games") from None
+            conn.receive_data(data)
+            continue
+        if ev is PAUSED:  # cannot happen: every request is answered below
+            raise RuntimeError("codec waits for a command the player did not give")
+        assert isinstance(ev, Event)
+        if isinstance(ev, ConnectionClosed):
+            if not ev.expected:
+                raise ServerFault(
+                    f"the server closed the connection before the end of the match "
+                    f"(after {player.games_done} games, waiting for the {_awaited(conn)})")
+            return player.games_done
+        cmd = player.handle(ev)
+        if cmd is not None:
+            transport.send(conn.send(cmd))
 
 
 def _awaited(conn: ClientConnection) -> str:

@@ -7,8 +7,8 @@ import sys
 
 import structlog
 
-from clients.config import add_config_arguments, load_config
-from clients.uecda.config import ClientConfig
+from clients.config import add_config_arguments
+from clients.uecda.config import ClientConfig, load_client_config, preset_help
 
 log = structlog.get_logger()
 
@@ -32,6 +32,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="keep retrying a refused connection this many seconds (default 10: "
                    "the client may start before the server)")
     add_config_arguments(p, ClientConfig, example="core=uct")
+    p.epilog += ("\n\npresets (the settings you give win over the preset's):\n  "
+                 + "\n  ".join(preset_help().splitlines())
+                 + "\n\nseconds=S alone means a time-only budget of S per decision; with "
+                 "playouts=N too, whichever ends first.\nplayouts=0: no playout limit "
+                 "(needs seconds). Every decision stops at max_seconds.")
     p.set_defaults(func=run)
     sub = p.add_subparsers(dest="uecda_command", metavar="replay", title="log replay")
     r = sub.add_parser("replay", help="replay tndhms server logs through the rules engine",
@@ -45,10 +50,11 @@ def run(args: argparse.Namespace) -> int:
     from clients.uecda.agent import UecdaPlayer, play_match
     from protocols.transport import connect_tcp
 
-    cfg = load_config(ClientConfig, args.config, args.set)
+    cfg = load_client_config(args.config, args.set)
     player = UecdaPlayer(cfg, args.name)
     log.info("uecda_connect", host=args.host, port=args.port, name=args.name, core=cfg.core,
-             playouts=cfg.playouts, seconds=cfg.seconds, alpha=cfg.alpha)
+             preset=cfg.preset, playouts=cfg.playouts, seconds=cfg.seconds, alpha=cfg.alpha,
+             workers=cfg.workers)
     transport = connect_tcp(args.host, args.port, args.wait)
     if cfg.recv_timeout is not None:
         transport.set_timeout(cfg.recv_timeout)

@@ -19,9 +19,11 @@ from typing import Any
 
 import numpy as np
 import structlog
+import zmq
 
 from clients.uecda.baseline import baseline_exchange, baseline_move
-from clients.uecda.config import ClientConfig
+from clients.uecda.config import ClientConfig, uses_policy_weights
+from clients.uecda.opponents import OpponentModels
 from clients.uecda.tracker import GameTracker
 from games.daihinmin import rules as R
 from games.daihinmin.cards import (
@@ -35,47 +37,84 @@ from games.daihinmin.cards import (
     popcount,
     strength_key,
 )
-from games.daihinmin.infoset import POLICIES
-from games.daihinmin.kernels import state_playout
+from games.daihinmin.inference import HandSampler, TributeModel
+from games.daihinmin.infoset import POLICIES, InfoSet
+from games.daihinmin.learned import load_policy, state_playout_w
 from games.daihinmin.state import Exchange, GameState
-from search import flat as flat_mod
-from search import uct as uct_mod
-from search.budget import Budget
+from search.alpha import discounted_value
+from search.budget import Budget, Clock
+from search.flat import FlatConfig, FlatMC
+from search.parallel import WorkerPool
 from search.result import SearchResult
+from search.uct import UCT, UCTConfig
 
 log = structlog.get_logger()
 
 NP = 5
+_POOL_ERRORS = (RuntimeError, TimeoutError, OSError, zmq.ZMQError)
 
 
 class Decider:
-    def __init__(self, config: ClientConfig, rng: np.random.Generator) -> None:
+    def __init__(self, config: ClientConfig, rng: np.random.Generator,
+                 clock: Clock = time.perf_counter) -> None:
         self.config = config
         self.rng = rng
+        self.clock = clock  # the search budgets' time source (tests inject one)
         self.core: Any = None
+        self.core_config: FlatConfig | UCTConfig | None = None
         self.searches = 0  # decisions taken by the search
         self.fallbacks = 0  # decisions where the search failed and the fallback was played
+        self.pool: WorkerPool | None = None  # with workers > 1, started by warm_up()
+        self.workers_failed = False
+        self.models: OpponentModels | None = None  # the learned policy, per player
+        self.sampler: HandSampler | None = None  # deal=inference: the chain of one game
+        self._sampler_game = -1
+        self._resyncs = 0  # the tracker's resyncs when the last game ended
+        if config.core != "baseline" and uses_policy_weights(config):
+            self.models = OpponentModels(load_policy(config.policy_weights or None))
+        if config.core != "baseline" and config.deal == "inference":
+            self.sampler = HandSampler(eps=config.model_eps)
         if config.core == "flat":
-            self.core = flat_mod.FlatMC(flat_mod.FlatConfig(
-                bandit=config.bandit, alpha=config.alpha, final=config.final,
-                batch=config.batch))
+            self.core_config = FlatConfig(bandit=config.bandit, alpha=config.alpha,
+                                          final=config.final, batch=config.batch,
+                                          prune=config.prune)
+            self.core = FlatMC(self.core_config)
         elif config.core == "uct":
-            self.core = uct_mod.UCT(uct_mod.UCTConfig(c=config.uct_c, reuse=False))
+            self.core_config = UCTConfig(c=config.uct_c, reuse=False)
+            self.core = UCT(self.core_config)
 
-    def budget(self) -> Budget:
+    def budget(self, spent: float = 0.0) -> Budget:
+        """Playouts (0: none) and/or seconds per decision, never past ``max_seconds``;
+        ``spent``: seconds of the decision already used (by the inference), taken off the
+        search's time but never more than three quarters of it."""
         cfg = self.config
-        seconds = cfg.max_seconds if cfg.seconds is None else min(cfg.seconds, cfg.max_seconds)
-        return Budget(playouts=cfg.playouts, seconds=seconds,
-                      check_every=1 if cfg.playouts is None else 16)
+        seconds = cfg.max_seconds if cfg.seconds is None else cfg.seconds
+        return Budget(playouts=cfg.playouts or None,
+                      seconds=max(seconds - spent, seconds / 4), clock=self.clock)
 
-    def _root(self, info: Any) -> Any:
+    def _info(self, info: InfoSet, game: int) -> InfoSet:
+        """The info set the search starts from: its playout policy (with the per-player
+        weights) and, with deal=inference, the worlds sampled from the evidence."""
+        cfg = self.config
+        W = self.models.weights() if self.models is not None else None
+        info = info.with_policy(cfg.policy, W)
+        info = info.with_reward(cfg.reward)
+        if self.sampler is not None and W is not None:
+            if game != self._sampler_game:
+                self.sampler.reset()
+                self._sampler_game = game
+            info = info.with_worlds(self.sampler.worlds(info, W, cfg.worlds, self.rng))
+        return info
+
+    def _root(self, info: InfoSet) -> Any:
         """The flat core batches playouts through the info set (its policy set); UCT plays
-        each sampled world out itself, so its worlds get the same policy."""
+        each sampled world out itself, so its worlds get the same policy, and α."""
         if self.config.core == "uct":
-            return _PolicyRoot(info, POLICIES[self.config.policy])
+            return _PolicyRoot(info, POLICIES[self.config.policy], self.config.alpha)
         return info
 
     def warm_up(self) -> None:
+        """Load the compiled kernels (and start the workers, with ``workers`` > 1)."""
         if self.core is None:
             return
         t0 = time.perf_counter()
@@ -83,12 +122,50 @@ class Decider:
             from games.daihinmin.state import Match, MatchConfig
 
             st = Match(MatchConfig(seed=0)).deal().state()
-            root = self._root(st.info_set(st.to_move).with_policy(self.config.policy))
+            root = self._root(self._info(st.info_set(st.to_move), -1))
             self.core.search(root, st.to_move, Budget(playouts=8), np.random.default_rng(0))
+            if self.sampler is not None:
+                self.sampler.reset()
         except Exception as e:  # the client boundary: warming up is optional
             log.warning("uecda_warm_up_failed", reason=f"{type(e).__name__}: {e}")
             return
-        log.info("uecda_warm_up", elapsed_ms=round((time.perf_counter() - t0) * 1000, 1))
+        if self.config.workers > 1:
+            self._start_workers(root, st.to_move)
+        log.info("uecda_warm_up", elapsed_ms=round((time.perf_counter() - t0) * 1000, 1),
+                 workers=0 if self.pool is None else len(self.pool.ready))
+
+    def _start_workers(self, root: Any, seat: int) -> None:
+        assert self.core_config is not None
+        try:
+            self.pool = WorkerPool(workers=self.config.workers)
+            self.pool.search(self.config.core, self.core_config, root, seat,  # type: ignore[arg-type]
+                             Budget(playouts=16 * self.config.workers), self.rng,
+                             session="warm-up")
+        except _POOL_ERRORS as e:
+            self._workers_failed(e)
+
+    def _workers_failed(self, error: Exception) -> None:
+        log.warning("uecda_workers_failed", error=f"{type(error).__name__}: {error}",
+                    fallback="searching in this process")
+        self.close()
+        self.workers_failed = True
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
+
+    def _search(self, root: Any, seat: int, game: int, spent: float = 0.0) -> SearchResult:
+        budget = self.budget(spent)
+        if self.pool is not None:
+            slack = budget.seconds + 2.0 if budget.seconds is not None else None
+            try:
+                return self.pool.search(self.config.core, self.core_config,  # type: ignore[arg-type]
+                                        root, seat, budget, self.rng, session=f"game-{game}",
+                                        reply_timeout=slack)
+            except _POOL_ERRORS as e:
+                self._workers_failed(e)
+        return self.core.search(root, seat, budget, self.rng)  # type: ignore[no-any-return]
 
     # -- moves ----------------------------------------------------------------------------
     def move(self, tr: GameTracker, lead: bool) -> int:
@@ -108,8 +185,8 @@ class Decider:
         try:
             if st.to_move != tr.me:
                 raise RuntimeError(f"shadow says player {st.to_move} moves, not us")
-            root = self._root(st.info_set(tr.me).with_policy(self.config.policy))
-            res: SearchResult = self.core.search(root, tr.me, self.budget(), self.rng)
+            root = self._root(self._info(st.info_set(tr.me), tr.game))
+            res = self._search(root, tr.me, tr.game, time.perf_counter() - t0)
             if res.move not in legal:
                 raise RuntimeError(f"search chose an illegal move {res.move}")
         except Exception as e:  # the client boundary: never lose a move to a bug
@@ -124,6 +201,24 @@ class Decider:
         summary["top"] = [[move_str(int(m)) or "pass", n, v] for m, n, v in summary["top"]]
         log.info("uecda_decision", core=self.config.core, **{**event, **summary})
         return int(res.move)
+
+    def end_game(self, tr: GameTracker) -> None:
+        """A game is over: with opponents=adapt, learn from the opponents' revealed hands."""
+        st = tr.shadow
+        if self.models is None or self.config.opponents != "adapt" or st is None:
+            return
+        if not st.is_terminal() or st.st[R.STALE] or tr.resyncs != self._resyncs:
+            self._resyncs = tr.resyncs
+            return  # a stalemate or a resync: the hands cannot be told for sure
+        t0 = time.perf_counter()
+        try:
+            n = self.models.learn_game(list(st.history), list(st.order), list(st.finish),
+                                       st.hand(tr.me), tr.me)
+        except Exception as e:  # the client boundary: the models are an optional extra
+            log.warning("uecda_model_update_failed", reason=f"{type(e).__name__}: {e}")
+            return
+        log.info("uecda_models", game=tr.game, decisions=n,
+                 elapsed_ms=round((time.perf_counter() - t0) * 1000, 1))
 
     # -- exchange -------------------------------------------------------------------------
     def exchange(self, tr: GameTracker, n: int) -> int:
@@ -162,24 +257,28 @@ class Decider:
         total = 0
         # the exchange is count-neutral: everyone ends with the count dealt (HAND0 row 6)
         counts = list(start.card_counts)
+        W = self.models.weights() if self.models is not None else None
+        tribute = TributeModel(hand, n, counts[dst] - n) if cfg.deal == "inference" else None
         while not meter.done(total):
             a = int(np.argmin(nn)) if total < k else int(np.argmax(
                 s / nn + np.sqrt(2 * np.log(total) / nn)))
             gift = cands[a]
-            mine = hand & ~gift
-            unseen = ALL_CARDS & ~hand
-            pool = [int(c) for c in self.rng.permutation(cards_of(unseen))]
-            hands = [0] * NP
-            hands[me] = mine
-            hands[dst] = gift
-            for q in range(NP):
-                if q == me:
-                    continue
-                while popcount(hands[q]) < counts[q] and pool:
-                    hands[q] |= 1 << pool.pop()
+            if tribute is not None:  # the receiver kept only cards below its tribute
+                hands = tribute.deal(me, dst, gift, counts, self.rng)
+            else:  # wave 1: the unseen cards dealt at random, the gift to the receiver
+                unseen = ALL_CARDS & ~hand
+                pool = [int(c) for c in self.rng.permutation(cards_of(unseen))]
+                hands = [0] * NP
+                hands[me] = hand & ~gift
+                hands[dst] = gift
+                for q in range(NP):
+                    if q == me:
+                        continue
+                    while popcount(hands[q]) < counts[q] and pool:
+                        hands[q] |= 1 << pool.pop()
             world = GameState(hands, list(start.seats), None, ranks=ranks,
                               exchanges=[Exchange(me, dst, gift, False)])
-            po = state_playout(world, self.rng, me, POLICIES[self.config.policy])
+            po = state_playout_w(world, self.rng, me, POLICIES[self.config.policy], W)
             v = float(po.returns[me])
             nn[a] += 1
             s[a] += v
@@ -191,29 +290,46 @@ class Decider:
 
 
 class _PolicyWorld:
-    """A sampled world whose ``playout`` uses the configured kernel policy."""
+    """A sampled world whose ``playout`` uses the configured kernel policy and reports the
+    searching player's return α-discounted over its turns in the playout (algorithms.md §2):
+    UCT backs up ``returns`` as they are, so this is how it uses α. The turns inside the
+    tree are not part of the discounting."""
 
-    def __init__(self, world: GameState, policy: int) -> None:
+    def __init__(self, world: GameState, policy: int, me: int, alpha: float,
+                 weights: np.ndarray | None = None, reward: int = 0) -> None:
         self._w = world
+        self._reward = reward
         self._policy = policy
+        self._me = me
+        self._alpha = alpha
+        self._weights = weights
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._w, name)
 
     def playout(self, rng: np.random.Generator, seat: int) -> Any:
-        return state_playout(self._w, rng, seat, self._policy)
+        po = state_playout_w(self._w, rng, self._me, self._policy, self._weights,
+                             self._reward)
+        if self._alpha < 1.0 and len(po.evals):
+            returns = po.returns.copy()
+            returns[self._me] = discounted_value(po.evals, float(returns[self._me]),
+                                                 self._alpha)
+            po = po._replace(returns=returns)
+        return po
 
 
 class _PolicyRoot:
-    """An info set whose sampled worlds play out with ``policy`` (for UCT)."""
+    """An info set whose sampled worlds play out with ``policy`` and α (for UCT)."""
 
-    def __init__(self, info: Any, policy: int) -> None:
+    def __init__(self, info: Any, policy: int, alpha: float = 1.0) -> None:
         self.info = info
         self.policy = policy
+        self.alpha = alpha
         self.seat = info.seat
 
     def legal_moves(self) -> list[int]:
         return list(self.info.legal_moves())
 
     def sample_world(self, rng: np.random.Generator) -> _PolicyWorld:
-        return _PolicyWorld(self.info.sample_world(rng), self.policy)
+        return _PolicyWorld(self.info.sample_world(rng), self.policy, self.seat, self.alpha,
+                            self.info.weights, self.info.reward)

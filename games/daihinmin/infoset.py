@@ -11,9 +11,18 @@ from games.contract import PlayoutBatch
 from games.daihinmin import kernels as K
 from games.daihinmin import rules as R
 from games.daihinmin.cards import ALL_CARDS, cards_of, move_cards, popcount, strength_key
+from games.daihinmin.learned import (
+    POLICY_LEARNED,
+    REWARD_PLAYERS,
+    REWARDS,
+    no_weights,
+    playout_worlds_kernel,
+    policy_probs,
+)
 from games.daihinmin.state import Exchange, GameState
 
-POLICIES = {"uniform": K.POLICY_UNIFORM, "heuristic": K.POLICY_HEURISTIC}
+POLICIES = {"uniform": K.POLICY_UNIFORM, "heuristic": K.POLICY_HEURISTIC,
+            "learned": POLICY_LEARNED}
 
 
 @dataclass(frozen=True)
@@ -45,6 +54,12 @@ class InfoSet:
     exchanges: tuple[tuple[int, int, int, bool], ...] = ()
     history: tuple[tuple[int, int], ...] = ()
     policy: str = field(default="uniform", compare=False)
+    # the learned policy's weights, one row per player (5 x N_FEATURES)
+    weights: np.ndarray | None = field(default=None, compare=False, repr=False)
+    # worlds to play in (n x 5 hands, e.g. from the inference); None: dealt uniformly
+    worlds: np.ndarray | None = field(default=None, compare=False, repr=False)
+    # the intermediate reward r_t of the playouts (learned.REWARDS)
+    reward: int = field(default=REWARD_PLAYERS, compare=False)
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -131,10 +146,33 @@ class InfoSet:
             history=self.history + ((player, move),),
         )
 
-    def with_policy(self, policy: str) -> InfoSet:
+    def with_policy(self, policy: str, weights: np.ndarray | None = None) -> InfoSet:
+        """The same info set whose playouts follow ``policy`` ("learned" needs ``weights``:
+        one row of θ per player, 5 x N_FEATURES)."""
         if policy not in POLICIES:
             raise ValueError(f"unknown playout policy {policy!r}")
-        return replace(self, policy=policy)
+        if policy == "learned" and weights is None:
+            raise ValueError("the learned policy needs its weights")
+        w = None if weights is None else np.ascontiguousarray(weights, dtype=np.float64)
+        if w is not None and (w.ndim != 2 or w.shape[0] != R.NP):
+            raise ValueError(f"weights must have one row per player, got shape {w.shape}")
+        return replace(self, policy=policy, weights=w)
+
+    def with_reward(self, reward: str) -> InfoSet:
+        """The same info set whose playouts report r_t of kind ``reward`` ("players": the
+        random-finish expectation of the players still in, "cards": their card counts)."""
+        if reward not in REWARDS:
+            raise ValueError(f"unknown intermediate reward {reward!r}")
+        return replace(self, reward=REWARDS[reward])
+
+    def with_worlds(self, worlds: np.ndarray | None) -> InfoSet:
+        """The same info set whose determinisations are drawn from ``worlds`` (n x 5 hands by
+        player, each consistent with this info set, e.g. sampled by the inference of
+        :mod:`games.daihinmin.inference`) instead of dealt uniformly."""
+        w = None if worlds is None else np.ascontiguousarray(worlds, dtype=np.int64)
+        if w is not None and (w.ndim != 2 or w.shape[1] != R.NP or len(w) == 0):
+            raise ValueError("worlds must be a non-empty n x 5 array of hands")
+        return replace(self, worlds=w)
 
     # ------------------------------------------------------------------ knowledge
     def known(self) -> list[int]:
@@ -204,7 +242,10 @@ class InfoSet:
                         used[i] = True
                     hands[p] = h
                     done.add(p)
-        rest = iter(i for i in range(len(order)) if not used[i])
+        left = [i for i in range(len(order)) if not used[i]]
+        if done:  # the cards left in a fresh order: every consistent deal equally likely
+            left = [left[j] for j in rng.permutation(len(left))]
+        rest = iter(left)
         for p in range(R.NP):
             if p == self.seat or p in done:
                 continue
@@ -215,7 +256,10 @@ class InfoSet:
         return hands
 
     def sample_world(self, rng: np.random.Generator) -> GameState:
-        hands = self.deal_hands(rng)
+        if self.worlds is not None:
+            hands = [int(x) for x in self.worlds[int(rng.integers(len(self.worlds)))]]
+        else:
+            hands = self.deal_hands(rng)
         g = GameState.__new__(GameState)
         g.st = self._state_list(hands)
         g.ranks = list(self.ranks)
@@ -230,6 +274,18 @@ class InfoSet:
         if self.turn != self.seat:
             raise ValueError(f"not player {self.seat}'s turn (player {self.turn} moves)")
         return R.legal_moves(self.hand, self.table, self.rev, self.lock)
+
+    def move_priors(self, moves: list[int]) -> np.ndarray:
+        """The learned policy's probabilities of ``moves`` for this player (uniform without
+        weights): the move ordering of the search."""
+        if self.weights is None:
+            return np.full(len(moves), 1.0 / max(len(moves), 1))
+        others = ALL_CARDS & ~self.hand & ~self.played
+        opp = min((c for p, c in enumerate(self.counts) if p != self.seat and c), default=0)
+        probs: np.ndarray = policy_probs(self.hand, others, self.table, self.rev, self.lock,
+                                         opp, np.asarray(moves, dtype=np.int64),
+                                         self.weights[self.seat])
+        return probs
 
     # ------------------------------------------------------------------ fast path
     def _arrays(self) -> tuple[Any, ...]:
@@ -258,6 +314,17 @@ class InfoSet:
         evals = np.zeros((k, K.MAX_EVALS), np.float64)
         n_evals = np.zeros(k, np.int64)
         seed = int(rng.bit_generator.random_raw()) >> 2  # reproducible from the generator
-        t = K.playout_batch_kernel(st0, mv, seat, pool, need, known, ceil, POLICIES[self.policy],
-                                   seed, returns, evals, n_evals)
+        policy = POLICIES[self.policy]
+        if self.worlds is None and self.weights is None and self.reward == REWARD_PLAYERS:
+            # the wave-1 kernel
+            t = K.playout_batch_kernel(st0, mv, seat, pool, need, known, ceil, policy, seed,
+                                       returns, evals, n_evals)
+            return PlayoutBatch(returns, evals[:, :t], n_evals)
+        if self.worlds is not None:
+            worlds = self.worlds[rng.integers(len(self.worlds), size=k)]
+        else:
+            worlds = K.deal_worlds(st0, pool, need, known, ceil, seed ^ 0x5DEECE66D, k)
+        W = self.weights if self.weights is not None else no_weights()
+        t = playout_worlds_kernel(st0, mv, worlds, seat, policy, self.reward, W, seed,
+                                  returns, evals, n_evals)
         return PlayoutBatch(returns, evals[:, :t], n_evals)

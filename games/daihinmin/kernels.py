@@ -571,10 +571,15 @@ def strength_key(c: int) -> int:
 
 @hot()
 def sample_hands(st: np.ndarray, pool: np.ndarray, need: np.ndarray, known: np.ndarray,
-                 ceil: np.ndarray, rs: np.ndarray, tmp: np.ndarray) -> None:
+                 ceil: np.ndarray, rs: np.ndarray, tmp: np.ndarray, fair: bool = False) -> None:
     """Deal the ``pool`` cards (array of card indices) at random: player p gets ``known[p]``
     plus ``need[p]`` pool cards; a player with ``ceil[p] >= 0`` gets only pool cards whose
-    strength key is below ``ceil[p]`` when enough exist (tribute inference)."""
+    strength key is below ``ceil[p]`` when enough exist (tribute inference).
+
+    ``fair=False`` is the wave-1 dealing (kept for ``preset=v1``): the others then take the
+    cards left in the order of the same shuffle, which favours the first of them with the
+    cards the bounded player could not take. ``fair=True`` shuffles the cards left again,
+    so every consistent deal is equally likely."""
     np_ = pool.shape[0]
     for i in range(np_):
         tmp[i] = pool[i]
@@ -603,6 +608,18 @@ def sample_hands(st: np.ndarray, pool: np.ndarray, need: np.ndarray, known: np.n
                         got += 1
                 st[_H0 + p] = h
                 done |= 1 << p
+    if fair and done != 0:  # shuffle the cards left (compacted to the front) again
+        k = 0
+        for j in range(np_):
+            if not (used >> j) & 1:
+                tmp[k] = tmp[j]
+                k += 1
+        for j in range(k - 1, 0, -1):
+            r = rng_below(rs, j + 1)
+            t = tmp[j]
+            tmp[j] = tmp[r]
+            tmp[r] = t
+        used = 0
     i = 0
     for p in range(_NP):
         if need[p] < 0 or (done >> p) & 1:
@@ -648,6 +665,22 @@ def playout_batch_kernel(st0: np.ndarray, moves: np.ndarray, seat: int, pool: np
             pts = 1
         returns[i] = (pts - 1) * 0.25
     return tmax
+
+
+@njit(cache=True)
+def deal_worlds(st0: np.ndarray, pool: np.ndarray, need: np.ndarray, known: np.ndarray,
+                ceil: np.ndarray, seed: int, k: int) -> np.ndarray:
+    """``k`` worlds dealt fairly by :func:`sample_hands`: a k x 5 array of hands."""
+    rs = np.empty(1, np.uint64)
+    rs[0] = np.uint64(seed)
+    tmp = np.empty(64, np.int64)
+    st = st0.copy()
+    out = np.empty((k, _NP), np.int64)
+    for i in range(k):
+        sample_hands(st, pool, need, known, ceil, rs, tmp, True)
+        for p in range(_NP):
+            out[i, p] = st[_H0 + p]
+    return out
 
 
 @njit(cache=True)

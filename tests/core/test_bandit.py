@@ -89,3 +89,18 @@ def test_select_arms_kernel_matches_the_numpy_reference(tuned: bool) -> None:
         ref = ucb1_tuned(n, s, s2, total) if tuned else ucb1(n, s, total, 1.3)
         arm = select_arms(n, s, s2, total, 1, tuned, 1.3, rng.random(1))[0]
         assert ref[arm] == ref.max()
+
+
+def test_flat_mc_searches_the_likeliest_moves_by_their_priors() -> None:
+    """Move ordering: with prune < 1 only the moves holding that prior mass are arms."""
+    game = BanditGame([0.1, 0.9, 0.2, 0.3, 0.4, 0.5], batched=True)
+    priors = np.array([0.05, 0.40, 0.02, 0.03, 0.20, 0.30])
+    game.move_priors = lambda moves: priors[moves]  # type: ignore[attr-defined]
+    res = FlatMC(FlatConfig(prune=0.85, min_arms=2)).search(
+        game, 0, Budget(playouts=300), np.random.default_rng(1))
+    assert res.moves == [1, 4, 5] and res.info["pruned"] == 3 and res.move == 1
+    res = FlatMC(FlatConfig(prune=0.3, min_arms=2)).search(
+        game, 0, Budget(playouts=100), np.random.default_rng(1))
+    assert res.moves == [1, 5]  # at least min_arms
+    assert FlatMC(FlatConfig()).search(game, 0, Budget(playouts=100),
+                                       np.random.default_rng(1)).moves == list(range(6))

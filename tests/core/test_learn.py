@@ -3,9 +3,11 @@ import numpy as np
 from search.learn import (
     SoftmaxPolicy,
     _softmax_playout,
+    fit_softmax,
     q_policy,
     sigmoid,
     simulation_balancing,
+    softmax_log_likelihood,
     td0_selfplay,
 )
 from tests.toygames import Nim
@@ -78,3 +80,36 @@ def test_log_policy_gradient_is_phi_minus_its_expectation() -> None:
         z, grad, steps = _softmax_playout(Coin(), pol, 0, rng)
         expected = (1.0 - p[0]) if z == 1.0 else (0.0 - p[0])
         assert steps == 1 and abs(grad[0] - expected) < 1e-12
+
+
+def _choices(theta: np.ndarray, groups: int, seed: int) -> tuple[np.ndarray, ...]:
+    rng = np.random.default_rng(seed)
+    rows, offsets, chosen = [], [0], []
+    for _ in range(groups):
+        k = int(rng.integers(2, 8))
+        x = rng.normal(0, 1, (k, len(theta)))
+        z = x @ theta
+        p = np.exp(z - z.max())
+        chosen.append(int(rng.choice(k, p=p / p.sum())))
+        rows.append(x)
+        offsets.append(offsets[-1] + k)
+    return np.vstack(rows), np.array(offsets), np.array(chosen)
+
+
+def test_fit_softmax_recovers_the_choice_model() -> None:
+    true = np.array([1.0, -0.5, 0.0, 2.0])
+    X, off, ch = _choices(true, 4000, 1)
+    th = fit_softmax(X, off, ch, l2=0.01)
+    assert np.abs(th - true).max() < 0.12
+    # the fit maximises the (penalised) likelihood: better than the truth on its sample
+    assert softmax_log_likelihood(th, X, off, ch) >= softmax_log_likelihood(true, X, off, ch)
+
+
+def test_fit_softmax_stays_near_its_prior_on_little_data() -> None:
+    true = np.array([1.0, -0.5, 0.0, 2.0])
+    prior = np.array([3.0, 3.0, 3.0, 3.0])
+    X, off, ch = _choices(true, 5, 2)
+    near = fit_softmax(X, off, ch, l2=50.0, prior=prior)
+    assert np.abs(near - prior).max() < 0.3
+    far = fit_softmax(*_choices(true, 4000, 3), l2=1.0, prior=prior)
+    assert np.abs(far - true).max() < 0.2

@@ -208,3 +208,26 @@ def test_sample_world_property_hypothesis() -> None:
         assert sum(popcount(w.hand(p)) for p in range(5)) == sum(info.counts)
 
     prop()
+
+
+def test_fair_dealing_under_a_tribute_bound() -> None:
+    """A card the bounded player cannot hold goes to the others in proportion to their
+    free places (wave 1's sample_hands favoured the first of them; fair=True does not)."""
+    from tests.daihinmin.test_inference import _game_states
+
+    info = _game_states(7, 20).info_set(1)
+    assert info.ceilings()[3] >= 0
+    need = info.needs()
+    unseen = cards_of(info.unseen())
+    barred = [c for c in unseen if strength_key(c) >= info.ceilings()[3]]
+    assert barred
+    c = barred[0]
+    free = sum(need[p] for p in (0, 2, 4))
+    want = np.array([need[p] / free if p in (0, 2, 4) else 0.0 for p in range(5)])
+    rng = np.random.default_rng(1)
+    py = np.array([info.deal_hands(rng) for _ in range(4000)])
+    st0, pool, need_a, known, ceil = info._arrays()
+    ker = K.deal_worlds(st0, pool, need_a, known, ceil, 5, 4000)
+    for worlds in (py, ker):
+        got = np.array([np.mean((worlds[:, p] >> c) & 1) for p in range(5)])
+        assert np.abs(got - want).max() < 0.03

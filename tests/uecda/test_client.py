@@ -162,12 +162,13 @@ def test_replay_subcommand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
 
 
 def test_client_config_overrides() -> None:
-    from clients.config import ConfigError, load_config
+    from clients.config import ConfigError
+    from clients.uecda.config import load_client_config
 
-    cfg = load_config(ClientConfig, None, ["core=uct", "playouts=200", "alpha=1.0"])
+    cfg = load_client_config(None, ["core=uct", "playouts=200", "alpha=1.0"])
     assert (cfg.core, cfg.playouts, cfg.alpha) == ("uct", 200, 1.0)
-    with pytest.raises(ConfigError):
-        load_config(ClientConfig, None, ["core=magic"])
+    with pytest.raises(ConfigError, match="core"):
+        load_client_config(None, ["core=magic"])
 
 
 def test_tracker_remembers_the_exchange() -> None:

@@ -19,10 +19,11 @@ def test_five_corvid_clients_play_a_match(tmp_path: Path) -> None:
     # their cache is cold, which takes long on a loaded machine; timing is not under test
     srv = ServerThread(ServerConfig(games=3, seed=21, log=str(path), timeout=900.0))
     specs: list[dict[str, object]] = [
-        {"core": "flat", "playouts": 100, "seed": 1},
-        {"core": "flat", "playouts": 100, "seed": 2, "alpha": 1.0},
-        {"core": "uct", "playouts": 30, "seed": 3},
-        {"core": "flat", "playouts": 100, "seed": 4, "exchange": "heuristic"},
+        {"playouts": 100, "seed": 1},  # the default player
+        {"core": "flat", "playouts": 100, "seed": 2, "alpha": 1.0, "policy": "heuristic",
+         "deal": "uniform", "opponents": "fixed"},  # the wave-1 kernels
+        {"core": "uct", "playouts": 30, "seed": 3, "worlds": 8, "reward": "cards"},
+        {"core": "flat", "playouts": 100, "seed": 4, "exchange": "heuristic", "prune": 0.9},
         {"core": "baseline"},
     ]
     results: list[tuple[int, UecdaPlayer]] = []
@@ -44,6 +45,10 @@ def test_five_corvid_clients_play_a_match(tmp_path: Path) -> None:
         assert player.decider.fallbacks == 0
         if player.config.core != "baseline":
             assert player.decider.searches > 0
+        if player.config.core != "baseline" and player.config.opponents == "adapt":
+            models = player.decider.models
+            assert models is not None and models.games == 3
+            assert player.decider.sampler is not None and player.decider.sampler.steps > 0
     res = replay_log(path)
     assert res.ok, res.first_divergence
     assert res.games == 3

@@ -1,0 +1,97 @@
+"""Per-opponent policy models, learned online through a match.
+
+At the end of a game every hand is known: each opponent held the cards it played, and the
+last one also the cards nobody played. Replaying the game with those hands gives every
+decision each opponent took, with its candidates. Each opponent's θ_p is the softmax fit to
+its decisions so far with a Gaussian prior centred on the shipped policy
+(``search.learn.fit_softmax``): with few games it stays near the shipped θ, with many it
+follows how that opponent really plays. The models serve the inference (P(action | hand)) and
+the opponents' moves in the playouts.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+import numpy as np
+import numpy.typing as npt
+import structlog
+
+from games.daihinmin import rules as R
+from games.daihinmin.cards import ALL_CARDS, PASS, move_cards
+from games.daihinmin.learned import decision_rows
+from games.daihinmin.state import GameState
+from search.learn import fit_softmax
+
+log = structlog.get_logger()
+
+Rows = list[tuple[npt.NDArray[np.float64], int]]
+
+
+class OpponentModels:
+    """θ per player: the shipped θ for us, a fitted one for each opponent."""
+
+    def __init__(self, theta0: npt.NDArray[np.float64], l2: float = 0.3,
+                 keep: int = 3000) -> None:
+        self.theta0 = np.asarray(theta0, dtype=np.float64)
+        self.l2 = l2
+        self.keep = keep  # most recent decisions kept per opponent
+        self.rows: dict[int, Rows] = defaultdict(list)
+        self.W = np.tile(self.theta0, (R.NP, 1))
+        self.games = 0
+
+    def weights(self) -> npt.NDArray[np.float64]:
+        return self.W
+
+    def learn_game(self, history: list[tuple[int, int]], order: list[int], finish: list[int],
+                   my_hand_left: int, me: int) -> int:
+        """Add the opponents' decisions of a finished game and refit; returns how many."""
+        hands = revealed_hands(history, finish, my_hand_left, me)
+        if hands is None or not history:
+            return 0
+        st = GameState(hands, order, history[0][0], lead_pass=True)
+        added = 0
+        for p, m in history:
+            if st.is_terminal():
+                break
+            if st.to_move != p:
+                return 0  # the history does not replay (a resync): learn nothing from it
+            if m != PASS and not st.accepts(m):
+                m = PASS
+            if p != me:
+                got = decision_rows(st, p, m)
+                if got is not None:
+                    self.rows[p].append(got)
+                    added += 1
+            st.play(m)
+        self.games += 1
+        for p, rows in self.rows.items():
+            del rows[:-self.keep]
+            X = np.vstack([x for x, _ in rows])
+            sizes = [len(x) for x, _ in rows]
+            offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+            chosen = np.array([c for _, c in rows], dtype=np.int64)
+            self.W[p] = fit_softmax(X, offsets, chosen, l2=self.l2, prior=self.theta0,
+                                    iterations=20)
+        return added
+
+
+def revealed_hands(history: list[tuple[int, int]], finish: list[int],
+                               my_hand_left: int, me: int) -> list[int] | None:
+    """Everyone's hand at the start of a finished game (after the exchange): the cards each
+    played, and for the one player left out of the finishing order (the last) the cards
+    nobody played. None if that cannot be told (a stalemate leaves several with cards)."""
+    played = [0] * R.NP
+    for p, m in history:
+        played[p] |= move_cards(m)
+    hands = list(played)
+    hands[me] |= my_hand_left
+    left = ALL_CARDS
+    for h in hands:
+        left &= ~h
+    if left:
+        last = [p for p in range(R.NP) if p not in finish[:R.NP - 1]]
+        if len(last) != 1 or last[0] == me:
+            return None
+        hands[last[0]] |= left
+    return hands

@@ -1,0 +1,473 @@
+"""Move features φ(s, a) of Daihinmin for learned policies (algorithms.md §6, §8, §11).
+
+A feature vector describes one legal move (or the pass) of the player to move, from what that
+player knows: its hand ``h``, the cards the other players still hold taken together
+(``others``: in a world, the union of their hands; for a player's view, every card neither
+in ``h`` nor played), the table, the revolution and the lock, and ``opp_min``, the fewest
+cards any other player still holds. Nothing else: the same features serve the playouts (every
+player moves by them), the opponent model of the inference (P(action | hand, state)) and the
+move ordering.
+
+``FEATURES`` names the columns. :func:`py_features` is the plain-Python reference (built on
+``rules.py``); :func:`features_into` is the numba kernel the playouts use; the tests compare
+the two on random positions.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from games.daihinmin import rules as R
+from games.daihinmin.cards import (
+    ALL_REAL,
+    JOKER_BIT,
+    KIND_SEQ,
+    KIND_SINGLE,
+    PASS,
+    SINGLE_JOKER,
+    move_cards,
+    move_count,
+    move_kind,
+    move_low_high,
+    move_suits,
+)
+from games.daihinmin.kernels import (
+    _ALL_CARDS,
+    _JOKER_BIT,
+    _LOW13,
+    _POP13,
+    _ROW,
+    _SINGLE_JOKER,
+    _low_high,
+    _suits_of,
+    hot,
+    popcount,
+)
+
+FEATURES = (
+    "pass", "pass_opp_near", "lead_single", "lead_group", "lead_seq", "lead_size",
+    "lead_strength", "follow_strength", "follow_overkill", "joker_in_meld", "single_joker",
+    "top_cards_used", "eight_cut", "eight_cut_lead", "revolution", "revolution_gain",
+    "lock", "finishes", "sure", "answers", "cards_left", "ranks_left", "weak_singles_left",
+    "joker_kept", "top_cards_kept", "eights_kept", "breaks_group", "breaks_sequence",
+    "lead_sure", "lead_then_one_rank", "follow_strength_opp_near", "lead_single_opp_one",
+    "lead_wider_than_opp", "follow_sure_opp_near", "pass_strong_table", "pass_cards_held",
+)
+N_FEATURES = len(FEATURES)
+_EIGHT_RANK = 5  # rank index of the 8s (3 4 5 6 7 8 ...)
+
+
+# ----------------------------------------------------------------------------- reference
+
+def _eff(r: int, rev: int) -> int:
+    """Strength of rank index r (0..12 = 3..2) in the current order: 12 = strongest."""
+    return 12 - r if rev else r
+
+
+def py_strength(m: int, rev: int) -> float:
+    """How hard a meld is to beat, 0 (weakest) .. 1 (strongest): a sequence counts by its top
+    (by its bottom under a revolution); the single joker is 1."""
+    if m == SINGLE_JOKER:
+        return 1.0
+    lo, hi = move_low_high(m)
+    col = lo if rev else hi
+    if move_kind(m) != KIND_SEQ:
+        col = lo
+    s = (13 - col) / 12 if rev else (col - 1) / 12
+    return min(1.0, max(0.0, s))
+
+
+def _rank_counts(h: int) -> list[int]:
+    return [sum(h >> (13 * s + r) & 1 for s in range(4)) for r in range(13)]
+
+
+def _seq_members(h: int) -> int:
+    """Real cards of ``h`` in a run of three or more consecutive ranks of one suit."""
+    out = 0
+    for s in range(4):
+        row = (h >> (13 * s)) & 0x1FFF
+        starts = row & (row >> 1) & (row >> 2)
+        mem = starts | (starts << 1) | (starts << 2)
+        out |= (mem & 0x1FFF) << (13 * s)
+    return out
+
+
+def _reals(h: int) -> list[int]:
+    return [c for c in range(52) if h >> c & 1]
+
+
+def py_features(hand: int, others: int, table: int, rev: int, lock: int, opp_min: int,
+                m: int) -> list[float]:
+    """φ of move ``m`` (PASS included) for a player holding ``hand`` (reference)."""
+    f = [0.0] * N_FEATURES
+    lead = table == PASS
+    near = opp_min <= 2
+    if m == PASS:
+        f[0] = 1.0
+        f[1] = float(near)
+        f[34] = float(py_strength(table, rev) >= 0.75)
+        f[35] = popcount_py(hand) / 11
+        return f
+    cards = move_cards(m)
+    kind = move_kind(m)
+    n = move_count(m)
+    after = hand & ~cards
+    revolts = R.revolts(m)
+    rev2 = rev ^ int(revolts)
+    cut = R.cuts(m)
+    s = py_strength(m, rev)
+    if lead:
+        f[2 + kind - 1] = 1.0
+        f[5] = n / 4
+        f[6] = s
+    else:
+        f[7] = s
+        f[8] = s - py_strength(table, rev)
+    f[9] = float(bool(m & JOKER_BIT) and m != SINGLE_JOKER)
+    f[10] = float(m == SINGLE_JOKER)
+    f[11] = float(sum(_eff(c % 13, rev) == 12 for c in _reals(cards)))
+    f[12] = float(cut)
+    f[13] = float(cut and lead)
+    f[14] = float(revolts)
+    if revolts:
+        rc = _reals(after)
+        if rc:
+            f[15] = sum(12 - 2 * _eff(c % 13, rev) for c in rc) / (12 * len(rc))
+    locks = (not lead and table != SINGLE_JOKER and m != SINGLE_JOKER and not lock
+             and move_suits(m) == move_suits(table))
+    f[16] = float(locks)
+    f[17] = float(after == 0)
+    lock2 = int((lock or locks) and m != SINGLE_JOKER)
+    answers = 0 if cut else py_answers(others, m, rev2, lock2)
+    f[18] = float(answers == 0)
+    f[19] = math.log1p(answers) / 3
+    f[20] = popcount_py(after) / 11
+    ranks_after = _rank_counts(after)
+    f[21] = sum(1 for x in ranks_after if x) / 13
+    members = _seq_members(after)
+    f[22] = sum(1 for c in _reals(after) if ranks_after[c % 13] == 1 and not members >> c & 1
+                and _eff(c % 13, rev2) <= 5) / 5
+    f[23] = float(bool(after & JOKER_BIT))
+    f[24] = sum(_eff(c % 13, rev2) == 12 for c in _reals(after)) / 2
+    f[25] = sum(c % 13 == _EIGHT_RANK for c in _reals(after)) / 2
+    held = _rank_counts(hand)
+    used = _rank_counts(cards & ALL_REAL)
+    f[26] = float(any(used[r] and held[r] > used[r] for r in range(13)))
+    f[27] = float(kind != KIND_SEQ and bool(cards & _seq_members(hand)))
+    if lead:
+        f[28] = f[18]
+        f[29] = float(after != 0 and f[21] * 13 + float(bool(after & JOKER_BIT)) <= 1)
+        f[31] = float(kind == KIND_SINGLE and opp_min == 1)
+        f[32] = float(n > opp_min)
+    else:
+        f[30] = s * near
+        f[33] = f[18] * near
+    return f
+
+
+def popcount_py(x: int) -> int:
+    return bin(x).count("1")
+
+
+def py_answers(others: int, m: int, rev: int, lock: int) -> int:
+    """How the other players taken together could answer meld ``m`` (reference): for a
+    single or a group, the number of stronger ranks at which they hold enough cards (of the
+    locked suits under a lock; their joker fills one; their joker alone answers a single);
+    a single joker is answered by the spade 3 only; for a sequence, the number of windows of
+    as many columns beyond it, in one suit (the locked one under a lock), in which they hold
+    every card but at most one (their joker fills it)."""
+    kind = move_kind(m)
+    joker = bool(others & JOKER_BIT)
+    if m == SINGLE_JOKER:
+        return int(bool(others & 1))
+    if kind == KIND_SEQ:
+        lo, hi = move_low_high(m)
+        k = move_count(m)
+        suits = move_suits(m)
+        n = 0
+        for s in range(4):
+            if lock and not suits >> s & 1:
+                continue
+            cols = {c + 1 for c in range(13) if others >> (13 * s + c) & 1}
+            for j in range(16 - k):
+                if not (j + k - 1 < lo if rev else j > hi):
+                    continue
+                held = sum(1 for c in range(j, j + k) if c in cols)
+                n += held >= k or (joker and held >= k - 1)
+        return n
+    lo, _ = move_low_high(m)
+    r = lo - 1
+    suits = move_suits(m)
+    k = move_count(m)
+    n = 0
+    for r2 in range(13):
+        if not (r2 < r if rev else r2 > r):
+            continue
+        held = sum(1 for s in range(4) if others >> (13 * s + r2) & 1
+                   and (not lock or suits >> s & 1))
+        if kind == KIND_SINGLE:
+            n += held >= 1
+        else:
+            n += held >= k or (joker and held >= 1 and held + 1 >= k)
+    if kind == KIND_SINGLE and joker:
+        n += 1
+    return n
+
+
+# ----------------------------------------------------------------------------- kernel
+
+@hot()
+def _strength12(m: int, lo: int, hi: int, rev: int) -> int:
+    """12 x :func:`py_strength` (an integer 0..12) of a meld whose columns are lo..hi."""
+    if m == _SINGLE_JOKER:
+        return 12
+    col = lo
+    if (m >> 60) & 3 == 3 and not rev:
+        col = hi
+    s = 13 - col if rev else col - 1
+    return min(12, max(0, s))
+
+
+@hot()
+def _eff_k(r: int, rev: int) -> int:
+    return 12 - r if rev else r
+
+
+@hot()
+def _members(h: int) -> int:
+    out = 0
+    for s in range(4):
+        row = (h >> (13 * s)) & _ROW
+        starts = row & (row >> 1) & (row >> 2)
+        mem = starts | (starts << 1) | (starts << 2)
+        out |= (mem & _ROW) << (13 * s)
+    return out
+
+
+@hot()
+def _rank_rows(h: int) -> tuple[int, int, int]:
+    """(ranks held, ranks held twice or more, ranks held exactly once) as 13-bit masks."""
+    r0 = h & _ROW
+    r1 = (h >> 13) & _ROW
+    r2 = (h >> 26) & _ROW
+    r3 = (h >> 39) & _ROW
+    anyr = r0 | r1 | r2 | r3
+    two = (r0 & r1) | (r0 & r2) | (r0 & r3) | (r1 & r2) | (r1 & r3) | (r2 & r3)
+    return anyr, two, anyr & ~two
+
+
+@hot()
+def _count_rank_cards(h: int, ranks: int) -> int:
+    """Real cards of ``h`` whose rank is in the 13-bit mask ``ranks``."""
+    n: int = (_POP13[(h & _ROW) & ranks] + _POP13[((h >> 13) & _ROW) & ranks]
+              + _POP13[((h >> 26) & _ROW) & ranks] + _POP13[((h >> 39) & _ROW) & ranks])
+    return n
+
+
+@hot()
+def _rank_count(h: int, r: int) -> int:
+    return ((h >> r) & 1) + ((h >> (13 + r)) & 1) + ((h >> (26 + r)) & 1) \
+        + ((h >> (39 + r)) & 1)
+
+
+@hot()
+def _revolts(m: int) -> bool:
+    kind = (m >> 60) & 3
+    cnt = popcount(m & _ALL_CARDS)
+    return (kind == 2 and cnt >= 4) or (kind == 3 and cnt >= 5)
+
+
+@hot()
+def _cuts(m: int) -> bool:
+    kind = (m >> 60) & 3
+    eights = (1 << 5) | (1 << 18) | (1 << 31) | (1 << 44)
+    return (m & eights) != 0 or (kind != 1 and (m & _JOKER_BIT) != 0
+                                 and ((m >> 53) & 15) == 6)
+
+
+@hot()
+def _ge(o0: int, o1: int, o2: int, o3: int, k: int) -> int:
+    """Ranks (13-bit mask) at which the four suit rows hold at least ``k`` cards."""
+    if k <= 0:
+        return _ROW
+    if k == 1:
+        return o0 | o1 | o2 | o3
+    if k == 2:
+        return (o0 & o1) | (o0 & o2) | (o0 & o3) | (o1 & o2) | (o1 & o3) | (o2 & o3)
+    if k == 3:
+        return (o0 & o1 & o2) | (o0 & o1 & o3) | (o0 & o2 & o3) | (o1 & o2 & o3)
+    if k == 4:
+        return o0 & o1 & o2 & o3
+    return 0
+
+
+CTX_SIZE = 8
+
+
+@hot()
+def step_context(hand: int, others: int, table: int, rev: int, ctx: np.ndarray) -> None:
+    """What the features of every move of one step share: the sequence members of the hand,
+    the suit rows of the others' cards (ctx[1..4]) and their joker (ctx[5]), 12 x the
+    table's strength (ctx[6]) and its suits (ctx[7])."""
+    ctx[0] = _members(hand)
+    for s in range(4):
+        ctx[1 + s] = (others >> (13 * s)) & _ROW
+    ctx[5] = 1 if others & _JOKER_BIT else 0
+    if table != 0:
+        tlo, thi = _low_high(table)
+        ctx[6] = _strength12(table, tlo, thi, rev)
+        ctx[7] = _suits_of(table)
+    else:
+        ctx[6] = 0
+        ctx[7] = 0
+
+
+@hot()
+def _answers(others: int, ctx: np.ndarray, m: int, lo: int, hi: int, rev: int,
+             lock: int) -> int:
+    """Kernel of :func:`py_answers` (``lo``, ``hi``: the columns of ``m``)."""
+    if m == _SINGLE_JOKER:
+        return int(others & 1)
+    kind = (m >> 60) & 3
+    joker = ctx[5]
+    if kind == 3:
+        k = popcount(m & _ALL_CARDS)
+        suits = _suits_of(m)
+        need = k - 1 if joker else k
+        win = (1 << k) - 1
+        n = 0
+        for s in range(4):
+            if lock and not (suits >> s) & 1:
+                continue
+            cols = ctx[1 + s] << 1
+            for j in range(16 - k):
+                if (j + k - 1 < lo) if rev else (j > hi):
+                    if popcount((cols >> j) & win) >= need:
+                        n += 1
+        return n
+    r = lo - 1
+    stronger = (1 << r) - 1 if rev else _ROW & ~((1 << (r + 1)) - 1)
+    o0 = ctx[1]
+    o1 = ctx[2]
+    o2 = ctx[3]
+    o3 = ctx[4]
+    if lock:
+        suits = _suits_of(m)
+        o0 = o0 if suits & 1 else 0
+        o1 = o1 if suits & 2 else 0
+        o2 = o2 if suits & 4 else 0
+        o3 = o3 if suits & 8 else 0
+    if kind == 1:
+        return _POP13[_ge(o0, o1, o2, o3, 1) & stronger] + joker  # type: ignore[no-any-return]
+    k = popcount(m & _ALL_CARDS)
+    mask = _ge(o0, o1, o2, o3, k)
+    if joker:
+        mask |= _ge(o0, o1, o2, o3, k - 1) & _ge(o0, o1, o2, o3, 1)
+    return _POP13[mask & stronger]  # type: ignore[no-any-return]
+
+
+@hot()
+def features_into(hand: int, others: int, table: int, rev: int, lock: int, opp_min: int,
+                  m: int, ctx: np.ndarray, out: np.ndarray) -> None:
+    """Kernel of :func:`py_features`: φ of ``m`` written into ``out`` (length N_FEATURES).
+    ``ctx`` holds :func:`step_context` of (hand, others, table, rev)."""
+    for i in range(out.shape[0]):
+        out[i] = 0.0
+    lead = table == 0
+    near = opp_min <= 2
+    if m == 0:
+        out[0] = 1.0
+        out[1] = 1.0 if near else 0.0
+        out[34] = 1.0 if ctx[6] >= 9 else 0.0
+        out[35] = popcount(hand) / 11.0
+        return
+    cards = m & _ALL_CARDS
+    kind = (m >> 60) & 3
+    n = popcount(cards)
+    after = hand & ~cards
+    revolts = _revolts(m)
+    rev2 = rev ^ (1 if revolts else 0)
+    cut = _cuts(m)
+    lo, hi = _low_high(m)
+    s = _strength12(m, lo, hi, rev) / 12.0
+    if lead:
+        out[1 + kind] = 1.0
+        out[5] = n / 4.0
+        out[6] = s
+    else:
+        out[7] = s
+        out[8] = s - ctx[6] / 12.0
+    if m & _JOKER_BIT and m != _SINGLE_JOKER:
+        out[9] = 1.0
+    if m == _SINGLE_JOKER:
+        out[10] = 1.0
+    top = 12 if rev == 0 else 0  # rank index of the strongest rank now
+    out[11] = float(_count_rank_cards(cards, 1 << top))
+    if cut:
+        out[12] = 1.0
+        if lead:
+            out[13] = 1.0
+    if revolts:
+        out[14] = 1.0
+        k = 0
+        tot = 0
+        rest = after & ((1 << 52) - 1)
+        while rest:
+            low = rest & -rest
+            c = popcount(low - 1)
+            rest ^= low
+            tot += 12 - 2 * _eff_k(c % 13, rev)
+            k += 1
+        if k:
+            out[15] = tot / (12.0 * k)
+    locks = (not lead and table != _SINGLE_JOKER and m != _SINGLE_JOKER and lock == 0
+             and _suits_of(m) == ctx[7])
+    if locks:
+        out[16] = 1.0
+    if after == 0:
+        out[17] = 1.0
+    answers = 0
+    if not cut:
+        lock2 = 1 if (lock != 0 or locks) and m != _SINGLE_JOKER else 0
+        answers = _answers(others, ctx, m, lo, hi, rev2, lock2)
+    if answers == 0:
+        out[18] = 1.0
+    out[19] = np.log1p(answers) / 3.0
+    out[20] = popcount(after) / 11.0
+    anyr, two, once = _rank_rows(after)
+    nranks = _POP13[anyr]
+    out[21] = nranks / 13.0
+    weak = _ROW & ~0x7F if rev2 else 0x3F  # rank indices with strength <= 5 after the move
+    out[22] = _count_rank_cards(after & ~_members(after), once & weak) / 5.0
+    if after & _JOKER_BIT:
+        out[23] = 1.0
+    top2 = 12 if rev2 == 0 else 0
+    out[24] = _count_rank_cards(after, 1 << top2) / 2.0
+    out[25] = _count_rank_cards(after, 1 << _EIGHT_RANK) / 2.0
+    used_ranks, _, _ = _rank_rows(cards)
+    ur = used_ranks
+    breaks = False
+    while ur:
+        r = _LOW13[ur]
+        ur &= ur - 1
+        if _rank_count(hand, r) > _rank_count(cards, r):
+            breaks = True
+            break
+    if breaks:
+        out[26] = 1.0
+    if kind != 3 and (cards & ctx[0]) != 0:
+        out[27] = 1.0
+    if lead:
+        out[28] = out[18]
+        if after != 0 and nranks + (1 if after & _JOKER_BIT else 0) <= 1:
+            out[29] = 1.0
+        if kind == 1 and opp_min == 1:
+            out[31] = 1.0
+        if n > opp_min:
+            out[32] = 1.0
+    else:
+        if near:
+            out[30] = s
+            out[33] = out[18]

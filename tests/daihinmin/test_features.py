@@ -1,0 +1,94 @@
+"""Move features and the learned policy: kernels against the plain-Python references."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from games.daihinmin import kernels as K
+from games.daihinmin.cards import hand_from_str, move_from_str
+from games.daihinmin.features import FEATURES, N_FEATURES, py_answers, py_features
+from games.daihinmin.learned import (
+    POLICY_HEURISTIC,
+    POLICY_LEARNED,
+    features_matrix,
+    policy_probs,
+    py_policy_probs,
+    state_playout_w,
+    view,
+)
+from games.daihinmin.state import Match, MatchConfig
+from tests.daihinmin.test_kernels import random_positions
+
+
+def _view(s):  # type: ignore[no-untyped-def]
+    return view(s, s.to_move)
+
+
+def test_features_kernel_matches_reference_on_random_positions() -> None:
+    n = 0
+    for s in random_positions(11, 12, every=2):
+        view = _view(s)
+        moves = np.array(s.legal_moves(), dtype=np.int64)
+        ker = features_matrix(*view, moves)
+        for i, m in enumerate(moves):
+            assert ker[i] == pytest.approx(py_features(*view, int(m))), (FEATURES, int(m))
+        n += len(moves)
+    assert n > 2000
+
+
+def test_feature_values_by_hand() -> None:
+    hand = hand_from_str("S3H3D3S8C2J3")
+    others = hand_from_str("S4H4S5H5D9C9")
+    f = dict(zip(FEATURES, py_features(hand, others, 0, 0, 0, 3, move_from_str("S3H3D3")),
+                 strict=True))
+    assert f["lead_group"] == 1 and f["lead_size"] == 0.75 and f["lead_strength"] == 0
+    assert f["answers"] == pytest.approx(np.log1p(0) / 3) and f["sure"] == 1  # no triple
+    assert f["cards_left"] == 3 / 11 and f["joker_kept"] == 1 and f["top_cards_kept"] == 0.5
+    assert f["lead_wider_than_opp"] == 0
+    pair = py_features(hand, others, 0, 0, 0, 1, move_from_str("S3H3"))
+    assert pair[FEATURES.index("breaks_group")] == 1
+    assert pair[FEATURES.index("lead_wider_than_opp")] == 1
+    cut = py_features(hand, others, move_from_str("H7"), 0, 0, 3, move_from_str("S8"))
+    assert cut[FEATURES.index("eight_cut")] == 1 and cut[FEATURES.index("sure")] == 1
+    assert cut[FEATURES.index("follow_overkill")] == pytest.approx(1 / 12)
+    passing = py_features(hand, others, move_from_str("C2"), 0, 0, 3, 0)
+    assert passing[FEATURES.index("pass")] == 1 and passing[FEATURES.index("pass_strong_table")]
+    # answers: pairs of 4s, 5s and 9s beat a pair of 3s; only the 9s and the joker a 7
+    assert py_answers(others, move_from_str("S3H3"), 0, 0) == 3
+    assert py_answers(others | hand_from_str("J3"), move_from_str("S7"), 0, 0) == 2
+    assert py_answers(others, move_from_str("S3H3"), 0, 1) == 2  # locked to S H: 4s, 5s
+    assert py_answers(hand_from_str("S5S6S7H9"), move_from_str("S4"), 1, 0) == 0
+
+
+def test_policy_probabilities_match_reference() -> None:
+    theta = np.random.default_rng(3).normal(0, 1, N_FEATURES)
+    for s in random_positions(12, 4, every=5):
+        view = _view(s)
+        moves = np.array(s.legal_moves(), dtype=np.int64)
+        assert policy_probs(*view, moves, theta) == pytest.approx(
+            py_policy_probs(*view, [int(m) for m in moves], theta))
+
+
+def test_learned_playouts_sample_the_policy() -> None:
+    """The playout's first choice follows π: frequencies over many seeds."""
+    st = Match(MatchConfig(seed=2)).deal().state()
+    theta = np.random.default_rng(4).normal(0, 0.7, N_FEATURES)
+    W = np.tile(theta, (5, 1))
+    moves = st.legal_moves()
+    p = py_policy_probs(*_view(st), moves, theta)
+    counts = np.zeros(len(moves))
+    rng = np.random.default_rng(5)
+    n = 4000
+    for _ in range(n):
+        po = state_playout_w(st, rng, 0, POLICY_LEARNED, W)
+        counts[moves.index(int(po.moves[0]))] += 1
+    assert np.abs(counts / n - p).max() < 4 * np.sqrt(p.max() / n)
+
+
+def test_heuristic_playouts_are_the_wave1_ones() -> None:
+    st = Match(MatchConfig(seed=7)).deal().state()
+    a = state_playout_w(st, np.random.default_rng(1), 2, POLICY_HEURISTIC)
+    b = K.state_playout(st, np.random.default_rng(1), 2, POLICY_HEURISTIC)
+    for x, y in zip(a, b, strict=True):
+        assert np.array_equal(x, y)

@@ -1,0 +1,169 @@
+"""Inference of hidden hands: the likelihood kernel against its reference, worlds consistent
+with the info set, and a flat likelihood leaves the deal uniform."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from games.daihinmin import rules as R
+from games.daihinmin.cards import ALL_CARDS, popcount
+from games.daihinmin.features import N_FEATURES
+from games.daihinmin.inference import (
+    HandSampler,
+    evidence,
+    log_likelihood,
+    py_log_likelihood,
+)
+from games.daihinmin.kernels import MAX_MOVES
+from games.daihinmin.state import Match, MatchConfig
+
+THETA = np.random.default_rng(8).normal(0, 1.0, N_FEATURES)
+
+
+def _game_states(seed: int, plies: int):  # type: ignore[no-untyped-def]
+    """A game after an exchange, played ``plies`` plies by uniform moves."""
+    m = Match(MatchConfig(seed=seed))
+    m.game, m.ranks = 1, [0, 1, 2, 3, 4]
+    d = m.deal()
+    for p in range(5):
+        if d.to_give(p):
+            d.give(p, 0)
+    s = d.state()
+    rng = np.random.default_rng(seed)
+    for _ in range(plies):
+        if s.is_terminal():
+            break
+        lm = s.legal_moves()
+        s.play(lm[int(rng.integers(len(lm)))])
+    return s
+
+
+def _kernel_ll(ev, p, hand, theta, eps):  # type: ignore[no-untyped-def]
+    bufs = (np.empty(MAX_MOVES + 1, np.int64), np.empty(MAX_MOVES + 1), np.empty(8, np.int64),
+            np.empty(N_FEATURES), np.empty(5, np.int64))
+    return log_likelihood(ev.player, ev.move, ev.table, ev.rev, ev.lock, ev.opp_min,
+                          ev.before, ev.later, p, hand, theta, eps, *bufs)
+
+
+def test_evidence_replays_the_public_state() -> None:
+    s = _game_states(3, 30)
+    ev = evidence(0, tuple(s.order), tuple(popcount(h) for h in s.hands), tuple(s.history))
+    assert len(ev) == sum(1 for p, _ in s.history if p != 0) - \
+        sum(1 for i, (p, m) in enumerate(s.history) if p != 0 and m == 0 and ev is None)
+    replay = _game_states(3, 0)
+    i = 0
+    for p, m in s.history:
+        if p != 0:
+            assert (ev.player[i], ev.move[i], ev.table[i]) == (p, m, replay.table)
+            assert ev.later[i] & ~replay.hand(p) == 0  # he held what he played later
+            i += 1
+        replay.play(m)
+
+
+def test_likelihood_kernel_matches_reference() -> None:
+    for seed in (1, 2, 3):
+        s = _game_states(seed, 40)
+        me = 0
+        ev = evidence(me, tuple(s.order), tuple(popcount(h) for h in s.hands),
+                      tuple(s.history))
+        for p in range(1, 5):
+            for eps in (0.05, 0.5):
+                want = py_log_likelihood(ev, p, s.hand(p), THETA, eps)
+                assert _kernel_ll(ev, p, s.hand(p), THETA, eps) == pytest.approx(want)
+
+
+def test_worlds_are_consistent_with_the_info_set() -> None:
+    for seed in (4, 5):
+        s = _game_states(seed, 25)
+        for me in range(5):
+            info = s.info_set(me)
+            sampler = HandSampler(burn=50, thin=2)
+            W = np.tile(THETA, (5, 1))
+            worlds = sampler.worlds(info, W, 40, np.random.default_rng(seed))
+            known = info.known()
+            ceil = info.ceilings()
+            for w in worlds:
+                assert [popcount(int(h)) for h in w] == list(info.counts)
+                assert int(w[me]) == info.hand
+                union = 0
+                for p, h in enumerate(w):
+                    assert int(h) & union == 0 and int(h) & info.played == 0
+                    assert known[p] & ~int(h) == 0
+                    union |= int(h)
+                assert union == ALL_CARDS & ~info.played
+            assert all(c < 0 for c in ceil) or sampler.accepted >= 0
+
+
+def test_the_chain_follows_the_game() -> None:
+    """Between decisions the chain's world is repaired to the new observations."""
+    s = _game_states(6, 10)
+    sampler = HandSampler(burn=30, thin=2)
+    W = np.tile(THETA, (5, 1))
+    rng = np.random.default_rng(1)
+    for _ in range(6):
+        if s.is_terminal():
+            break
+        info = s.info_set(2)
+        w = sampler.worlds(info, W, 5, rng)
+        assert all(popcount(int(h)) == c for h, c in zip(w[-1], info.counts, strict=True))
+        for _ in range(7):
+            if s.is_terminal():
+                break
+            lm = s.legal_moves()
+            s.play(lm[int(rng.integers(len(lm)))])
+
+
+def test_the_chain_samples_the_likelihood() -> None:
+    """The chain's holder frequencies match uniform deals weighted by L(w) (importance
+    sampling, with a mild model so that the weights stay usable)."""
+    s = _game_states(7, 20)
+    me = 1
+    info = s.info_set(me)
+    theta = THETA * 0.4
+    W = np.tile(theta, (5, 1))
+    rng = np.random.default_rng(3)
+    chain = HandSampler(eps=0.1, burn=200, thin=5).worlds(info, W, 3000, rng)
+    uniform = np.array([info.deal_hands(rng) for _ in range(3000)], dtype=np.int64)
+    ev = evidence(me, info.order, info.counts, info.history)
+    logw = np.array([sum(_kernel_ll(ev, p, int(w[p]), theta, 0.1) for p in range(5)
+                         if p != me) for w in uniform])
+    wt = np.exp(logw - logw.max())
+    wt /= wt.sum()
+    assert 1 / np.sum(wt ** 2) > 300  # enough effective samples for the comparison
+    cards = [c for c in range(53) if info.unseen() >> c & 1]
+    f_chain = np.array([[np.mean((chain[:, p] >> c) & 1) for p in range(R.NP)] for c in cards])
+    f_is = np.array([[np.sum(wt * ((uniform[:, p] >> c) & 1)) for p in range(R.NP)]
+                     for c in cards])
+    f_uni = np.array([[np.mean((uniform[:, p] >> c) & 1) for p in range(R.NP)] for c in cards])
+    assert np.abs(f_chain - f_is).max() < 0.08 and np.abs(f_chain - f_is).mean() < 0.02
+    assert np.abs(f_uni - f_is).max() > 0.1  # the evidence moved some card noticeably
+
+
+def test_tribute_model_deals_the_receiver_below_its_tribute() -> None:
+    from games.daihinmin.cards import cards_of, strength_key, strongest
+    from games.daihinmin.inference import TributeModel
+
+    m = Match(MatchConfig(seed=21))
+    m.game, m.ranks = 1, [0, 1, 2, 3, 4]
+    d = m.deal()
+    me, dst = 0, 4  # the daifugo gives two cards to the daihinmin
+    hand0 = d.hands[me]  # with the tribute, as HAND0 shows it
+    counts = [popcount(h) for h in d.dealt]
+    gift = sum(1 << c for c in sorted(cards_of(hand0), key=strength_key)[:2])
+    tm = TributeModel(hand0, 2, counts[dst] - 2)
+    ceiling = min(strength_key(c) for c in cards_of(strongest(hand0, 2)))
+    rng = np.random.default_rng(1)
+    true_tribute = strongest(d.dealt[dst], 2)
+    weight_true = sum(p for (t, _), p in zip(tm.options, tm.p, strict=True)
+                      if t == true_tribute)
+    assert weight_true > 0
+    for _ in range(200):
+        hands = tm.deal(me, dst, gift, counts, rng)
+        assert [popcount(h) for h in hands] == counts
+        union = 0
+        for h in hands:
+            assert h & union == 0
+            union |= h
+        assert union == ALL_CARDS and hands[dst] & gift == gift
+        assert all(strength_key(c) < ceiling for c in cards_of(hands[dst] & ~gift))

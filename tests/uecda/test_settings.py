@@ -1,0 +1,133 @@
+"""corvid uecda settings: presets, validation once, conflicts named, budgets, workers, α in
+UCT."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from clients.config import ConfigError
+from clients.uecda.agent import UecdaPlayer
+from clients.uecda.config import PRESETS, ClientConfig, load_client_config
+from clients.uecda.decide import Decider, _PolicyRoot
+from games.daihinmin.state import Match, MatchConfig
+from search.alpha import discounted_value
+
+
+def test_defaults_and_overrides() -> None:
+    cfg = load_client_config(None, ["core=uct", "playouts=200", "alpha=1.0"])
+    assert (cfg.core, cfg.playouts, cfg.alpha) == ("uct", 200, 1.0)
+    assert load_client_config() == ClientConfig()
+    # the default opponents=adapt is not an error where it has nothing to adapt
+    cfg = load_client_config(None, ["policy=heuristic", "deal=uniform"])
+    assert cfg.opponents == "adapt" and Decider(cfg, np.random.default_rng(0)).models is None
+
+
+def test_preset_v1_beneath_the_settings_given(tmp_path: Path) -> None:
+    cfg = load_client_config(None, ["preset=v1"])
+    for k, v in PRESETS["v1"].items():
+        assert getattr(cfg, k) == v
+    assert load_client_config(None, ["preset=v1", "playouts=500"]).playouts == 500
+    conf = tmp_path / "c.toml"
+    conf.write_text('preset = "v1"\nalpha = 1.0\n')
+    assert load_client_config(conf, []).alpha == 1.0
+    with pytest.raises(ConfigError, match="unknown preset 'v9'"):
+        load_client_config(None, ["preset=v9"])
+
+
+@pytest.mark.parametrize(("settings", "message"), [
+    (["core=abucb"], "core='abucb' cannot play Daihinmin.*flat, uct, baseline"),
+    (["core=baseline", "playouts=100"], "playouts: no effect with core=baseline"),
+    (["core=baseline", "workers=2"], "workers: no effect with core=baseline"),
+    (["core=uct", "batch=8"], "batch: a setting of the flat core"),
+    (["uct_c=0.3"], "uct_c: a setting of core=uct"),
+    (["playouts=-1"], "playouts=-1"),
+    (["playouts=0"], "playouts=0 .* needs seconds"),
+    (["seconds=0"], "seconds=0"),
+    (["seconds=10"], "seconds=10.* exceeds max_seconds=5.0"),
+    (["alpha=0"], "alpha=0"),
+    (["alpha=1.5"], "alpha=1.5"),
+    (["workers=0"], "workers=0"),
+    (["exchange_candidates=1"], "exchange_candidates=1"),
+    (["policy=heuristic", "deal=uniform", "opponents=adapt"], "opponents=adapt: "),
+    (["deal=uniform", "worlds=10"], "worlds: only with deal=inference"),
+    (["prune=0"], "prune=0"),
+    (["model_eps=0"], "model_eps=0"),
+    (["bogus=1"], "unknown setting 'bogus'"),
+])
+def test_bad_and_conflicting_settings_are_named(settings: list[str], message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_client_config(None, settings)
+
+
+def test_time_budgets() -> None:
+    # seconds alone: time only (the default playouts do not cap it)
+    cfg = load_client_config(None, ["seconds=0.03"])
+    assert cfg.playouts == 0
+    b = Decider(cfg, np.random.default_rng(0)).budget()
+    assert b.playouts is None and b.seconds == 0.03
+    # both: whichever ends first
+    b = Decider(load_client_config(None, ["seconds=0.03", "playouts=500"]),
+                np.random.default_rng(0)).budget()
+    assert (b.playouts, b.seconds) == (500, 0.03)
+    # playouts alone: capped by max_seconds
+    b = Decider(load_client_config(None, ["playouts=500", "max_seconds=2"]),
+                np.random.default_rng(0)).budget()
+    assert (b.playouts, b.seconds) == (500, 2.0)
+    assert load_client_config(None, ["playouts=0", "seconds=0.1"]).playouts == 0
+    # a time-only budget searches: no silent fallback to the baseline
+    ticks = iter(range(10**6))
+    d = Decider(load_client_config(None, ["seconds=0.05", "seed=1"]), np.random.default_rng(1),
+                clock=lambda: next(ticks) * 0.001)  # 1 ms a look at the clock
+    st = Match(MatchConfig(seed=3)).deal().state()
+    info = st.info_set(st.to_move).with_policy("heuristic")
+    res = d._search(info, st.to_move, 0)
+    assert res.playouts == 16 * 49 and res.move in info.legal_moves()
+
+
+def test_uct_uses_alpha() -> None:
+    """UCT backs up the playout's returns: the UECda adapter puts our α-discounted value
+    there."""
+    st = Match(MatchConfig(seed=5)).deal().state()
+    me = st.to_move
+    info = st.info_set(me)
+    for alpha in (1.0, 0.5):
+        root = _PolicyRoot(info, 1, alpha)
+        w = root.sample_world(np.random.default_rng(2))
+        po = w.playout(np.random.default_rng(3), (me + 1) % 5)
+        plain = _PolicyRoot(info, 1, 1.0).sample_world(np.random.default_rng(2)).playout(
+            np.random.default_rng(3), me)
+        want = discounted_value(plain.evals, float(plain.returns[me]), alpha)
+        assert po.returns[me] == pytest.approx(want)
+        assert np.array_equal(np.delete(po.returns, me), np.delete(plain.returns, me))
+    assert len(plain.evals) > 1 and want != plain.returns[me]
+
+
+@pytest.fixture
+def two_worker_player() -> Iterator[UecdaPlayer]:
+    player = UecdaPlayer(load_client_config(None, ["workers=2", "playouts=200", "seed=1"]),
+                         "w")
+    player.warm_up()
+    try:
+        yield player
+    finally:
+        player.close()
+
+
+@pytest.mark.integration
+def test_root_parallel_workers(two_worker_player: UecdaPlayer) -> None:
+    d = two_worker_player.decider
+    assert d.pool is not None and len(d.pool.ready) == 2
+    st = Match(MatchConfig(seed=4)).deal().state()
+    info = st.info_set(st.to_move).with_policy("heuristic")
+    res = d._search(info, st.to_move, 1)
+    assert res.playouts == 200 and res.info["workers"] == 2  # 100 in each worker
+    assert res.move in info.legal_moves()
+    for p in d.pool.procs:
+        p.kill()
+        p.join(timeout=5)
+    res = d._search(info, st.to_move, 1)  # the workers died: searched here, logged
+    assert d.workers_failed and d.pool is None and res.playouts == 200
