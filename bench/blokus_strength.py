@@ -1,46 +1,55 @@
-"""Strength of the Blokus Duo player on the mock ICFPT host, at the host's time per move.
+"""Strength of the Blokus Duo player on the mock ICFPT host, at the host's time per move,
+played on the arena (`corvid arena blokus`).
 
-Starts ``corvid serve blokus`` on free ports of 127.0.0.1 (both seats and both move orders,
-alternating every game / every two games) and ``corvid blokus`` as the player under test;
-the opponent is a built-in one of the host (``first-legal``, ``biggest``) or a second
-``corvid blokus`` process with another core (``uct``, ``alphabeta``, ``greedy``).
+The player under test (`corvid blokus` with ``--core``) meets a built-in opponent of the host
+(``first-legal``, ``biggest``) or a second ``corvid blokus`` with another core; seats
+alternate every game and the player moving first every two games.
 
     python bench/blokus_strength.py --games 10 --opponent biggest  # the default core
     python bench/blokus_strength.py --games 4 --opponent uct --core alphabeta --json
+    python bench/blokus_strength.py --resume runs/blokus-strength-20261124-221500
 
-Prints the host's table of games and, with ``--json``, the host's figures as the last line:
-``{"games", "wins", "draws", "losses", "win_rate", "timeouts", "violations", ...}`` (for the
-player under test).
+Prints the host's line per game (the seat of the player under test, who moved first, the
+result, both scores, plies, how it ended), the arena's table and, with ``--json``, the
+figures of the player under test as the last line: ``{"games", "wins", "draws", "losses",
+"win_rate", "ci95", "timeouts", "violations", "opponent_violations", "core", "opponent",
+"time", "dialect", "seconds"}``. Every game is recorded in the run directory (``--out``,
+default ``runs/blokus-strength-TIME``: Pentobi SGFs and games.jsonl), so an interrupted run
+continues with ``--resume DIR``; ``--parallel J`` plays J games at once (or ``--backend ray``).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import subprocess
 import sys
-import time
 from pathlib import Path
+from typing import Any
 
-import _common  # noqa: F401  (sys.path)
+from _common import (  # also puts the repository on sys.path
+    add_arena_arguments,
+    arena_out,
+    emit_json,
+    play_on_arena,
+)
 
-from clients.blokus.config import PlayerConfig
+from clients.blokus.config import BLOKUS_CORES, PlayerConfig
+from clients.logs import setup_logging
+from servers.arena import GameRecord
+from servers.arena.standings import format_table
+from servers.arena.stats import wilson
+from servers.blokus.opponents import OPPONENTS
 
-ROOT = Path(__file__).resolve().parents[1]
-BUILTIN = ("first-legal", "biggest")
-CORES = ("uct", "alphabeta", "greedy")
-
-
-def corvid() -> list[str]:
-    script = Path(sys.executable).parent / "corvid"
-    return [str(script)] if script.exists() else [sys.executable, "-m", "clients.cli"]
+BUILTIN = tuple(sorted(OPPONENTS))
+PLAYER, OPPONENT = "player", "opponent"  # the labels of the two
+NAME = "blokus-strength"
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=10)
-    ap.add_argument("--opponent", default="biggest", choices=[*BUILTIN, *CORES])
-    ap.add_argument("--core", default=PlayerConfig().core, choices=CORES,
+    ap.add_argument("--opponent", default="biggest", choices=[*BUILTIN, *BLOKUS_CORES])
+    ap.add_argument("--core", default=PlayerConfig().core, choices=BLOKUS_CORES,
                     help="core of the player under test (default: the client's, %(default)s)")
     ap.add_argument("--time", type=float, default=1.0, help="host seconds per move")
     ap.add_argument("--dialect", default="2014", choices=["2014", "2013"])
@@ -48,64 +57,85 @@ def main(argv: list[str] | None = None) -> int:
                     help="extra setting for the player under test")
     ap.add_argument("--opponent-set", action="append", default=[], metavar="KEY=VALUE",
                     help="extra setting for a client opponent")
-    ap.add_argument("--sgf-dir", metavar="DIR")
+    ap.add_argument("--sgf-dir", metavar="DIR", help="also write the records here "
+                    "(game-NNN.blksgf)")
     ap.add_argument("--seed", type=int, default=0)
+    add_arena_arguments(ap, NAME)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
+    setup_logging("warning")
 
-    cmd = corvid()
-    serve = [*cmd, "--log-level", "warning", "serve", "blokus", "--port", "0", "--games",
-             str(args.games), "--seat", "alternate", "--first", "alternate", "--dialect",
-             args.dialect, "--timeout", str(args.time), "--seed", str(args.seed), "--json"]
-    if args.opponent in BUILTIN:
-        serve += ["--opponent", args.opponent]
-    else:
-        serve += ["--port2", "0"]
-    if args.sgf_dir:
-        serve += ["--sgf-dir", args.sgf_dir]
-    t0 = time.monotonic()
-    srv = subprocess.Popen(serve, cwd=ROOT, stdout=subprocess.PIPE, text=True)
-    procs: list[subprocess.Popen[str]] = []
-    try:
-        assert srv.stdout is not None
-        first = srv.stdout.readline()
-        if not first.startswith("# listening"):
-            print(f"the host did not start: {first!r}", file=sys.stderr)
-            return 1
-        ports = [int(p) for p in first.rsplit(":", 1)[1].split(",")]
+    player = f"{PLAYER}=corvid:" + ",".join([f"core={args.core}", *args.set])
+    opponent = f"{OPPONENT}={args.opponent}" if args.opponent in BUILTIN else \
+        f"{OPPONENT}=corvid:" + ",".join([f"core={args.opponent}", *args.opponent_set])
+    args.out = arena_out(args, NAME) if not args.resume else None
+    print(f"player under test: {args.core}  opponent: {args.opponent}  {args.time:g} s per "
+          f"move  dialect {args.dialect}; records in {args.resume or args.out}")
+    print(f"{'game':>4} {'seat':>4} {'first':>5} {'result':>6} {'p1':>4} {'p2':>4} "
+          f"{'plies':>5}  end", flush=True)
+    sgf_dir = Path(args.sgf_dir) if args.sgf_dir else None
 
-        def client(port: int, core: str, sets: list[str], seed: int, team: str
-                   ) -> subprocess.Popen[str]:
-            c = [*cmd, "--log-level", "warning", "blokus", "--port", str(port), "--games",
-                 str(args.games), "--dialect", args.dialect, "--team-code", team,
-                 "--set", f"core={core}", "--set", f"time={args.time}",
-                 "--set", f"seed={seed}"]
-            for s in sets:
-                c += ["--set", s]
-            return subprocess.Popen(c, cwd=ROOT, text=True)
+    def on_game(r: GameRecord) -> None:
+        print(game_line(r), flush=True)
+        if sgf_dir is not None and r.text:
+            sgf_dir.mkdir(parents=True, exist_ok=True)
+            (sgf_dir / f"game-{r.index + 1:03d}.blksgf").write_text(r.text, encoding="utf-8")
 
-        procs.append(client(ports[0], args.core, args.set, args.seed, "01"))
-        if args.opponent in CORES:
-            procs.append(client(ports[1], args.opponent, args.opponent_set, args.seed + 1,
-                                "02"))
-        out, _ = srv.communicate()
-        for p in procs:
-            p.wait(timeout=60)
-    finally:
-        for p in [srv, *procs]:
-            if p.poll() is None:
-                p.kill()
-    lines = out.strip().splitlines()
-    figures = json.loads(lines[-1])
-    figures.update(core=args.core, opponent=args.opponent, time=args.time,
-                   dialect=args.dialect, seconds=round(time.monotonic() - t0, 1))
-    print(f"player under test: {args.core}  opponent: {args.opponent}  "
-          f"{args.time:g} s per move  dialect {args.dialect}")
-    for line in lines[:-1]:
-        print(line)
+    res = play_on_arena(args, "blokus", [player, opponent],
+                        {"timeout": args.time, "dialect": args.dialect}, on_game, NAME)
+    if res is None:
+        return 2
+    fig = figures(res.records)
+    opts = res.config.options
+    fig.update(core=args.core, opponent=args.opponent, time=opts["timeout"],
+               dialect=opts["dialect"], seconds=round(res.seconds, 1))
+    print(format_table(res.standings()))
+    print(f"games {fig['games']}  wins {fig['wins']}  draws {fig['draws']}  losses "
+          f"{fig['losses']}  win rate {fig['win_rate']:.3f}  timeouts {fig['timeouts']}  "
+          f"violations {fig['violations']}", flush=True)
     if args.json:
-        print(json.dumps(figures))
-    return 0
+        emit_json(fig)
+    return 0 if not fig["failed"] else 1
+
+
+def game_line(r: GameRecord) -> str:
+    if r.status != "ok":
+        return f"{r.index + 1:>4} not played: {r.error}"
+    seat = r.players.index(PLAYER)
+    outcome = {1.0: "win", 0.5: "draw", 0.0: "loss"}[r.result[seat]]
+    first = (r.first or 0) + 1
+    p1, p2 = _scores(r)
+    return (f"{r.index + 1:>4} {seat + 1:>4} {first:>5} {outcome:>6} {p1:>4} {p2:>4} "
+            f"{len(r.moves):>5}  {r.reason}" + (f" ({r.detail})" if r.detail else ""))
+
+
+def _scores(r: GameRecord) -> tuple[str, str]:
+    """The two scores are in the SGF's comment; the record keeps their difference."""
+    for line in r.text.splitlines():
+        if line.startswith("scores: player 1 "):
+            a, _, b = line.removeprefix("scores: player 1 ").partition(", player 2 ")
+            return a, b
+    return "-", "-"
+
+
+def figures(records: list[GameRecord]) -> dict[str, Any]:
+    """The player under test's games, wins, draws, losses, win rate (draws half) with its
+    Wilson 95 % interval, its timeouts and violations, the opponent's violations, and the
+    games that could not be played."""
+    ok = [r for r in records if r.status == "ok"]
+    mine = [r.players.index(PLAYER) for r in ok]
+    res = [r.result[s] for r, s in zip(ok, mine, strict=True)]
+    games, wins, draws = len(res), res.count(1.0), res.count(0.5)
+    lo, hi = wilson(wins + draws / 2, games)
+    faults = [(r.faults[s], r.faults[1 - s]) for r, s in zip(ok, mine, strict=True)
+              if r.faults]
+    return {"games": games, "wins": wins, "draws": draws, "losses": games - wins - draws,
+            "win_rate": round((wins + draws / 2) / games, 4) if games else 0.0,
+            "ci95": [round(lo, 4), round(hi, 4)],
+            "timeouts": sum(1 for f, _ in faults if f == "timeout"),
+            "violations": sum(1 for f, _ in faults if f),
+            "opponent_violations": sum(1 for _, f in faults if f),
+            "failed": len(records) - len(ok)}
 
 
 if __name__ == "__main__":

@@ -1,35 +1,46 @@
-"""Strength of `corvid gtp` against GNU Go through the referee (`corvid serve gtp`).
+"""Strength of `corvid gtp` against GNU Go, played on the arena (`corvid arena gtp`).
 
     python bench/go_strength.py --games 10 --playouts 1000 --level 0 [--size 9] [--komi 7]
+    python bench/go_strength.py --games 10 --seconds 1 --level 10   # a time per move
+    python bench/go_strength.py --resume runs/go-strength-20261124-221500  # after a stop
 
 corvid plays black in odd games and white in even ones; games are scored by Tromp-Taylor
 with both engines capturing dead stones before they pass (GNU Go runs with --chinese-rules
 --capture-all-dead --positional-superko, corvid cleans up by default), or with
---gnugo-score by GNU Go's final_score (dead stones removed by its own judgement).
-Prints the referee's table; with --json the last line is the referee's JSON
-{"games":..,"wins":..,"draws":..,"losses":..,"win_rate":..,"ci95":[lo,hi]} for corvid.
-With --parallel J the games are split over J referees run at once (seeds seed .. seed+J-1,
-each starting with corvid as black; SGFs in --sgf-dir/part-j), their lines are printed as
-they come, prefixed [j], and the last lines give the pooled figures (Wilson interval, draws
-counting half). A game takes one core for about a minute and a half at 3000 playouts.
-GNU Go is the Debian package `gnugo` (installed in /usr/games).
+--gnugo-score by GNU Go's final_score (dead stones removed by its own judgement). One line
+per game as it ends, then the arena's table and a summary line; with --json the last line
+is {"games":..,"wins":..,"draws":..,"losses":..,"win_rate":..,"ci95":[lo,hi],...} for
+corvid (Wilson interval, draws counting half). --parallel J plays J games at once (tasks of
+consecutive games, each with its own two engines; --backend ray for Ray tasks, on a cluster
+with --ray-address). Every game is recorded in the run directory (--out, default
+runs/go-strength-TIME: SGFs and games.jsonl), so an interrupted run continues with --resume
+DIR; --sgf-dir DIR also writes the SGFs there as game-NNNN.sgf. A game takes one core for
+about a minute and a half at 3000 playouts. GNU Go is the Debian package `gnugo` (installed
+in /usr/games).
 """
 
 from __future__ import annotations
 
 import argparse
-import json
-import shlex
 import shutil
-import subprocess
 import sys
-import threading
 from pathlib import Path
 from typing import Any
 
-from _common import ROOT, emit_json  # also puts the repository on sys.path
+from _common import (  # also puts the repository on sys.path
+    add_arena_arguments,
+    arena_out,
+    emit_json,
+    play_on_arena,
+)
 
+from clients.logs import setup_logging
+from servers.arena import GameRecord
+from servers.arena.standings import format_table
 from servers.arena.stats import wilson
+
+CORVID, GNUGO = "corvid", "gnugo"  # the labels of the two players
+NAME = "go-strength"
 
 
 def find_gnugo() -> str | None:
@@ -41,115 +52,98 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=4)
     p.add_argument("--playouts", type=int, default=1000, help="corvid playouts per move")
+    p.add_argument("--seconds", type=float, default=None, metavar="S",
+                   help="corvid searches S seconds per move instead (no playout cap)")
     p.add_argument("--level", type=int, default=0, help="GNU Go level (0..10)")
     p.add_argument("--size", type=int, default=9)
     p.add_argument("--komi", type=float, default=7.0)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1, help="the run's seed (corvid's seeds, "
+                   "derived per task)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="extra corvid gtp setting (repeatable)")
-    p.add_argument("--sgf-dir", type=Path)
-    p.add_argument("--timeout", type=float, default=120.0)
+    p.add_argument("--sgf-dir", type=Path, help="also write the SGFs here (game-NNNN.sgf)")
+    p.add_argument("--timeout", type=float, default=120.0, help="seconds per move")
     p.add_argument("--gnugo-score", action="store_true",
                    help="score finished games with GNU Go's final_score instead of "
                         "Tromp-Taylor")
-    p.add_argument("--parallel", type=int, default=1, metavar="J",
-                   help="split the games over J referees run at once (default 1)")
+    add_arena_arguments(p, NAME)
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
+    setup_logging("warning")
     if args.games < 1 or args.parallel < 1:
         p.error("--games and --parallel must be at least 1")
+    if args.seconds is not None and args.seconds <= 0:
+        p.error("--seconds must be > 0")
     gnugo = find_gnugo()
     if gnugo is None:
         print("go_strength: GNU Go not found (apt-get install gnugo)", file=sys.stderr)
         return 2
-    print(f"corvid ({args.playouts} playouts/move) vs GNU Go level {args.level}, "
-          f"{args.size}x{args.size}, komi {args.komi:g}, {args.games} games", flush=True)
-    jobs = min(args.parallel, args.games)
-    if jobs == 1:
-        return subprocess.run(referee_command(args, gnugo, args.seed, args.games, args.sgf_dir),
-                              cwd=ROOT, check=False).returncode
-    return run_parallel(args, gnugo, jobs)
-
-
-def referee_command(args: argparse.Namespace, gnugo: str, seed: int, games: int,
-                    sgf_dir: Path | None) -> list[str]:
-    py = shlex.quote(sys.executable)
-    sets = " ".join(f"--set {shlex.quote(s)}" for s in
-                    [f"playouts={args.playouts}", f"seed={seed}", *args.set])
-    corvid = f"{py} -m clients.cli --log-level warning gtp {sets}"
-    opponent = (f"{gnugo} --mode gtp --level {args.level} --chinese-rules --capture-all-dead "
-                "--positional-superko")
-    cmd = [sys.executable, "-m", "clients.cli", "--log-level", "warning", "serve", "gtp",
-           "--black", corvid, "--white", opponent, "--games", str(games),
-           "--size", str(args.size), "--komi", f"{args.komi:g}", "--alternate",
-           "--timeout", f"{args.timeout:g}"]
+    budget = ([f"playouts={args.playouts}"] if args.seconds is None
+              else ["playouts=0", f"seconds={args.seconds:g}"])
+    corvid = "corvid:" + ",".join([*budget, *args.set])
+    options: dict[str, Any] = {"size": args.size, "komi": args.komi, "timeout": args.timeout}
     if args.gnugo_score:
-        cmd += ["--scorer", f"{gnugo} --mode gtp --chinese-rules"]
-    if sgf_dir:
-        cmd += ["--sgf-dir", str(sgf_dir)]
+        options["scorer"] = f"{gnugo} --mode gtp --chinese-rules"
+    args.out = arena_out(args, NAME) if not args.resume else None
+    print(f"corvid ({', '.join(budget)}) vs GNU Go level {args.level}, "
+          f"{args.size}x{args.size}, komi {args.komi:g}, {args.games} games; records in "
+          f"{args.resume or args.out}", flush=True)
+
+    def on_game(r: GameRecord) -> None:
+        print(game_line(r), flush=True)
+        if args.sgf_dir is not None and r.text:
+            args.sgf_dir.mkdir(parents=True, exist_ok=True)
+            (args.sgf_dir / f"game-{r.index + 1:04d}.sgf").write_text(r.text)
+
+    res = play_on_arena(args, "gtp", [f"{CORVID}={corvid}", f"{GNUGO}=gnugo:level={args.level}"],
+                        options, on_game, NAME)
+    if res is None:
+        return 2
+    print()
+    print(format_table(res.standings()))
+    fig = figures(res.records)
+    print(f"corvid: {fig['games']} games, W-D-L {fig['wins']}-{fig['draws']}-{fig['losses']}, "
+          f"score {fig['win_rate']:.3f}, Wilson 95 % [{fig['ci95'][0]:.3f}, "
+          f"{fig['ci95'][1]:.3f}]; as black {fig['wins_as_black']}/{fig['games_as_black']}"
+          + (f"; {fig['failed']} games failed" if fig["failed"] else ""), flush=True)
     if args.json:
-        cmd.append("--json")
-    return cmd
+        emit_json(fig)
+    return 0 if not fig["failed"] else 1
 
 
-def run_parallel(args: argparse.Namespace, gnugo: str, jobs: int) -> int:
-    """J referees at once; their lines prefixed [j]; the pooled figures at the end."""
-    shares = [args.games // jobs + (1 if j < args.games % jobs else 0) for j in range(jobs)]
-    procs = []
-    for j, games in enumerate(shares):
-        sgf_dir = args.sgf_dir / f"part-{j + 1}" if args.sgf_dir else None
-        cmd = referee_command(args, gnugo, args.seed + j, games, sgf_dir)
-        if "--json" not in cmd:
-            cmd.append("--json")  # the pooled figures are read from each referee's last line
-        procs.append(subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, text=True))
-    last: list[str] = [""] * jobs
-    lock = threading.Lock()
-
-    def pump(j: int) -> None:
-        stdout = procs[j].stdout
-        assert stdout is not None
-        for line in stdout:
-            last[j] = line
-            if line.startswith("{") and not args.json:
-                continue  # the part's JSON is only for pooling
-            with lock:
-                print(f"[{j + 1}] {line}", end="", flush=True)
-
-    threads = [threading.Thread(target=pump, args=(j,)) for j in range(jobs)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    codes = [pr.wait() for pr in procs]
-    parts: list[dict[str, Any]] = []
-    for j, line in enumerate(last):
-        try:
-            parts.append(json.loads(line))
-        except json.JSONDecodeError:
-            print(f"go_strength: referee {j + 1} gave no result (exit {codes[j]})",
-                  file=sys.stderr)
-            return codes[j] or 1
-    pooled = pool(parts)
-    print(f"pooled: {pooled['games']} games, W-D-L {pooled['wins']}-{pooled['draws']}-"
-          f"{pooled['losses']}, score {pooled['win_rate']:.3f}, Wilson 95 % "
-          f"[{pooled['ci95'][0]:.3f}, {pooled['ci95'][1]:.3f}]", flush=True)
-    if args.json:
-        emit_json(pooled)
-    return max(codes)
+def result_text(r: GameRecord) -> str:
+    """The SGF RE value of a game: B+3.5, W+R, B+T, W+F, 0."""
+    if r.result[0] == r.result[1]:
+        return "0"
+    w = "B" if r.result[0] > r.result[1] else "W"
+    if r.reason in ("score", "max_moves") and r.score is not None:
+        return f"{w}+{abs(r.score):g}"
+    return {"resign": f"{w}+R", "timeout": f"{w}+T"}.get(r.reason, f"{w}+F")
 
 
-def pool(parts: list[dict[str, Any]]) -> dict[str, Any]:
-    """The referees' figures summed: games, wins, draws, losses, win_rate (draws half) and
-    its Wilson 95 % interval."""
-    games = sum(int(x["games"]) for x in parts)
-    wins = sum(int(x["wins"]) for x in parts)
-    draws = sum(int(x["draws"]) for x in parts)
-    losses = sum(int(x["losses"]) for x in parts)
+def game_line(r: GameRecord) -> str:
+    if r.status != "ok":
+        return f"game {r.index + 1:4d}  not played: {r.error}"
+    colour = "B" if r.players[0] == CORVID else "W"
+    detail = f" ({r.detail})" if r.detail and r.reason != "score" else ""
+    return (f"game {r.index + 1:4d}  corvid as {colour}  {result_text(r):>8}  "
+            f"{len(r.moves):3d} moves  {r.reason}{detail}")
+
+
+def figures(records: list[GameRecord]) -> dict[str, Any]:
+    """corvid's games, wins, draws, losses, win rate (draws half) with its Wilson 95 %
+    interval, its wins and games as black, and the games that could not be played."""
+    ok = [r for r in records if r.status == "ok"]
+    mine = [r.result[r.players.index(CORVID)] for r in ok]
+    black = [r for r in ok if r.players[0] == CORVID]
+    games, wins, draws = len(mine), mine.count(1.0), mine.count(0.5)
     score = wins + draws / 2
     lo, hi = wilson(score, games)
-    return {"games": games, "wins": wins, "draws": draws, "losses": losses,
+    return {"games": games, "wins": wins, "draws": draws, "losses": games - wins - draws,
             "win_rate": round(score / games, 4) if games else 0.0,
-            "ci95": [round(lo, 4), round(hi, 4)]}
+            "ci95": [round(lo, 4), round(hi, 4)], "games_as_black": len(black),
+            "wins_as_black": sum(1 for r in black if r.result[0] == 1.0),
+            "failed": len(records) - len(ok)}
 
 
 if __name__ == "__main__":

@@ -60,10 +60,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except Exception as e:  # the client boundary: say what went wrong, no traceback dump
         from clients.config import ConfigError
+        from clients.faults import ServerFault
+        from protocols.transport import TransportError
 
         if isinstance(e, ConfigError):
             print(f"corvid: {e}", file=sys.stderr)
             return 2
+        if isinstance(e, (ServerFault, TransportError)) or (
+                isinstance(e, OSError) and e.errno is not None):  # not our bug: no traceback
+            structlog.get_logger().error("peer_fault", command=args.command, error=str(e))
+            print(f"corvid {args.command}: {e}", file=sys.stderr)
+            return 1
         structlog.get_logger().exception("fatal_error", command=args.command)
         print(f"corvid {args.command}: {type(e).__name__}: {e}", file=sys.stderr)
         return 1

@@ -90,34 +90,57 @@ def load_config(
         raise ConfigError(f"invalid configuration: {e}") from e
 
 
-def settings_help(typ: type[msgspec.Struct]) -> str:
-    """One line per setting with its default, for a subcommand's --help."""
+def toml_value(v: Any) -> str:
+    """A value as one would type it after ``--set key=`` (a TOML literal)."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return f'"{v}"' if not v or not v.replace("-", "").replace("_", "").isalnum() else v
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    return str(v)
+
+
+def settings_help(config: msgspec.Struct | type[msgspec.Struct]) -> str:
+    """One line per setting with the default in force (the values of ``config``, or of the
+    type's default instance): nested sections show the values the parent gives them, not
+    the section type's own defaults."""
+    obj = config if isinstance(config, msgspec.Struct) else config()
     out = []
-    for f in msgspec.structs.fields(typ):
-        default = f.default if f.default is not msgspec.NODEFAULT else None
-        if isinstance(default, msgspec.Struct):
-            out += [f"{f.name}.{line}" for line in settings_help(type(default)).splitlines()]
+    for f in msgspec.structs.fields(type(obj)):
+        value = getattr(obj, f.name)
+        if isinstance(value, msgspec.Struct):
+            out += [f"{f.name}.{line}" for line in settings_help(value).splitlines()]
         else:
-            out.append(f"{f.name}={'(unset)' if default is None else default}")
+            out.append(f"{f.name}={'(unset)' if value is None else toml_value(value)}")
     return "\n".join(out)
 
 
-def add_config_arguments(parser: Any, typ: type[msgspec.Struct] | None = None) -> None:
+def add_config_arguments(parser: Any, typ: type[msgspec.Struct] | None = None,
+                         example: str | None = None) -> None:
     """The two options every configurable subcommand takes; with ``typ``, the settings and
-    their defaults are listed at the end of the subcommand's --help."""
+    their defaults are listed at the end of the subcommand's --help. ``example``: a
+    ``key=value`` of this command for the --set help (default: its first setting)."""
+    sections = ""
     if typ is not None:
         import argparse
 
+        lines = settings_help(typ).splitlines()
         parser.formatter_class = argparse.RawDescriptionHelpFormatter
-        listing = "\n  ".join(settings_help(typ).splitlines())
+        listing = "\n  ".join(lines)
         parser.epilog = ((parser.epilog or "") + "\n\nsettings (--set KEY=VALUE, or in the "
                          f"--config TOML file), with their defaults:\n  {listing}").lstrip()
+        if example is None:
+            example = lines[0]
+        nested = next((ln for ln in lines if "." in ln.split("=")[0]), None)
+        if nested is not None:
+            sections = f" (dotted keys for sections: --set {nested})"
     parser.add_argument("--config", metavar="FILE", help="TOML configuration file")
     parser.add_argument(
         "--set",
         metavar="KEY=VALUE",
         action="append",
         default=[],
-        help="override one setting, e.g. --set playouts=1000 (dotted keys for sections); "
-        "repeatable",
+        help="override one setting" + (f", e.g. --set {example}" if example else "")
+        + sections + "; repeatable",
     )

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import socket
 import sys
+import time
 from typing import Any, Protocol
 
 
@@ -58,6 +59,22 @@ class TcpTransport:
             pass
 
 
+def connect_tcp(host: str, port: int, wait: float = 0.0, timeout: float | None = 10.0
+                ) -> TcpTransport:
+    """A :class:`TcpTransport`, retrying a refused or failed connection for up to ``wait``
+    seconds (a server that is not listening yet); TransportError if it never succeeds."""
+    deadline = time.monotonic() + wait
+    while True:
+        try:
+            return TcpTransport(host, port, timeout)
+        except TransportError as e:
+            if time.monotonic() >= deadline:
+                if wait > 0:
+                    raise TransportError(f"{e} (retried for {wait:g} s)") from e
+                raise
+        time.sleep(0.1)  # retry pacing, not synchronisation
+
+
 class StdioTransport:
     """stdin/stdout as raw bytes (GTP engines)."""
 
@@ -95,7 +112,11 @@ class SerialTransport:
         self.port.flush()
 
     def recv(self, max_bytes: int = 65536) -> bytes:
+        """Some bytes; TimeoutError when a timeout was given and nothing came (a serial line
+        has no end of stream)."""
         first: bytes = self.port.read(1)
+        if not first and self.port.timeout is not None:
+            raise TimeoutError(f"nothing on the serial line for {self.port.timeout:g} s")
         waiting = min(self.port.in_waiting, max_bytes - 1)
         return first + (self.port.read(waiting) if waiting > 0 else b"")
 

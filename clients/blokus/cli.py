@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 import structlog
 
-from clients.blokus.config import PlayerConfig
-from clients.config import add_config_arguments, load_config
+from clients.blokus.config import PlayerConfig, check_team_code
+from clients.config import ConfigError, add_config_arguments, load_config
 
 log = structlog.get_logger()
 
@@ -18,25 +19,34 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p = subparsers.add_parser(
         "blokus",
         help="Blokus Duo player for the ICFPT host (TCP or serial)",
+        usage="%(prog)s [OPTIONS]\n       %(prog)s learn --out FILE [LEARN OPTIONS]",
         description="Connect to an ICFPT Blokus Duo host (TCP, or a serial device) and play. "
-        "Core and time are settings: --set core=uct|alphabeta|greedy, --set time=1.0, "
-        "--set margin=0.25, --set weights=FILE, --set seed=N.",
+        "Core and time are settings (listed with their defaults below): --set "
+        "core=alphabeta|uct|flat|abucb|greedy, --set workers=N (uct, flat, abucb), --set "
+        "time=1.0, --set margin=0.25, --set weights=FILE. Exit status 1 when the host broke "
+        "a game (closed early, garbage, silent past --idle-timeout) or could not be reached.",
     )
-    p.add_argument("--host", default="127.0.0.1")
-    p.add_argument("--port", type=int, default=10000)
+    p.add_argument("--host", default="127.0.0.1", help="host address (default 127.0.0.1)")
+    p.add_argument("--port", type=int, default=10000, help="host port (default 10000)")
     p.add_argument("--serial", metavar="DEVICE", help="a serial device instead of TCP "
-                   "(115200 8N1)")
-    p.add_argument("--baud", type=int, default=115200)
-    p.add_argument("--dialect", choices=["2014", "2013"], default="2014")
-    p.add_argument("--team-code", metavar="XX", help="two characters (default: config "
-                   "team_code)")
+                   "(8N1, no flow control)")
+    p.add_argument("--baud", type=int, default=115200, help="serial speed (default 115200)")
+    p.add_argument("--dialect", choices=["2014", "2013"], default="2014",
+                   help="the contest year's host protocol (default 2014)")
+    p.add_argument("--team-code", metavar="XX", help="two characters (default: the "
+                   "team_code setting)")
     p.add_argument("--games", type=int, default=1,
-                   help="games to play, reconnecting for each over TCP (0: until refused)")
-    p.add_argument("--wait", type=float, default=10.0,
-                   help="keep retrying a refused TCP connection this many seconds")
-    add_config_arguments(p, PlayerConfig)
+                   help="games to play, reconnecting for each over TCP (default 1; 0: until "
+                   "the host stops listening)")
+    p.add_argument("--wait", type=float, default=10.0, metavar="SECONDS",
+                   help="keep retrying a refused TCP connection this many seconds (default "
+                   "10)")
+    p.add_argument("--idle-timeout", type=float, default=0.0, metavar="SECONDS",
+                   help="give up a game when the host sends nothing for this long (default "
+                   "0: wait for ever); the exit status is then 1")
+    add_config_arguments(p, PlayerConfig, example="time=0.5")
     p.set_defaults(func=run_play)
-    sub = p.add_subparsers(dest="blokus_command", metavar="{learn}")
+    sub = p.add_subparsers(dest="blokus_command", metavar="learn", title="training")
     lp = sub.add_parser("learn", help="train the learned evaluation (algorithms.md 7)",
                         description="Best-of-n selective-simulation learning of the linear "
                         "evaluation; writes a weights .npz for --set core=alphabeta "
@@ -65,49 +75,71 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from clients.blokus.agent import play_game
     from clients.blokus.player import BlokusPlayer
-    from protocols.transport import SerialTransport, TcpTransport, TransportError
 
     cfg = load_config(PlayerConfig, args.config, args.set)
     team = args.team_code if args.team_code is not None else cfg.team_code
+    try:
+        check_team_code(team, "--team-code")
+    except ValueError as e:
+        raise ConfigError(str(e)) from None
     player = BlokusPlayer(cfg)
+    try:
+        return _play(args, cfg, player, team)
+    finally:
+        player.core.close()  # the worker processes, if any
+
+
+def _play(args: argparse.Namespace, cfg: PlayerConfig, player: Any, team: str) -> int:
+    from clients.blokus.agent import GameSummary, play_game
+    from clients.faults import ServerFault
+    from protocols.transport import SerialTransport, TransportError, connect_tcp
+
     if cfg.warmup:
         _warmup(player)
-    log.info("blokus_player", core=cfg.core, time=cfg.time, margin=cfg.margin,
-             weights=player.core.weights or None, dialect=args.dialect, team_code=team)
+    player.core.start()
+    log.info("blokus_player", core=cfg.core, workers=cfg.workers, time=cfg.time,
+             margin=cfg.margin, weights=player.core.weights or None, dialect=args.dialect,
+             team_code=team)
+    idle = args.idle_timeout if args.idle_timeout > 0 else None
+    faults: list[str] = []
+
+    def check(n: int, s: GameSummary) -> None:
+        if s.fault is not None:
+            faults.append(f"game {n}: {s.fault}")
+            log.error("host_fault", game=n, fault=s.fault)
+
+    n = 0
     if args.serial:
-        transport = SerialTransport(args.serial, baudrate=args.baud)
+        transport = SerialTransport(args.serial, baudrate=args.baud, timeout=idle)
         log.info("serial_open", device=args.serial, baud=args.baud)
         try:
-            n = 0
             while args.games == 0 or n < args.games:
-                s = play_game(transport, player, args.dialect, team)
                 n += 1
-                if s.ended not in ("game_over",):
-                    break
+                s = play_game(transport, player, args.dialect, team, args.idle_timeout)
+                check(n, s)
+                if s.fault is not None:
+                    break  # one line for every game: nothing to reconnect
         finally:
             transport.close()
-        return 0
-    n = 0
-    while args.games == 0 or n < args.games:
-        deadline = time.monotonic() + args.wait
-        while True:
+    else:
+        while args.games == 0 or n < args.games:
             try:
-                tcp = TcpTransport(args.host, args.port)
-                break
+                tcp = connect_tcp(args.host, args.port,
+                                  0.0 if args.games == 0 and n > 0 else args.wait)
             except TransportError as e:
-                if time.monotonic() >= deadline or (args.games == 0 and n > 0):
-                    if args.games == 0 and n > 0:
-                        return 0
-                    log.error("connect_failed", error=str(e))
-                    return 1
-                time.sleep(0.1)  # retry pacing for a host that is not listening yet
-        try:
-            play_game(tcp, player, args.dialect, team)
-        finally:
-            tcp.close()
-        n += 1
+                if args.games == 0 and n > 0:
+                    break  # --games 0: play until the host stops listening
+                raise ServerFault(f"{e}" + (f" (after {n} games)" if n else "")) from e
+            n += 1
+            tcp.set_timeout(idle)
+            try:  # the host may break a game: reconnect for the next one, as it expects
+                check(n, play_game(tcp, player, args.dialect, team, args.idle_timeout))
+            finally:
+                tcp.close()
+    if faults:
+        raise ServerFault(f"{len(faults)} of {n} games broken by the host; "
+                          + "; ".join(faults[:5]))
     return 0
 
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import queue
 import sys
+import threading
 from typing import BinaryIO
 
 import structlog
@@ -19,12 +21,11 @@ resignation, and time management from time_settings / time_left / kgs-time_setti
 keeps a reserve so it never loses on time. Nothing but GTP is written to stdout; logs go to
 stderr (or --log-file, a global option given before `gtp`).
 
-Settings (see clients/gtp/config.py; TOML file with --config, or --set key=value, or the GTP
-command `corvid-param key value` at runtime): playouts (per move, default 3000), seconds (per
-move when untimed), seed, workers (search processes, root-parallel), rave, rave_k, c,
-priors, prior_scale, reuse, grandfather, playout_policy, resign_threshold, resign_after,
-cleanup, time_reserve, time_max_seconds, default_size, default_komi, ... (docs/gtp.md has
-them all).
+Settings: a TOML file with --config, --set key=value, or the GTP command
+`corvid-param key value` at runtime; all of them with their defaults are listed at the end
+(docs/gtp.md explains them). The exit status is 0 after `quit` (or the end of input with no
+game in progress), 1 when the controller went away mid-game, stopped reading, or sent nothing
+for `idle_timeout` seconds.
 
 Examples:
   corvid gtp --set playouts=3000
@@ -39,36 +40,104 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "gtp", help="run the Go engine (GTP on stdin/stdout)", description=DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_config_arguments(p)
+    add_config_arguments(p, GtpConfig, example="playouts=1000")
     p.set_defaults(func=run)
 
 
+MAX_LINE = 1 << 16  # bytes; a longer command line is answered "? line too long"
+_EOF = None
+
+
+def _read_lines(engine_input: BinaryIO, lines: queue.Queue[bytes | None]) -> None:
+    """The reader thread: whole lines (at most MAX_LINE bytes, then b"" for one too long),
+    None at the end of input. A real file is read with os.read, so a thread still blocked
+    in it when the engine exits holds no lock of the buffered stdin object."""
+    try:
+        fd: int | None = engine_input.fileno()
+    except (OSError, ValueError, AttributeError):  # an in-memory stream (tests)
+        fd = None
+    buf = bytearray()
+    overlong = False
+    try:
+        while True:
+            chunk = os.read(fd, 65536) if fd is not None else engine_input.read(65536)
+            if not chunk:
+                break
+            buf += chunk
+            while (nl := buf.find(b"\n")) >= 0:
+                lines.put(b"" if overlong or nl > MAX_LINE else bytes(buf[:nl + 1]))
+                overlong = False
+                del buf[:nl + 1]
+            if len(buf) > MAX_LINE:  # no end in sight: keep nothing of it
+                overlong = True
+                buf.clear()
+        if overlong or len(buf) > MAX_LINE:
+            lines.put(b"")
+        elif buf:
+            lines.put(bytes(buf))
+    except (OSError, ValueError):  # the input was closed under us
+        pass
+    lines.put(_EOF)
+
+
 def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig) -> int:
-    """Answer GTP commands from ``engine_input`` until ``quit`` or end of input."""
+    """Answer GTP commands from ``engine_input`` until ``quit`` or end of input.
+
+    Returns 0 after ``quit``, or at the end of input with no game in progress; 1 when the
+    input ends in the middle of a game without ``quit``, when no command came for
+    ``idle_timeout`` seconds, or when the controller stopped reading our answers (each
+    logged as ``gtp_controller_gone`` with the reason)."""
     from clients.gtp.engine import GtpEngine
-    from clients.gtp.player import UctPlayer
+    from clients.gtp.player import SearchPlayer
 
     log = structlog.get_logger()
-    player = UctPlayer(config)
+    player = SearchPlayer(config)
     engine = GtpEngine(config, player)
+    lines: queue.Queue[bytes | None] = queue.Queue()
+    reader = threading.Thread(target=_read_lines, args=(engine_input, lines),
+                              name="gtp-stdin", daemon=True)
     try:
         if config.warmup:
             from clients.gtp.board import warm_up
 
             warm_up()
+            player.warm_up()
             player.start()
         log.info("gtp_ready", name=config.name, workers=config.workers)
-        for raw in engine_input:
-            line = raw.decode("utf-8", errors="replace")
-            log.debug("gtp_in", line=line.rstrip("\n"))
-            response, end = engine.handle_line(line)
+        reader.start()
+        while True:
+            idle = engine.config.idle_timeout
+            try:
+                raw = lines.get(timeout=idle if idle > 0 else None)
+            except queue.Empty:
+                log.error("gtp_controller_gone", reason=f"no command for {idle:g} s "
+                          "(idle_timeout)", moves=len(engine.board.moves))
+                return 1
+            if raw is _EOF:
+                if engine.board.moves:
+                    log.error("gtp_controller_gone", reason="the input ended in the middle "
+                              "of a game without quit", moves=len(engine.board.moves))
+                    return 1
+                log.info("gtp_input_closed")
+                return 0
+            if raw:
+                line = raw.decode("utf-8", errors="replace")
+                log.debug("gtp_in", line=line.rstrip("\n"))
+                response, end = engine.handle_line(line)
+            else:
+                log.warning("gtp_line_too_long", limit=MAX_LINE)
+                response, end = b"? line too long\n\n", False
             if response:
-                engine_output.write(response)
-                engine_output.flush()
+                try:
+                    engine_output.write(response)
+                    engine_output.flush()
+                except (BrokenPipeError, OSError, ValueError) as e:
+                    log.error("gtp_controller_gone",
+                              reason=f"cannot write the answer: {type(e).__name__}: {e}")
+                    return 1
                 log.debug("gtp_out", response=response.decode())
             if end:
-                break
-        return 0
+                return 0
     finally:
         player.close()  # stops the worker processes, if any
 

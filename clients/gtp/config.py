@@ -7,6 +7,9 @@ from typing import Annotated, Literal
 
 import msgspec
 
+# the decision cores that can play Go (search.*), by the names of every client
+GO_CORES = ("uct", "flat", "abucb")
+
 
 class GtpConfig(msgspec.Struct, frozen=True):
     # identity
@@ -19,6 +22,13 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # search processes: 1 searches here; N > 1 runs root-parallel UCT in N worker processes
     # (search.parallel), each with its own tree kept across moves, the root visits merged
     workers: Annotated[int, msgspec.Meta(ge=1, le=64)] = 1
+    # the decision core: uct (UCT with RAVE and priors), flat (flat Monte Carlo, UCB1-TUNED at
+    # the root) or abucb (alpha-beta over UCB bounds, abucb_depth plies, abucb_width moves)
+    core: str = "uct"
+    compiled: bool = True  # uct on the compiled tree (search.ctree); false: search.uct
+    tree_mb: Annotated[float, msgspec.Meta(gt=0)] = 1024.0  # the compiled tree's memory cap
+    abucb_depth: Annotated[int, msgspec.Meta(ge=1, le=4)] = 2
+    abucb_width: Annotated[int, msgspec.Meta(ge=0)] = 8  # moves per node by prior (0: all)
     # UCT / RAVE / priors (search.UCTConfig)
     rave: bool = True
     rave_k: float = 1000.0
@@ -52,3 +62,39 @@ class GtpConfig(msgspec.Struct, frozen=True):
     min_size: int = 5
     max_size: int = 19
     warmup: bool = True  # compile / load the kernels before the first command
+    # give up (exit 1) when the controller sends no command for this long (0: wait forever)
+    idle_timeout: Annotated[float, msgspec.Meta(ge=0)] = 0.0
+
+    def __post_init__(self) -> None:
+        """Every setting checked once, whichever way it came (TOML, --set, corvid-param): a
+        bad value or two settings that contradict each other are an error naming them."""
+        if self.core not in GO_CORES:
+            raise ValueError(f"core {self.core!r} cannot play Go; the cores that can: "
+                             + ", ".join(GO_CORES))
+        if not self.name or not self.name.isprintable():
+            raise ValueError(f"name={self.name!r} must be printable text (it is a GTP answer)")
+        if not 2 <= self.min_size <= self.max_size <= 25:
+            raise ValueError(f"min_size={self.min_size} and max_size={self.max_size} must "
+                             "satisfy 2 <= min_size <= max_size <= 25")
+        if not self.min_size <= self.default_size <= self.max_size:
+            raise ValueError(f"default_size={self.default_size} must lie within "
+                             f"min_size..max_size ({self.min_size}..{self.max_size})")
+        for name, ok in (
+                ("playouts", self.playouts >= 0), ("seconds", self.seconds >= 0),
+                ("min_playouts", self.min_playouts >= 0), ("rave_k", self.rave_k > 0),
+                ("c", self.c >= 0), ("grandfather", self.grandfather >= 0),
+                ("resign_threshold", 0 <= self.resign_threshold < 1),
+                ("resign_min_playouts", self.resign_min_playouts >= 0),
+                ("resign_after", self.resign_after >= 0),
+                ("cleanup_confidence", 0 <= self.cleanup_confidence <= 1),
+                ("cleanup_tolerance", self.cleanup_tolerance >= 0),
+                ("time_reserve", self.time_reserve >= 0),
+                ("time_reserve_fraction", 0 <= self.time_reserve_fraction < 1),
+                ("time_overhead", self.time_overhead >= 0),
+                ("time_moves_fraction", 0 < self.time_moves_fraction <= 1),
+                ("time_min_moves_left", self.time_min_moves_left >= 1),
+                ("time_byoyomi_use", 0 < self.time_byoyomi_use <= 1),
+                ("time_max_seconds", self.time_max_seconds >= 0),
+                ("default_komi", abs(self.default_komi) < 1000)):
+            if not ok:
+                raise ValueError(f"{name}={getattr(self, name)} is out of range")

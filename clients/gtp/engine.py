@@ -38,6 +38,7 @@ from protocols.gtp import (
 log = structlog.get_logger()
 
 VERSION = "0.1.0"
+AREA_RULES = ("chinese", "aga", "new_zealand", "tromp-taylor")  # kgs-rules we play
 
 
 @dataclass(frozen=True)
@@ -167,10 +168,13 @@ class GtpEngine:
         return ""
 
     def cmd_kgs_rules(self, args: list[str]) -> str:
+        """Area-scoring rule sets are played as they are; Japanese (territory) scoring is
+        refused: the engine counts by area, so its endgame would not mean what it says."""
         self._nargs(args, 1)
-        if args[0].lower() not in ("chinese", "aga", "new_zealand", "japanese", "tromp-taylor"):
-            raise GtpError("unsupported rules")
-        return ""  # we always play area scoring; capturing dead stones never costs us
+        if args[0].lower() not in AREA_RULES:
+            raise GtpError(f"unsupported rules: corvid scores by area "
+                           f"({', '.join(AREA_RULES)})")
+        return ""  # capturing dead stones never costs us under area scoring
 
     def cmd_opponent_name(self, args: list[str]) -> str:
         self.opponent_name = " ".join(args)
@@ -367,6 +371,7 @@ class GtpEngine:
         ])
 
     def _stats_for(self, args: list[str]) -> tuple[dict[str, Any], int]:
+        self._nargs(args, 0, 1)
         if args:
             colour = parse_colour(args[0])
         else:
@@ -377,18 +382,23 @@ class GtpEngine:
                            play=False)
         return self.last_stats, colour
 
+    @staticmethod
+    def _per_move(stats: dict[str, Any]) -> list[tuple[Vertex, int, float]]:
+        """(vertex, visits, value) of the searched moves; none when the search failed and the
+        fallback move was played."""
+        moves, visits = stats.get("moves", []), stats.get("visits", [])
+        values = stats.get("values", [float("nan")] * len(moves))
+        return list(zip(moves, visits, values, strict=True))
+
     def cmd_visits(self, args: list[str]) -> str:
         stats, _ = self._stats_for(args)
-        labels = [f"{format_vertex(v)} {n}" for v, n in zip(stats["moves"], stats["visits"],
-                                                            strict=True)
+        labels = [f"{format_vertex(v)} {n}" for v, n, _ in self._per_move(stats)
                   if v is not None and n > 0]
         return "LABEL " + " ".join(labels) + f"\nTEXT playouts {stats.get('playouts', 0)}"
 
     def cmd_winrate(self, args: list[str]) -> str:
         stats, _ = self._stats_for(args)
-        labels = [f"{format_vertex(v)} {round(100 * q)}"
-                  for v, n, q in zip(stats["moves"], stats["visits"], stats["values"],
-                                     strict=True)
+        labels = [f"{format_vertex(v)} {round(100 * q)}" for v, n, q in self._per_move(stats)
                   if v is not None and n > 0 and q == q]
         value = stats.get("value", 0.5)
         return "LABEL " + " ".join(labels) + f"\nTEXT win rate {100 * value:.1f}%"

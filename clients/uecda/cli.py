@@ -17,20 +17,28 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p = subparsers.add_parser(
         "uecda",
         help="UECda (Daihinmin) tournament client, protocol 20070",
+        usage="%(prog)s [OPTIONS]\n       %(prog)s replay LOG [LOG ...]",
         description="Connect to a UECda server (the official tndhms or `corvid serve uecda`) "
-        "and play the whole match. `corvid uecda replay LOG...` checks server logs instead.",
+        "and play the whole match. `corvid uecda replay LOG...` checks server logs instead. "
+        "Exit status 1 when the server broke the match (closed it early, sent what protocol "
+        "20070 does not allow, or was silent past the recv_timeout setting) or could not be "
+        "reached.",
     )
     p.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=42485, help="server port (default 42485)")
-    p.add_argument("--name", default="corvid", help="client name sent in the profile")
-    add_config_arguments(p, ClientConfig)
+    p.add_argument("--name", default="corvid", help="client name sent in the profile "
+                   "(default corvid; the server keeps 9 characters)")
+    p.add_argument("--wait", type=float, default=10.0, metavar="SECONDS",
+                   help="keep retrying a refused connection this many seconds (default 10: "
+                   "the client may start before the server)")
+    add_config_arguments(p, ClientConfig, example="core=uct")
     p.epilog += ("\n\npresets (the settings you give win over the preset's):\n  "
                  + "\n  ".join(preset_help().splitlines())
                  + "\n\nseconds=S alone means a time-only budget of S per decision; with "
                  "playouts=N too, whichever ends first.\nplayouts=0: no playout limit "
                  "(needs seconds). Every decision stops at max_seconds.")
     p.set_defaults(func=run)
-    sub = p.add_subparsers(dest="uecda_command", metavar="replay")
+    sub = p.add_subparsers(dest="uecda_command", metavar="replay", title="log replay")
     r = sub.add_parser("replay", help="replay tndhms server logs through the rules engine",
                        description="Replay every game of each log; exit 1 at the first "
                        "divergence, naming the game and the play.")
@@ -40,22 +48,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     from clients.uecda.agent import UecdaPlayer, play_match
-    from protocols.transport import TcpTransport
+    from protocols.transport import connect_tcp
 
     cfg = load_client_config(args.config, args.set)
     player = UecdaPlayer(cfg, args.name)
     log.info("uecda_connect", host=args.host, port=args.port, name=args.name, core=cfg.core,
              preset=cfg.preset, playouts=cfg.playouts, seconds=cfg.seconds, alpha=cfg.alpha,
              workers=cfg.workers)
-    transport = TcpTransport(args.host, args.port)
+    transport = connect_tcp(args.host, args.port, args.wait)
     if cfg.recv_timeout is not None:
         transport.set_timeout(cfg.recv_timeout)
     try:
-        games = play_match(player, transport)
+        games = play_match(player, transport, cfg.recv_timeout)
     finally:
         transport.close()
     log.info("uecda_match_over", games=games, rejected=player.rejected,
-             resyncs=player.tracker.resyncs)
+             resyncs=player.tracker.resyncs, contradictions=player.contradictions)
     return 0
 
 

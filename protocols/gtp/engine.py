@@ -124,11 +124,14 @@ class Dispatcher:
     def handle_command(self, cmd: Command) -> tuple[bytes, bool]:
         handler = self._handlers.get(cmd.name)
         if handler is None:
+            log.info("gtp_refused", command=cmd.name[:80], answer="unknown command")
             return format_response(cmd.id, False, "unknown command"), False
         self._quit = False
         try:
             result = handler(cmd.args)
         except GtpError as e:
+            log.info("gtp_refused", command=cmd.name, args=[a[:80] for a in cmd.args[:8]],
+                     answer=str(e) or "failed", detail=getattr(e, "detail", None))
             return format_response(cmd.id, False, str(e) or "failed"), False
         except Exception:  # a handler bug must not kill a tournament engine
             log.exception("gtp_handler_failed", command=cmd.name, args=cmd.args)

@@ -20,6 +20,7 @@ from protocols.uecda.table import (
     Table,
     cells_of,
     check_cells,
+    count_cards,
     pack_table,
 )
 
@@ -63,7 +64,11 @@ def decode_game_start(table: Table) -> GameStart:
     counts, ranks, seats = _split_row6(table[6])
     if r5[1] not in (0, 1, 2):
         raise RemoteProtocolError(f"HAND0 asks for {r5[1]} exchange cards")
-    return GameStart(_cells(table, "HAND0"), r5[1], counts, ranks, seats, r5[3])
+    hand = _cells(table, "HAND0")
+    if count_cards(hand) < r5[1]:
+        raise RemoteProtocolError(f"HAND0 asks for {r5[1]} exchange cards from a hand of "
+                                  f"{count_cards(hand)}")
+    return GameStart(hand, r5[1], counts, ranks, seats, r5[3])
 
 
 def decode_hand_table(table: Table, me: int | None) -> HandTable:

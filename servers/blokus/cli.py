@@ -22,28 +22,37 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default "
                    "127.0.0.1)")
-    p.add_argument("--port", type=int, default=10000, help="the player under test (0: any "
-                   "free port, printed on the first line)")
+    p.add_argument("--port", type=int, default=10000, help="the player under test (default "
+                   "10000; 0: any free port, printed on the first line)")
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--port2", type=int, default=None, help="a second client player")
+    g.add_argument("--port2", type=int, default=None, help="a second client player (default: "
+                   "none, the built-in opponent plays)")
     g.add_argument("--opponent", choices=sorted(OPPONENTS), default="first-legal",
-                   help="built-in opponent when there is no --port2")
-    p.add_argument("--games", type=int, default=1)
+                   help="built-in opponent when there is no --port2 (default first-legal)")
+    p.add_argument("--games", type=int, default=1, metavar="N", help="games (default 1)")
     p.add_argument("--first", choices=["1", "2", "alternate"], default="1",
-                   help="which player moves first (alternate: every two games)")
+                   help="which player moves first (default 1; alternate: every two games)")
     p.add_argument("--seat", choices=["1", "2", "alternate"], default="alternate",
-                   help="the player number of the client on --port (alternate: every game)")
-    p.add_argument("--dialect", choices=["2014", "2013"], default="2014")
-    p.add_argument("--timeout", type=float, default=1.0, help="seconds per move")
+                   help="the player number of the client on --port (default alternate: "
+                   "every game)")
+    p.add_argument("--dialect", choices=["2014", "2013"], default="2014",
+                   help="the contest year's protocol (default 2014)")
+    p.add_argument("--timeout", type=float, default=1.0, metavar="SECONDS",
+                   help="seconds per move (default 1, as on the contest host)")
     p.add_argument("--connect-timeout", type=float, default=60.0,
-                   help="seconds to wait for a connection and its team code")
-    p.add_argument("--seed", type=int, default=0, help="seed of the built-in opponent")
+                   help="seconds to wait for a connection and its team code (default 60)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the built-in opponent (default 0)")
     p.add_argument("--sgf-dir", metavar="DIR", help="write each game as DIR/game-NNN.blksgf")
     p.add_argument("--json", action="store_true", help="print the figures as JSON last")
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    for name, ok in (("--games", args.games >= 1), ("--timeout", args.timeout > 0),
+                     ("--connect-timeout", args.connect_timeout > 0)):
+        if not ok:
+            print(f"corvid serve blokus: {name} must be positive", file=sys.stderr)
+            return 2
     cfg = HostConfig(host=args.host, port=args.port, port2=args.port2, opponent=args.opponent,
                      games=args.games, first=args.first, seat=args.seat, dialect=args.dialect,
                      timeout=args.timeout, connect_timeout=args.connect_timeout,

@@ -38,12 +38,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--black", required=True, metavar="CMD",
                    help="first engine's command line (black in game 1)")
     p.add_argument("--white", required=True, metavar="CMD", help="second engine's command line")
-    p.add_argument("--games", type=int, default=1)
-    p.add_argument("--size", type=int, default=9)
-    p.add_argument("--komi", type=float, default=7.0)
+    p.add_argument("--games", type=int, default=1, metavar="N", help="games (default 1)")
+    p.add_argument("--size", type=int, default=9, help="board size (default 9)")
+    p.add_argument("--komi", type=float, default=7.0, help="komi (default 7)")
     p.add_argument("--alternate", action="store_true", help="swap colours every game")
     p.add_argument("--sgf-dir", type=Path, metavar="DIR", help="write game-NNNN.sgf files here")
-    p.add_argument("--scorer", metavar="CMD", help="GTP engine whose final_score scores games")
+    p.add_argument("--scorer", metavar="CMD", help="GTP engine whose final_score scores "
+                   "games (default: Tromp-Taylor area here)")
     p.add_argument("--timeout", type=float, default=60.0,
                    help="seconds an engine may take for one move (default 60)")
     p.add_argument("--startup-timeout", type=float, default=300.0, metavar="S",
@@ -52,8 +53,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--main-time", type=float, default=0.0, metavar="S",
                    help="sudden-death clock per engine and game, sent as time_settings S 0 0 "
                         "and time_left before each genmove (default: untimed)")
-    p.add_argument("--max-moves", type=int, default=0, help="end and score after this many "
-                   "moves (default 3 x size^2)")
+    p.add_argument("--max-moves", type=int, default=0, metavar="N", help="end and score after "
+                   "this many moves (default 0: 3 x size^2)")
     p.add_argument("--engine-stderr", action="store_true",
                    help="let the engines write to our stderr (default: discarded)")
     p.add_argument("--json", action="store_true", help="print the figures as JSON last")
@@ -70,9 +71,13 @@ def _label(engine: EngineProcess, fallback: str, timeout: float) -> str:
 
 def run(args: argparse.Namespace) -> int:
     log = structlog.get_logger()
-    if args.games < 1:
-        print("corvid serve gtp: --games must be at least 1", file=sys.stderr)
-        return 2
+    for name, ok in (("--games", args.games >= 1), ("--size", 2 <= args.size <= 25),
+                     ("--timeout", args.timeout > 0), ("--startup-timeout",
+                                                       args.startup_timeout > 0),
+                     ("--main-time", args.main_time >= 0), ("--max-moves", args.max_moves >= 0)):
+        if not ok:
+            print(f"corvid serve gtp: {name} is out of range", file=sys.stderr)
+            return 2
     cfg = MatchConfig(size=args.size, komi=args.komi, timeout=args.timeout,
                       main_time=args.main_time, max_moves=args.max_moves)
     stderr = None if not args.engine_stderr else sys.stderr.buffer

@@ -180,7 +180,8 @@ def score_game(board: RefereeBoard, result: GameResult, cfg: MatchConfig,
     return board.tromp_taylor()
 
 
-def write_sgf(result: GameResult, cfg: MatchConfig, path: Path) -> None:
+def sgf_bytes(result: GameResult, cfg: MatchConfig) -> bytes:
+    """The game as SGF (FF[4], Chinese rules, the engines' labels as PB / PW)."""
     from sgfmill import sgf
 
     game = sgf.Sgf_game(size=cfg.size)
@@ -197,7 +198,12 @@ def write_sgf(result: GameResult, cfg: MatchConfig, path: Path) -> None:
     for colour, vertex in result.moves:
         node = game.extend_main_sequence()
         node.set_move("bw"[colour], None if vertex is None else (vertex[1], vertex[0]))
-    path.write_bytes(game.serialise())
+    data: bytes = game.serialise()
+    return data
+
+
+def write_sgf(result: GameResult, cfg: MatchConfig, path: Path) -> None:
+    path.write_bytes(sgf_bytes(result, cfg))
 
 
 @dataclass

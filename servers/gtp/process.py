@@ -31,10 +31,12 @@ class EngineCrashed(EngineError):
 
 
 class EngineProcess:
-    def __init__(self, command: str, label: str, stderr: IO[bytes] | int | None = None) -> None:
+    def __init__(self, command: str, label: str, stderr: IO[bytes] | int | None = None,
+                 cwd: str | None = None) -> None:
         self.cmdline = command
         self.label = label
         self._stderr = subprocess.DEVNULL if stderr is None else stderr
+        self._cwd = cwd
         self.proc: subprocess.Popen[bytes] | None = None
         self.controller = Controller()
         self.start()
@@ -45,7 +47,7 @@ class EngineProcess:
             raise ValueError("empty engine command")
         try:
             self.proc = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=self._stderr, bufsize=0)
+                                         stderr=self._stderr, bufsize=0, cwd=self._cwd)
         except OSError as e:
             raise EngineCrashed(f"{self.label}: cannot start {argv[0]!r}: {e}") from e
         self.controller = Controller()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime
 import socket
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TextIO
 
@@ -164,6 +164,13 @@ class MatchServer:
 
     # -- the match ------------------------------------------------------------------------
     def run(self) -> MatchRecord:
+        for _ in self.games():
+            pass
+        return self.record
+
+    def games(self) -> Generator[MatchRecord, None, None]:
+        """Play the match, yielding the record after each game (the log is flushed by
+        then); closing the generator early ends the match and closes the connections."""
         cfg = self.config
         self._event("match", names=self.record.names, seed=self.seed, games=cfg.games)
         try:
@@ -172,6 +179,7 @@ class MatchServer:
                 self._log.write(self._header())
             for _ in range(cfg.games):
                 self._play_game()
+                yield self.record
             self._event("end", totals=self.record.totals, games=len(self.record.points))
             if self._log is not None:
                 end = datetime.datetime.now().strftime("%Y/%m/%d %H:%M:%S")
@@ -183,7 +191,6 @@ class MatchServer:
             if self._log is not None:
                 self._log.close()
                 self._log = None
-        return self.record
 
     def _header(self) -> str:
         cfg = self.config

@@ -3,6 +3,8 @@ compiled child evaluation against its reference."""
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 import pytest
 
@@ -77,9 +79,9 @@ def test_fallback_is_the_biggest_piece(core: object, why: str) -> None:
 
 
 def test_no_time_left_plays_fallback_at_once() -> None:
-    p = BlokusPlayer(PlayerConfig(time=0.2, margin=0.25), core=Boom())  # type: ignore[arg-type]
+    p = BlokusPlayer(PlayerConfig(time=0.3, margin=0.25), core=Boom())  # type: ignore[arg-type]
     p.observe(SecondMovePrompt(2, "56u0"))
-    code, info = p.decide()
+    code, info = p.decide(time.perf_counter() - 1.0)  # the prompt came a second ago
     assert info["fallback"] == "no_time_left"
     assert p.state is not None and p.state.is_legal(p.state.geo.parse_code(code))
 
@@ -125,13 +127,59 @@ def test_2013_second_mover_replays_simultaneous_first_moves() -> None:
     assert ref.is_legal(ref.geo.parse_code(code))
 
 
-def test_uct_core_smoke() -> None:
-    cfg = PlayerConfig(core="uct", time=0.25, margin=0.1, seed=3)
+@pytest.mark.parametrize("settings", [{"core": "uct"}, {"core": "uct", "compiled": False},
+                                      {"core": "flat"}, {"core": "abucb"}])
+def test_every_playout_core_plays(settings: dict[str, object]) -> None:
+    from search.abucb import ABUCB
+    from search.budget import Budget
+    from search.ctree import CompiledUCT
+    from search.flat import FlatMC
+    from search.uct import UCT
+
+    cfg = PlayerConfig(time=0.3, margin=0.1, seed=3, **settings)  # type: ignore[arg-type]
+    p = BlokusPlayer(cfg)
+    want = {"flat": FlatMC, "abucb": ABUCB}.get(str(settings["core"]),
+                                                 CompiledUCT if cfg.compiled else UCT)
+    assert isinstance(p.core.searcher, want)
+    s = _random_position(np.random.default_rng(8), 5)
+    res = p.core.search(s, Budget(playouts=60), np.random.default_rng(1))
+    assert res.playouts >= 60 and s.is_legal(int(res.move))  # type: ignore[call-overload]
+    code = p.on_prompt(FirstMovePrompt(1))  # and through the player, on its clock
+    assert BlokusState(first=0).is_legal(BlokusState().geo.parse_code(code))
+
+
+def test_cores_and_workers_that_cannot_serve_are_refused() -> None:
+    from clients.config import ConfigError, load_config
+
+    with pytest.raises(ConfigError, match="'minimax' cannot play Blokus Duo; the cores that "
+                                          "can: uct, flat, abucb, alphabeta, greedy"):
+        load_config(PlayerConfig, overrides=["core=minimax"])
+    with pytest.raises(ConfigError, match="workers=2 needs core uct, flat, abucb"):
+        load_config(PlayerConfig, overrides=["workers=2"])  # the default core: alphabeta
+    assert load_config(PlayerConfig, overrides=["workers=2", "core=uct"]).workers == 2
+
+
+@pytest.mark.integration
+def test_root_parallel_workers_and_their_failure() -> None:
+    from search.budget import Budget
+
+    cfg = PlayerConfig(core="uct", workers=2, seed=3)
     core = Core(cfg)
-    p = BlokusPlayer(cfg, core=core)
-    code = p.on_prompt(FirstMovePrompt(1))
-    s = BlokusState(first=0)
-    assert s.is_legal(s.geo.parse_code(code))
+    s = _random_position(np.random.default_rng(2), 4)
+    try:
+        core.start()
+        assert core.pool is not None and len(core.pool.procs) == 2
+        res = core.search(s, Budget(playouts=100), np.random.default_rng(1))
+        assert res.info["workers"] == 2 and res.playouts == 100
+        for proc in core.pool.procs:
+            proc.kill()
+            proc.join(timeout=5)
+        res = core.search(s, Budget(playouts=100), np.random.default_rng(1))
+        # the workers are dead: this process searched alone, with the whole budget
+        assert core.workers_failed and core.pool is None and res.playouts == 100
+        assert s.is_legal(int(res.move))  # type: ignore[call-overload]
+    finally:
+        core.close()
 
 
 def test_bundled_weights_load_and_fit_the_features() -> None:

@@ -17,6 +17,9 @@ ALLOWED = {
 }
 SOCKET_MODULES = {"socket", "socketserver", "selectors"}
 SOCKET_CALLS = {"open_connection", "start_server", "create_connection", "create_server"}
+# ZeroMQ: contexts, sockets and pollers (its exception types may be caught anywhere)
+ZMQ_SOCKET_NAMES = {"Context", "Socket", "Poller", "asyncio", "green", "device", "proxy"}
+ZMQ_ALLOWED = {"search/parallel.py"}  # the workers; plus the servers' publishers
 
 
 def _modules() -> list[tuple[str, Path]]:
@@ -68,6 +71,40 @@ def test_no_socket_code_outside_transport_and_servers() -> None:
             elif isinstance(node, ast.Attribute) and node.attr in SOCKET_CALLS:
                 bad.append(f"{path.relative_to(ROOT)}:{node.lineno} calls {node.attr}")
     assert not bad, "socket code outside protocols/transport.py and servers/:\n" + "\n".join(bad)
+
+
+def _zmq_socket_code(path: Path) -> list[str]:
+    """Lines of ``path`` that make ZeroMQ contexts, sockets or pollers."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    name = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path.name
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "zmq":
+            names = {a.name for a in node.names}
+            if node.module != "zmq" or names & ZMQ_SOCKET_NAMES or "*" in names:
+                out.append(f"{name}:{node.lineno} imports from zmq")
+        elif (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+              and node.value.id == "zmq" and node.attr in ZMQ_SOCKET_NAMES):
+            out.append(f"{name}:{node.lineno} uses zmq.{node.attr}")
+    return out
+
+
+def test_zeromq_sockets_only_in_the_workers_and_the_servers_publishers() -> None:
+    bad = []
+    for _, path in _modules():
+        rel = path.relative_to(ROOT).as_posix()
+        if rel in ZMQ_ALLOWED or rel.startswith("servers/") or rel.startswith("training/"):
+            continue
+        bad += _zmq_socket_code(path)
+    assert not bad, "ZeroMQ socket code outside search/parallel.py and servers/:\n" + \
+        "\n".join(bad)
+
+
+def test_the_zeromq_scan_sees_sockets(tmp_path: Path) -> None:
+    f = tmp_path / "probe.py"
+    f.write_text("import zmq\nctx = zmq.Context.instance()\nfrom zmq import Poller\n"
+                 "try:\n    pass\nexcept zmq.ZMQError:\n    pass\n")
+    assert sorted(ln.split(":")[1].split()[0] for ln in _zmq_socket_code(f)) == ["2", "3"]
 
 
 def test_the_scan_sees_a_forbidden_import(tmp_path: Path) -> None:

@@ -63,21 +63,32 @@ def test_uct_never_loses_tictactoe_to_perfect_play(uct_seat: int, rave: bool) ->
         assert g.returns()[uct_seat] >= 0.5, g.diagram()
 
 
-def test_uct_takes_an_immediate_tictactoe_win_and_blocks() -> None:
+# (moves so far, the one move that does not lose): an immediate win, and forced blocks
+TACTICS = [
+    ((0, 3, 1, 4), 2),  # X on 0, 1 and O on 3, 4: X wins at 2 (blocking 5 would not)
+    ((0, 4, 1), 2),  # X threatens 0-1-2: O must block at 2
+    ((4, 0, 8, 2), 1),  # X 4, 8; O 0, 2 threatens 0-1-2: X must block at 1
+    ((0, 4, 3), 6),  # X threatens the column 0-3-6: O must block at 6
+]
+
+
+@pytest.mark.parametrize("moves,only", TACTICS)
+def test_uct_wins_at_once_and_blocks_at_tictactoe(moves: tuple[int, ...], only: int) -> None:
     g = TicTacToe()
-    for m in (0, 3, 1, 4):  # X on 0,1; O on 3,4; X to move wins at 2
+    for m in moves:
         g.play(m)
-    assert UCT().search(g, None, Budget(playouts=500), np.random.default_rng(0)).move == 2
-    g = TicTacToe()
-    for m in (0, 4, 8):  # O must not lose: X threatens nothing yet, but check a block
+    # the table is right: exhaustive search says ``only`` is the best move and the sole one
+    # keeping the mover's value
+    best = _minimax(tuple(g.board), g.to_move)
+    keeps = []
+    for m in g.legal_moves():
         g.play(m)
-    g2 = TicTacToe()
-    for m in (4, 0, 8):  # X on 4,8; O on 0: O to move must... no threat; X threatens 0-4-8 done
-        g2.play(m)
-    g3 = TicTacToe()
-    for m in (0, 4, 1):  # X on 0,1 threatens 2; O must block
-        g3.play(m)
-    assert UCT().search(g3, None, Budget(playouts=800), np.random.default_rng(1)).move == 2
+        if 1.0 - _minimax(tuple(g.board), g.to_move)[0] >= best[0]:
+            keeps.append(m)
+        g.undo()
+    assert keeps == [only]
+    res = UCT().search(g, None, Budget(playouts=800), np.random.default_rng(len(moves)))
+    assert res.move == only, res.summary()
 
 
 class PriorNim(Nim):
@@ -112,6 +123,7 @@ def test_priors_are_pseudo_counts_not_visits() -> None:
 
 
 def test_progressive_widening_unlocks_children_in_prior_order() -> None:
+    # (the thresholds themselves are pinned in test_numbers.py)
     cfg = UCTConfig(widening=True, widening_initial=1, widening_a=40, widening_b=1.4)
     uct = UCT(cfg)
     res = uct.search(PriorNim(20, 4), None, Budget(playouts=60), np.random.default_rng(0))
@@ -121,22 +133,6 @@ def test_progressive_widening_unlocks_children_in_prior_order() -> None:
     assert 1 in visited  # the prior favourite is first
     res = uct.search(PriorNim(20, 4), None, Budget(playouts=2000), np.random.default_rng(0))
     assert all(v > 0 for v in res.visits)
-
-
-def test_tree_reuse_between_moves() -> None:
-    uct = UCT(UCTConfig(reuse=True))
-    g = TicTacToe()
-    rng = np.random.default_rng(4)
-    first = uct.search(g, None, Budget(playouts=1000), rng)
-    g.play(first.move)
-    reply = max(range(9), key=lambda m: -1 if g.board[m] >= 0 else m)
-    g.play(reply)
-    second = uct.search(g, None, Budget(playouts=300), rng)
-    assert second.info["reused_visits"] > 0
-    # without reuse the statistics start from nothing
-    uct2 = UCT(UCTConfig(reuse=False))
-    uct2.search(TicTacToe(), None, Budget(playouts=200), rng)
-    assert uct2.search(g, None, Budget(playouts=50), rng).info["reused_visits"] == 0
 
 
 def test_n_player_values_are_each_movers_own() -> None:

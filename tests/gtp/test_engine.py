@@ -246,7 +246,9 @@ def test_kgs_and_cgos_extras() -> None:
     e, _ = make()
     out = talk(e, "kgs-rules chinese\nkgs-rules japanese\nkgs-rules foo\nkgs-game_over\n"
                "cgos-opponent_name Bob 1800\ncgos-gameover W+R")
-    assert out == b"= \n\n= \n\n? unsupported rules\n\n= \n\n= \n\n= \n\n"
+    refused = b"? unsupported rules: corvid scores by area (chinese, aga, new_zealand, " \
+        b"tromp-taylor)\n\n"
+    assert out == b"= \n\n" + refused + refused + b"= \n\n= \n\n= \n\n"
     assert e.opponent_name == "Bob 1800"
 
 

@@ -1,4 +1,5 @@
-"""bench/go_strength.py: the pooled figures of a run split over parallel referees."""
+"""bench/go_strength.py on the arena: corvid's figures from the game records, and a short
+run against GNU Go split over two tasks at once."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from types import ModuleType
 
 import pytest
 
+from servers.arena import GameRecord
 from tests.paths import REPO
 
 BENCH = REPO / "bench" / "go_strength.py"
@@ -29,15 +31,28 @@ def _bench() -> ModuleType:
     return module
 
 
-def test_pool_sums_the_parts_and_counts_draws_half() -> None:
-    pool = _bench().pool
-    parts = [{"games": 50, "wins": 26, "draws": 5, "losses": 19},
-             {"games": 50, "wins": 27, "draws": 7, "losses": 16}]
-    got = pool(parts)
+def test_figures_count_corvid_results_and_draws_half() -> None:
+    bench = _bench()
+
+    def game(i: int, corvid_result: float) -> GameRecord:
+        players = ["corvid", "gnugo"] if i % 2 == 0 else ["gnugo", "corvid"]
+        result = [corvid_result, 1 - corvid_result]
+        return GameRecord(pairing=0, index=i, players=players,
+                          result=result if i % 2 == 0 else result[::-1], reason="score",
+                          score=1.5)
+
+    results = [1.0] * 53 + [0.5] * 12 + [0.0] * 35
+    records = [game(i, x) for i, x in enumerate(results)]
+    records.append(GameRecord(pairing=0, index=100, status="failed"))
+    got = bench.figures(records)
     assert (got["games"], got["wins"], got["draws"], got["losses"]) == (100, 53, 12, 35)
-    assert got["win_rate"] == 0.59
+    assert got["win_rate"] == 0.59 and got["failed"] == 1
     lo, hi = got["ci95"]
     assert 0.49 < lo < 0.5 and 0.68 < hi < 0.69
+    assert got["games_as_black"] == 50
+    assert bench.result_text(records[0]) == "B+1.5"
+    assert bench.result_text(records[1]) == "W+1.5"  # corvid white, winning
+    assert bench.game_line(records[0]).startswith("game    1  corvid as B")
 
 
 def _gnugo() -> str | None:
@@ -46,19 +61,19 @@ def _gnugo() -> str | None:
 
 @pytest.mark.integration
 @pytest.mark.skipif(_gnugo() is None, reason="GNU Go is not installed (apt-get install gnugo)")
-def test_parallel_run_pools_its_referees(tmp_path: Path) -> None:
+def test_parallel_run_on_the_arena(tmp_path: Path) -> None:
     proc = subprocess.run(
         [sys.executable, str(BENCH), "--games", "3", "--parallel", "2", "--playouts", "30",
-         "--size", "5", "--komi", "0.5", "--level", "0", "--sgf-dir", str(tmp_path),
-         "--json"],
+         "--size", "5", "--komi", "0.5", "--level", "0", "--sgf-dir", str(tmp_path / "sgf"),
+         "--out", str(tmp_path / "run"), "--json"],
         capture_output=True, text=True, timeout=600, check=False)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.strip().splitlines()
-    parts = [json.loads(ln.split(" ", 1)[1]) for ln in lines if ln.startswith("[") and "{" in ln]
-    assert sorted(p["games"] for p in parts) == [1, 2]
-    pooled = json.loads(lines[-1])
-    for key in ("games", "wins", "draws", "losses"):
-        assert pooled[key] == sum(p[key] for p in parts)
-    assert pooled["games"] == 3
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["part-1", "part-2"]
-    assert len(list(tmp_path.glob("part-*/game-*.sgf"))) == 3
+    played = [ln for ln in lines if ln.startswith("game ")]
+    assert len(played) == 3
+    fig = json.loads(lines[-1])
+    assert fig["games"] == 3 == fig["wins"] + fig["draws"] + fig["losses"]
+    assert fig["games_as_black"] == 2 and fig["failed"] == 0
+    assert sorted(p.name for p in (tmp_path / "sgf").iterdir()) == [
+        "game-0001.sgf", "game-0002.sgf", "game-0003.sgf"]
+    assert len((tmp_path / "run" / "games.jsonl").read_text().splitlines()) == 3

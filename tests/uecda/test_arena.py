@@ -20,6 +20,7 @@ def test_arena_cli_json(tmp_path: Path) -> None:
     log = tmp_path / "arena.log"
     cmd = [sys.executable, "-m", "clients.cli", "--log-level", "error", "arena", "uecda",
            "--games", "3", "--seed", "4", "--game-log", str(log), "--json",
+           "--out", str(tmp_path / "run"),
            "--player", "corvid:playouts=100,seed=1", "--player", "baseline",
            "--player", "baseline", "--player", "corvid:core=baseline", "--player", "baseline"]
     out = subprocess.run(cmd, cwd=REPO, capture_output=True, text=True, timeout=300)

@@ -36,8 +36,6 @@ from protocols.uecda import (
     StageTable,
 )
 from protocols.uecda.cards import hand_from_cells, move_from_cells
-from servers.arena.stats import mean_ci95
-from servers.arena.uecda import PlayerSpec
 from tests.paths import SHARED_DATA
 from tests.uecda.golden import load_wire
 
@@ -163,21 +161,6 @@ def test_replay_subcommand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     assert "DIVERGES" in out and "game 1" in out
 
 
-def test_arena_specs_and_ci() -> None:
-    assert PlayerSpec.parse("baseline").settings == ["core=baseline"]
-    sp = PlayerSpec.parse("corvid:playouts=3000,alpha=0.9")
-    argv = sp.argv("127.0.0.1", 4000, "p0", "warning")
-    assert argv[-4:] == ["--set", "playouts=3000", "--set", "alpha=0.9"]
-    assert "--port" in argv and "4000" in argv
-    assert PlayerSpec.parse("cmd:./client -h {host} -p {port}").argv(
-        "127.0.0.1", 5, "n", "info") == ["./client", "-h", "127.0.0.1", "-p", "5"]
-    with pytest.raises(ValueError):
-        PlayerSpec.parse("gnugo")
-    m, (lo, hi) = mean_ci95([1.0, 5.0, 3.0, 3.0], 1, 5)
-    assert m == 3.0 and lo == pytest.approx(3 - 1.96 * (8 / 3 / 4) ** 0.5)
-    assert hi == pytest.approx(6 - lo)
-    assert mean_ci95([4.0], 1, 5) == (4.0, (1, 5))
-    assert mean_ci95([5.0, 1.0], 1, 5) == (3.0, (1, 5))  # clipped to the possible points
 
 
 def test_tracker_remembers_the_exchange() -> None:
