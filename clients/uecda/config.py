@@ -33,6 +33,7 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     prune: float = 1.0  # flat MC: search the likeliest moves (policy) up to this mass
     policy: Literal["heuristic", "uniform", "learned"] = "learned"  # playout policy
     policy_weights: str = ""  # the learned policy's weights file ("" = the bundled one)
+    temperature: float = 1.0  # of the learned policy for our own moves in the playouts
     deal: Literal["uniform", "inference"] = "inference"  # how the hidden cards are dealt
     worlds: int = 64  # deal=inference: worlds sampled per decision
     model_eps: float = 0.05  # opponent model: (1 - eps) policy + eps uniform
@@ -51,7 +52,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     # wave 1: flat MC, 3000 playouts, alpha 0.9, heuristic playouts, uniform dealing
     "v1": {"core": "flat", "playouts": 3000, "seconds": None, "alpha": 0.9,
            "reward": "players", "bandit": "ucb1-tuned", "final": "mean", "batch": 16,
-           "prune": 1.0,
+           "prune": 1.0, "temperature": 1.0,
            "policy": "heuristic", "deal": "uniform", "opponents": "fixed",
            "exchange": "search", "exchange_candidates": 6},
 }
@@ -59,6 +60,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 # settings that only a searching core reads (an error with core=baseline)
 _SEARCH_ONLY = ("playouts", "seconds", "alpha", "reward", "bandit", "final", "batch",
                 "policy", "uct_c", "exchange", "exchange_candidates", "workers", "prune",
+                "temperature",
                 "policy_weights", "deal", "worlds", "model_eps", "opponents")
 _FLAT_ONLY = ("bandit", "final", "batch", "prune")
 _UCT_ONLY = ("uct_c",)
@@ -143,6 +145,10 @@ def check(cfg: ClientConfig, explicit: Iterable[str] = ()) -> ClientConfig:
     if cfg.exchange_candidates < 2:
         raise ConfigError(f"exchange_candidates={cfg.exchange_candidates}: must be >= 2 (the "
                           "daifugo gives two cards)")
+    if not cfg.temperature > 0:
+        raise ConfigError(f"temperature={cfg.temperature}: must be > 0")
+    if "temperature" in given and cfg.policy != "learned":
+        raise ConfigError("temperature: a setting of policy=learned")
     if not 0.0 < cfg.prune <= 1.0:
         raise ConfigError(f"prune={cfg.prune}: a probability mass in (0, 1] (1.0: every move)")
     if cfg.worlds < 1:

@@ -97,6 +97,9 @@ class Decider:
         weights) and, with deal=inference, the worlds sampled from the evidence."""
         cfg = self.config
         W = self.models.weights() if self.models is not None else None
+        if W is not None and cfg.temperature != 1.0:
+            W = W.copy()
+            W[info.seat] /= cfg.temperature  # our own moves in the playouts
         info = info.with_policy(cfg.policy, W)
         info = info.with_reward(cfg.reward)
         if self.sampler is not None and W is not None:

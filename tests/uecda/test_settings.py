@@ -55,6 +55,8 @@ def test_preset_v1_beneath_the_settings_given(tmp_path: Path) -> None:
     (["policy=heuristic", "deal=uniform", "opponents=adapt"], "opponents=adapt: "),
     (["deal=uniform", "worlds=10"], "worlds: only with deal=inference"),
     (["prune=0"], "prune=0"),
+    (["temperature=0"], "temperature=0"),
+    (["policy=heuristic", "temperature=0.5"], "temperature: a setting of policy=learned"),
     (["model_eps=0"], "model_eps=0"),
     (["bogus=1"], "unknown setting 'bogus'"),
 ])
@@ -131,3 +133,17 @@ def test_root_parallel_workers(two_worker_player: UecdaPlayer) -> None:
         p.join(timeout=5)
     res = d._search(info, st.to_move, 1)  # the workers died: searched here, logged
     assert d.workers_failed and d.pool is None and res.playouts == 200
+
+
+def test_temperature_sharpens_our_own_playout_moves_only() -> None:
+    st = Match(MatchConfig(seed=5)).deal().state()
+    me = st.to_move
+    d = Decider(load_client_config(None, ["temperature=0.5", "deal=uniform"]),
+                np.random.default_rng(0))
+    assert d.models is not None
+    info = d._info(st.info_set(me), 1)
+    assert info.weights is not None
+    base = d.models.weights()
+    assert np.allclose(info.weights[me], 2 * base[me])
+    others = [p for p in range(5) if p != me]
+    assert np.array_equal(info.weights[others], base[others])
