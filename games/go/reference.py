@@ -41,6 +41,7 @@ class RefBoard:
         self.ko = 0
         self.to_play = BLACK
         self.last = PASS
+        self.last2 = PASS
         self.passes = 0
         self.captures = {BLACK: 0, WHITE: 0}
 
@@ -58,6 +59,7 @@ class RefBoard:
         ref.ko = int(arr[K.META, K.M_KO])  # type: ignore[index]
         ref.to_play = int(arr[K.META, K.M_TOPLAY])  # type: ignore[index]
         ref.last = int(arr[K.META, K.M_LAST])  # type: ignore[index]
+        ref.last2 = int(arr[K.META, K.M_LAST2])  # type: ignore[index]
         ref.passes = int(arr[K.META, K.M_PASSES])  # type: ignore[index]
         return ref
 
@@ -93,8 +95,17 @@ class RefBoard:
         finally:
             self.col[p] = EMPTY
 
+    def copy(self) -> RefBoard:
+        new = RefBoard.__new__(RefBoard)
+        new.__dict__.update(self.__dict__)
+        new.col = list(self.col)
+        new.empties = list(self.empties)
+        new.captures = dict(self.captures)
+        return new
+
     def play(self, p: int, c: int) -> int:
         self.to_play = 3 - c
+        self.last2 = self.last
         self.last = p
         self.ko = 0
         if p == PASS:
@@ -286,3 +297,133 @@ def reference_features(ref: RefBoard, p: int, c: int, pat: object) -> list[int]:
         dist = max(abs(lr - r), abs(lc - cc))
     return [sum(cap_groups.values()), sum(save_groups.values()) if sa == 0 else 0,
             1 if pat[ref.pattern_code(p)] else 0, sa, line, empty, dist]  # type: ignore[index]
+
+
+def reference_pattern20(ref: RefBoard, p: int, c: int) -> int:
+    """:func:`games.go.features.pattern20` by flood fills."""
+    code = 0
+    w = ref.w
+    for i, d in enumerate((w - 1, w, w + 1, -1, 1, -w - 1, -w, -w + 1)):
+        v = ref.col[p + d]
+        if c == WHITE and v in (BLACK, WHITE):
+            v = 3 - v
+        code |= v << (2 * i)
+    for i, q in enumerate((p + w, p - 1, p + 1, p - w)):
+        if ref.col[q] in (BLACK, WHITE) and len(ref.group(q)[1]) == 1:
+            code |= 1 << (16 + i)
+    return code
+
+
+def reference_ladder_captured(ref: RefBoard, stone: int, depth: int, nodes: list[int]) -> bool:
+    """:func:`games.go.features.ladder_captured` by flood fills and board copies."""
+    from games.go.features import LADDER_DEPTH, LADDER_NODES
+
+    nodes[0] += 1
+    if depth >= LADDER_DEPTH or nodes[0] > LADDER_NODES:
+        return False
+    d = ref.col[stone]
+    stones, libs = ref.group(stone)
+    if len(libs) != 1:
+        return False
+    for s in stones:
+        for q in ref.neighbours(s):
+            if ref.col[q] == 3 - d and len(ref.group(q)[1]) == 1:
+                return False  # the defender captures
+    (lib,) = libs
+    if not ref.legal(lib, d, use_ko=False):
+        return True
+    b2 = ref.copy()
+    b2.play(lib, d)
+    return reference_ladder_attack(b2, stone, depth + 1, nodes)
+
+
+def reference_ladder_attack(ref: RefBoard, stone: int, depth: int, nodes: list[int]) -> bool:
+    d = ref.col[stone]
+    libs = ref.group(stone)[1]
+    if len(libs) >= 3:
+        return False
+    if len(libs) <= 1:
+        return True
+    for a in sorted(libs):
+        if not ref.legal(a, 3 - d, use_ko=False):
+            continue
+        b3 = ref.copy()
+        b3.play(a, 3 - d)
+        if (b3.col[stone] == d and len(b3.group(stone)[1]) == 1
+                and reference_ladder_captured(b3, stone, depth, nodes)):
+            return True
+    return False
+
+
+def _coulom_level(ref: RefBoard, p: int, q: int) -> int:
+    if q == PASS or q <= 0:
+        return 0
+    dx = abs(p % ref.w - q % ref.w)
+    dy = abs(p // ref.w - q // ref.w)
+    d = dx + dy + max(dx, dy)
+    if 2 <= d <= 9:
+        return d - 1
+    return 9 if 10 <= d <= 12 else 10 if 13 <= d <= 16 else 0
+
+
+def reference_move_features(ref: RefBoard, p: int, c: int) -> list[int]:
+    """:func:`games.go.features.k_move_features` for one move, written from the docstring."""
+    from games.go import features as F
+
+    out = [0] * F.NG
+    if p == PASS:
+        out[F.G_PATTERN] = -1
+        out[F.G_PASS] = 2 if ref.passes > 0 else 1
+        return out
+    o = 3 - c
+    out[F.G_PATTERN] = reference_pattern20(ref, p, c)
+    groups = {}  # the distinct groups next to p: min stone -> (stones, liberties)
+    for n in ref.neighbours(p):
+        if ref.col[n] in (BLACK, WHITE):
+            stones, libs = ref.group(n)
+            groups[min(stones)] = (stones, libs)
+    captured = [st for st, lb in groups.values() if ref.col[min(st)] == o and len(lb) == 1]
+    ours_in_atari = [st for st, lb in groups.values() if ref.col[min(st)] == c and len(lb) == 1]
+    n_cap = sum(len(st) for st in captured)
+    if n_cap:
+        saves = any(ref.col[q] == c and len(ref.group(q)[1]) == 1
+                    for st in captured for s in st for q in ref.neighbours(s))
+        if saves:
+            out[F.G_CAPTURE] = 1
+        elif any(ref.last in st for st in captured):
+            out[F.G_CAPTURE] = 2
+        else:
+            out[F.G_CAPTURE] = 3 if n_cap == 1 else 4
+    elif ours_in_atari:
+        b2 = ref.copy()
+        b2.play(p, c)
+        libs = b2.group(p)[1]
+        if len(libs) >= 2:
+            level = 1 if len(libs) >= 3 else (
+                3 if reference_ladder_attack(b2, p, 0, [0]) else 2)
+            new = any(ref.last in ref.neighbours(s) for st in ours_in_atari for s in st)
+            out[F.G_ESCAPE] = level + 3 if new else level
+    best = 0
+    for stones, libs in groups.values():
+        if ref.col[min(stones)] != o or len(libs) != 2 or p not in libs:
+            continue
+        level = 2 if len(stones) == 1 else 3
+        b2 = ref.copy()
+        b2.play(p, c)
+        if reference_ladder_captured(b2, min(stones), 0, [0]):
+            level = 1
+        best = level if best == 0 else min(best, level)
+    out[F.G_ATARI] = best
+    out[F.G_SELF_ATARI] = min(ref.self_atari(p, c), 3)
+    out[F.G_DIST] = _coulom_level(ref, p, ref.last)
+    out[F.G_DIST2] = _coulom_level(ref, p, ref.last2)
+    size, w = ref.size, ref.w
+    r, cc = p // w - 1, p % w - 1
+    line = min(r, cc, size - 1 - r, size - 1 - cc) + 1
+    out[F.G_LINE] = line if line <= 4 else 0
+    out[F.G_EYE] = int(all(ref.col[n] in (c, BORDER) for n in ref.neighbours(p)))
+    near = any(ref.col[(rr + 1) * w + c2 + 1] in (BLACK, WHITE)
+               for rr in range(size) for c2 in range(size)
+               if abs(rr - r) + abs(c2 - cc) <= 3)
+    out[F.G_EMPTY_AREA] = 0 if near else min(line, 4)
+    return out

@@ -1,0 +1,382 @@
+"""Move features for learned move ratings (algorithms.md §10), as numba kernels.
+
+:func:`k_move_features` describes each candidate move of the colour c to play by one level per
+feature group (0: the move does not have the feature), and column 0 holds the move's 3x3
+pattern code. The groups:
+
+===========  ======================================================================
+PATTERN      :func:`pattern20`: the 8 neighbours (empty, the mover's, the opponent's,
+             off the board) and whether each orthogonal neighbour's group is in atari,
+             with the mover's stones always as colour 1 (so black and white share it);
+             :mod:`games.go.patterns` makes it canonical under the 8 symmetries
+CAPTURE      1 the capture saves one of our groups in atari, 2 it captures the stone(s)
+             of the last move, 3 it captures one stone, 4 two or more
+ESCAPE       (no capture) a group of ours in atari next to the move gets out of atari:
+             1 to three or more liberties, 2 to two and no ladder catches it, 3 to two
+             and a ladder does; 4-6 the same when the last move gave that atari
+ATARI        the move puts an opponent group in atari: 1 and a ladder captures it,
+             2 a one-stone group, 3 a larger one
+SELF_ATARI   the move's group is left in atari (nothing captured): 1, 2, 3+ stones
+DIST         distance to the last move, d = dx + dy + max(dx, dy) (Coulom 2007): level
+             d - 1 for d = 2..9, 9 for d = 10..12, 10 for d = 13..16, none beyond
+DIST2        the same for the second-last move
+LINE         1..4: the move is on the first..fourth line
+EYE          1: all four neighbours are ours or off the board (an eye-like point)
+EMPTY_AREA   no stone within Manhattan distance 3: the line, 1..4 (4 for the 4th and up)
+PASS         (the PASS move only) 1, or 2 after the opponent's pass
+===========  ======================================================================
+
+Ladders (:func:`ladder_captured`): the defender, in atari, first escapes if any attacker
+group next to it is in atari (it captures); else it extends: three or more liberties escape,
+one (or an illegal extension) is captured, two let the attacker try each liberty in
+increasing order. Reading stops (as an escape) at ``LADDER_DEPTH`` extensions or after
+``LADDER_NODES`` positions. Simple ko is ignored inside ladders.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from games.go import kernel as K
+from games.go.coords import BLACK, BORDER, EMPTY, PASS, WHITE
+
+NG = 11
+(G_PATTERN, G_CAPTURE, G_ESCAPE, G_ATARI, G_SELF_ATARI, G_DIST, G_DIST2, G_LINE, G_EYE,
+ G_EMPTY_AREA, G_PASS) = range(NG)
+GROUP_NAMES = ("pattern", "capture", "escape", "atari", "self_atari", "dist", "dist2",
+               "line", "eye", "empty_area", "pass")
+LEVELS = (0, 4, 6, 3, 3, 10, 10, 4, 1, 4, 2)  # levels per group (the pattern's are codes)
+LADDER_DEPTH = 60
+LADDER_NODES = 400
+
+
+@njit(cache=True)
+def swap_colours16(code: int) -> int:
+    """Swap colours 1 and 2 in a 16-bit neighbourhood code (3, off the board, stays)."""
+    return ((code & 0x5555) << 1) | ((code & 0xAAAA) >> 1)
+
+
+@njit(cache=True)
+def pattern20(B: np.ndarray, p: int, c: int) -> int:
+    """The 3x3 code of :func:`games.go.kernel.pattern_code` with colours relative to c (c's
+    stones as 1) and 4 atari bits (N, W, E, S neighbour: a stone whose group has one
+    liberty) from bit 16."""
+    code = K.pattern_code(B, p)
+    if c == WHITE:
+        code = swap_colours16(code)
+    col = B[K.COL]
+    w = B[K.META, K.M_W]
+    bit = 16
+    for n in (p + w, p - 1, p + 1, p - w):
+        cn = col[n]
+        if (cn == BLACK or cn == WHITE) and K.in_atari(B, B[K.GID, n]):
+            code |= 1 << bit
+        bit += 1
+    return code
+
+
+@njit(cache=True)
+def group_libs(B: np.ndarray, g: int) -> tuple[int, int, int]:
+    """(number of distinct liberties of the group at root g, capped at 3; the smallest two
+    of them when there are at most two)."""
+    col = B[K.COL]
+    w = B[K.META, K.M_W]
+    l1 = -1
+    l2 = -1
+    s = g
+    while True:
+        for q in (s + 1, s - 1, s + w, s - w):
+            if col[q] == EMPTY and q != l1 and q != l2:
+                if l1 < 0:
+                    l1 = q
+                elif l2 < 0:
+                    l2 = q
+                else:
+                    return 3, -1, -1
+        s = B[K.NXT, s]
+        if s == g:
+            break
+    if l1 < 0:
+        return 0, -1, -1
+    if l2 < 0:
+        return 1, l1, -1
+    return 2, min(l1, l2), max(l1, l2)
+
+
+@njit(cache=True)
+def _attacker_in_atari_next_to(B: np.ndarray, g: int, a: int) -> bool:
+    col = B[K.COL]
+    w = B[K.META, K.M_W]
+    s = g
+    while True:
+        for q in (s + 1, s - 1, s + w, s - w):
+            if col[q] == a and K.in_atari(B, B[K.GID, q]):
+                return True
+        s = B[K.NXT, s]
+        if s == g:
+            break
+    return False
+
+
+@njit(cache=True)
+def _defend(T: np.ndarray, stone: int, depth: int, nodes: np.ndarray) -> int:
+    """The defender's turn in a ladder, on T (changed): 0 escaped, 1 captured, 2 the attacker
+    is to move against two liberties."""
+    d = T[K.COL, stone]
+    g = T[K.GID, stone]
+    nodes[0] += 1
+    if depth >= LADDER_DEPTH or nodes[0] > LADDER_NODES:
+        return 0
+    if not K.in_atari(T, g) or _attacker_in_atari_next_to(T, g, 3 - d):
+        return 0
+    lib = K.atari_lib(T, g)
+    if not K.k_legal_noko(T, lib, d):
+        return 1
+    K.k_play(T, lib, d)
+    n, _, _ = group_libs(T, T[K.GID, stone])
+    return 0 if n >= 3 else 1 if n <= 1 else 2
+
+
+@njit(cache=True)
+def _ladder(B: np.ndarray, stone: int, attacker: bool, nodes: np.ndarray) -> bool:
+    """Is the group at ``stone`` captured in a ladder? With ``attacker`` the attacker is to
+    move (three or more liberties: no; one: yes; two: it tries each, smaller point first),
+    else the defender, in atari. A depth-first search with a stack of boards (numba's cache
+    mishandles recursive functions); the defender has one move, so a capture found under
+    any attacker choice answers the whole question."""
+    d = B[K.COL, stone]
+    a = 3 - d
+    base = 0
+    if not attacker:
+        T0 = B.copy()
+        r = _defend(T0, stone, 0, nodes)
+        if r != 2:
+            return r == 1
+        B = T0
+        base = 1
+    n, l1, l2 = group_libs(B, B[K.GID, stone])
+    if n >= 3:
+        return False
+    if n <= 1:
+        return True
+    stack = np.empty((LADDER_DEPTH + 2, B.shape[0], B.shape[1]), dtype=B.dtype)
+    libs = np.empty((LADDER_DEPTH + 2, 2), dtype=np.int64)
+    branch = np.zeros(LADDER_DEPTH + 2, dtype=np.int64)
+    stack[0] = B
+    libs[0, 0] = l1
+    libs[0, 1] = l2
+    k = 0
+    while k >= 0:
+        if branch[k] == 2:
+            k -= 1
+            continue
+        A = libs[k, branch[k]]
+        branch[k] += 1
+        S = stack[k]
+        if not K.k_legal_noko(S, A, a):
+            continue
+        T = stack[k + 1]
+        T[:, :] = S
+        K.k_play(T, A, a)
+        if T[K.COL, stone] != d or not K.in_atari(T, T[K.GID, stone]):
+            continue
+        r = _defend(T, stone, k + base, nodes)
+        if r == 1:
+            return True
+        if r == 2:
+            _, l1, l2 = group_libs(T, T[K.GID, stone])
+            k += 1
+            libs[k, 0] = l1
+            libs[k, 1] = l2
+            branch[k] = 0
+    return False
+
+
+@njit(cache=True)
+def ladder_captured(B: np.ndarray, stone: int, nodes: np.ndarray) -> bool:
+    """The group at ``stone`` is in atari and its colour is to move: is it captured in a
+    ladder? (``nodes[0]``: positions read so far, 0 for a fresh reading.)"""
+    return _ladder(B, stone, False, nodes)
+
+
+@njit(cache=True)
+def ladder_attack(B: np.ndarray, stone: int, nodes: np.ndarray) -> bool:
+    """The attacker is to move against the group at ``stone``: can a ladder capture it?"""
+    return _ladder(B, stone, True, nodes)
+
+
+@njit(cache=True)
+def coulom_distance(B: np.ndarray, p: int, q: int) -> int:
+    """dx + dy + max(dx, dy) between two points (q may be PASS: a large number)."""
+    if q == PASS or q <= 0:
+        return 1000
+    w = int(B[K.META, K.M_W])
+    dx = abs(p % w - q % w)
+    dy = abs(p // w - q // w)
+    return dx + dy + max(dx, dy)
+
+
+@njit(cache=True)
+def distance_level(d: int) -> int:
+    if d < 2:
+        return 0
+    if d <= 9:
+        return d - 1
+    if d <= 12:
+        return 9
+    if d <= 16:
+        return 10
+    return 0
+
+
+@njit(cache=True)
+def _touches(B: np.ndarray, g: int, q: int) -> bool:
+    """Is the point q next to a stone of the group at root g?"""
+    w = B[K.META, K.M_W]
+    s = g
+    while True:
+        if q == s + 1 or q == s - 1 or q == s + w or q == s - w:
+            return True
+        s = B[K.NXT, s]
+        if s == g:
+            break
+    return False
+
+
+@njit(cache=True)
+def capture_level(B: np.ndarray, p: int, c: int) -> int:
+    """The CAPTURE level of c playing at p (0: captures nothing)."""
+    o = 3 - c
+    col = B[K.COL]
+    w = B[K.META, K.M_W]
+    last = B[K.META, K.M_LAST]
+    stones = 0
+    saves = False
+    takes_last = False
+    for g in K._groups_next_to(B, p, o, True):
+        if g < 0:
+            break
+        stones += B[K.GSIZE, g]
+        if last > 0 and col[last] == o and B[K.GID, last] == g:
+            takes_last = True
+        s = g
+        while True:
+            for q in (s + 1, s - 1, s + w, s - w):
+                if col[q] == c and K.in_atari(B, B[K.GID, q]):
+                    saves = True
+            s = B[K.NXT, s]
+            if s == g:
+                break
+    if stones == 0:
+        return 0
+    if saves:
+        return 1
+    if takes_last:
+        return 2
+    return 3 if stones == 1 else 4
+
+
+@njit(cache=True)
+def escape_level(B: np.ndarray, p: int, c: int, ladders: bool, nodes: np.ndarray) -> int:
+    """The ESCAPE level of c playing at p, which captures nothing (0: no group of c next to
+    p is in atari, or the move leaves it in atari). Without ``ladders`` two liberties
+    count as safe."""
+    last = B[K.META, K.M_LAST]
+    new = False
+    any_atari = False
+    for g in K._groups_next_to(B, p, c, True):
+        if g < 0:
+            break
+        any_atari = True
+        if last > 0 and _touches(B, g, last):
+            new = True
+    if not any_atari:
+        return 0
+    B2 = B.copy()
+    K.k_play(B2, p, c)
+    n, _, _ = group_libs(B2, B2[K.GID, p])
+    if n <= 1:
+        return 0
+    level = 1
+    if n == 2:
+        level = 2
+        if ladders:
+            nodes[0] = 0
+            if ladder_attack(B2, p, nodes):
+                level = 3
+    return level + 3 if new else level
+
+
+@njit(cache=True)
+def atari_level(B: np.ndarray, p: int, c: int, ladders: bool, nodes: np.ndarray) -> int:
+    """The ATARI level of c playing at p (0: no opponent group goes into atari)."""
+    o = 3 - c
+    best = 0
+    for g in K._groups_next_to(B, p, o, False):
+        if g < 0:
+            break
+        n, l1, l2 = group_libs(B, g)
+        if n != 2 or (l1 != p and l2 != p):
+            continue
+        level = 2 if B[K.GSIZE, g] == 1 else 3
+        if ladders:
+            B2 = B.copy()
+            K.k_play(B2, p, c)
+            nodes[0] = 0
+            if ladder_captured(B2, g, nodes):
+                level = 1
+        if best == 0 or level < best:
+            best = level
+    return best
+
+
+@njit(cache=True)
+def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray) -> None:
+    """Features of each move in ``moves`` (legal for c; PASS allowed) into ``out[i, :NG]``:
+    column 0 the :func:`pattern20` code (-1 for PASS), the others the level of each group
+    (module docstring)."""
+    col = B[K.COL]
+    m = B[K.META]
+    w = m[K.M_W]
+    size = m[K.M_SIZE]
+    last = m[K.M_LAST]
+    last2 = m[K.M_LAST2]
+    nodes = np.zeros(1, dtype=np.int64)
+    for i in range(moves.shape[0]):
+        p = moves[i]
+        for j in range(NG):
+            out[i, j] = 0
+        if p == PASS:
+            out[i, G_PATTERN] = -1
+            out[i, G_PASS] = 2 if m[K.M_PASSES] > 0 else 1
+            continue
+        out[i, G_PATTERN] = pattern20(B, p, c)
+        cap = capture_level(B, p, c)
+        out[i, G_CAPTURE] = cap
+        if cap == 0:
+            out[i, G_ESCAPE] = escape_level(B, p, c, True, nodes)
+        out[i, G_ATARI] = atari_level(B, p, c, True, nodes)
+        sa = K.k_self_atari(B, p, c)
+        out[i, G_SELF_ATARI] = min(sa, 3)
+        out[i, G_DIST] = distance_level(coulom_distance(B, p, last))
+        out[i, G_DIST2] = distance_level(coulom_distance(B, p, last2))
+        r = p // w - 1
+        cc = p % w - 1
+        line = min(min(r, cc), min(size - 1 - r, size - 1 - cc)) + 1
+        out[i, G_LINE] = line if line <= 4 else 0
+        eye = 1
+        for n in (p + 1, p - 1, p + w, p - w):
+            if col[n] != c and col[n] != BORDER:
+                eye = 0
+        out[i, G_EYE] = eye
+        empty = 1
+        for dr in range(-3, 4):
+            for dc in range(-3 + abs(dr), 4 - abs(dr)):
+                rr = r + dr
+                c2 = cc + dc
+                if 0 <= rr < size and 0 <= c2 < size:
+                    v = col[(rr + 1) * w + c2 + 1]
+                    if v == BLACK or v == WHITE:
+                        empty = 0
+        out[i, G_EMPTY_AREA] = min(line, 4) if empty else 0
