@@ -11,6 +11,10 @@ A game provides ``features(state, move) -> np.ndarray`` (a vector φ(s, a); bina
   result* matches a target V*(s), not so that each move is strong:
   g = Σ_j z_j/(N T) Σ_t ∇log π(s_t,a_t), ∇log π = φ(s,a) − Σ_b π(s,b) φ(s,b),
   θ ← θ + α (V*(s) − V̂(s)) g.
+* :func:`mm_fit` — move-pattern ratings by minorization-maximization (Coulom 2007,
+  algorithms.md §10): each candidate move is a team of features, P(j) = γ_j / Σ_k γ_k with
+  γ_j = Π_{i∈j} γ_i, fitted to the moves chosen; :func:`mm_log_likelihood`,
+  :func:`mm_prediction_rate`.
 """
 
 from __future__ import annotations
@@ -151,3 +155,80 @@ def _softmax_playout(state: Any, policy: SoftmaxPolicy, seat: int,
         s.play(moves[i])
         steps += 1
     return float(s.returns()[seat]), grad, steps
+
+
+# -- move-pattern ratings by minorization-maximization (Coulom 2007) ---------------------------
+# A data set of contests: ``teams`` (K, G) int, row k the features of candidate k, one column
+# per feature group (each feature id appears in one column only; -1: none in that group);
+# the candidates of contest i are rows starts[i]:starts[i + 1]; ``chosen[i]`` is the row of
+# the winner (the move played).
+
+
+def _team_strengths(teams: npt.NDArray[np.integer[Any]], gamma: Vec) -> Vec:
+    g1 = np.append(gamma, 1.0)  # index -1: no feature, strength 1
+    team: Vec = np.prod(g1[teams], axis=1)
+    return team
+
+
+def _contest_sums(team: Vec, starts: npt.NDArray[np.integer[Any]]) -> Vec:
+    sums: Vec = np.add.reduceat(team, starts[:-1]) if len(team) else np.zeros(0)
+    return sums
+
+
+def mm_log_likelihood(teams: npt.NDArray[np.integer[Any]], starts: npt.NDArray[np.integer[Any]],
+                      chosen: npt.NDArray[np.integer[Any]], gamma: Vec) -> float:
+    """Mean log P(chosen) per contest."""
+    team = _team_strengths(teams, gamma)
+    return float(np.mean(np.log(team[chosen] / _contest_sums(team, starts))))
+
+
+def mm_prediction_rate(teams: npt.NDArray[np.integer[Any]],
+                       starts: npt.NDArray[np.integer[Any]],
+                       chosen: npt.NDArray[np.integer[Any]], gamma: Vec) -> float:
+    """Share of contests whose winner has the highest strength (a tie of t candidates at
+    the top counts 1/t)."""
+    team = _team_strengths(teams, gamma)
+    best = np.maximum.reduceat(team, starts[:-1])
+    lens = np.diff(starts)
+    pos = np.repeat(np.arange(len(lens)), lens)
+    ties = np.bincount(pos, weights=(team >= best[pos] * (1 - 1e-12)), minlength=len(lens))
+    hit = team[chosen] >= best * (1 - 1e-12)
+    return float(np.mean(np.where(hit, 1.0 / ties, 0.0)))
+
+
+def mm_fit(teams: npt.NDArray[np.integer[Any]], starts: npt.NDArray[np.integer[Any]],
+           chosen: npt.NDArray[np.integer[Any]], n_features: int, *, iterations: int = 20,
+           prior: float = 1.0, gamma: Vec | None = None,
+           on_iteration: Callable[[int, Vec], None] | None = None) -> Vec:
+    """Feature strengths γ by minorization-maximization, one group (column) at a time:
+    γ_i ← (W_i + prior) / (Σ_p C_ip / E_p + 2 prior / (γ_i + 1)), where W_i counts the
+    winners with feature i, E_p is the sum of the strengths of contest p's candidates and
+    C_ip the strength of i's team-mates summed over p's candidates with i; ``prior`` virtual
+    wins and losses against a strength of 1 keep rare features near 1. Features that never
+    occur keep their strength. ``on_iteration(i, γ)`` after each sweep over the groups."""
+    g = np.ones(n_features) if gamma is None else gamma.astype(np.float64).copy()
+    lens = np.diff(starts)
+    pos = np.repeat(np.arange(len(lens)), lens)
+    winners = teams[chosen]
+    for it in range(iterations):
+        team = _team_strengths(teams, g)
+        for col in range(teams.shape[1]):
+            ids = teams[:, col]
+            has = ids >= 0
+            if not has.any():
+                continue
+            e = _contest_sums(team, starts)
+            fid = ids[has]
+            mates = team[has] / g[fid] / e[pos[has]]
+            denom = np.bincount(fid, weights=mates, minlength=n_features)
+            w = winners[:, col]
+            wins = np.bincount(w[w >= 0], minlength=n_features).astype(np.float64)
+            seen = np.unique(fid)
+            old = g[seen].copy()
+            g[seen] = (wins[seen] + prior) / (denom[seen] + 2.0 * prior / (old + 1.0))
+            ratio = np.ones(n_features + 1)
+            ratio[seen] = g[seen] / old
+            team[has] *= ratio[fid]
+        if on_iteration is not None:
+            on_iteration(it, g)
+    return g

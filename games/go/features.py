@@ -14,8 +14,9 @@ CAPTURE      1 the capture saves one of our groups in atari, 2 it captures the s
 ESCAPE       (no capture) a group of ours in atari next to the move gets out of atari:
              1 to three or more liberties, 2 to two and no ladder catches it, 3 to two
              and a ladder does; 4-6 the same when the last move gave that atari
-ATARI        the move puts an opponent group in atari: 1 and a ladder captures it,
-             2 a one-stone group, 3 a larger one
+ATARI        the move puts an opponent group in atari: 1 a one-stone group, 2 a larger
+             one, 3 and 4 the same when a ladder captures it (the highest level of the
+             groups it ataris)
 SELF_ATARI   the move's group is left in atari (nothing captured): 1, 2, 3+ stones
 DIST         distance to the last move, d = dx + dy + max(dx, dy) (Coulom 2007): level
              d - 1 for d = 2..9, 9 for d = 10..12, 10 for d = 13..16, none beyond
@@ -39,69 +40,39 @@ import numpy as np
 from numba import njit
 
 from games.go import kernel as K
-from games.go.coords import BLACK, BORDER, EMPTY, PASS, WHITE
+from games.go.coords import BLACK, BORDER, PASS, WHITE
+from games.go.kernel import (
+    G_ATARI,
+    G_CAPTURE,
+    G_DIST,
+    G_DIST2,
+    G_EMPTY_AREA,
+    G_ESCAPE,
+    G_EYE,
+    G_LINE,
+    G_PASS,
+    G_PATTERN,
+    G_SELF_ATARI,
+    NG,
+    capture_level,
+    coulom_distance,
+    distance_level,
+    group_libs,
+    pattern20,
+)
 
-NG = 11
-(G_PATTERN, G_CAPTURE, G_ESCAPE, G_ATARI, G_SELF_ATARI, G_DIST, G_DIST2, G_LINE, G_EYE,
- G_EMPTY_AREA, G_PASS) = range(NG)
+LEVELS = K.LEVELS
+__all__ = [
+    "G_ATARI", "G_CAPTURE", "G_DIST", "G_DIST2", "G_EMPTY_AREA", "G_ESCAPE", "G_EYE", "G_LINE",
+    "G_PASS", "G_PATTERN", "G_SELF_ATARI", "GROUP_NAMES", "LADDER_DEPTH", "LADDER_NODES",
+    "LEVELS", "NG", "atari_level", "capture_level", "coulom_distance", "distance_level",
+    "escape_level", "group_libs", "k_gammas", "k_learned_priors", "k_move_features",
+    "ladder_attack", "ladder_captured", "pattern20",
+]
 GROUP_NAMES = ("pattern", "capture", "escape", "atari", "self_atari", "dist", "dist2",
                "line", "eye", "empty_area", "pass")
-LEVELS = (0, 4, 6, 3, 3, 10, 10, 4, 1, 4, 2)  # levels per group (the pattern's are codes)
 LADDER_DEPTH = 60
 LADDER_NODES = 400
-
-
-@njit(cache=True)
-def swap_colours16(code: int) -> int:
-    """Swap colours 1 and 2 in a 16-bit neighbourhood code (3, off the board, stays)."""
-    return ((code & 0x5555) << 1) | ((code & 0xAAAA) >> 1)
-
-
-@njit(cache=True)
-def pattern20(B: np.ndarray, p: int, c: int) -> int:
-    """The 3x3 code of :func:`games.go.kernel.pattern_code` with colours relative to c (c's
-    stones as 1) and 4 atari bits (N, W, E, S neighbour: a stone whose group has one
-    liberty) from bit 16."""
-    code = K.pattern_code(B, p)
-    if c == WHITE:
-        code = swap_colours16(code)
-    col = B[K.COL]
-    w = B[K.META, K.M_W]
-    bit = 16
-    for n in (p + w, p - 1, p + 1, p - w):
-        cn = col[n]
-        if (cn == BLACK or cn == WHITE) and K.in_atari(B, B[K.GID, n]):
-            code |= 1 << bit
-        bit += 1
-    return code
-
-
-@njit(cache=True)
-def group_libs(B: np.ndarray, g: int) -> tuple[int, int, int]:
-    """(number of distinct liberties of the group at root g, capped at 3; the smallest two
-    of them when there are at most two)."""
-    col = B[K.COL]
-    w = B[K.META, K.M_W]
-    l1 = -1
-    l2 = -1
-    s = g
-    while True:
-        for q in (s + 1, s - 1, s + w, s - w):
-            if col[q] == EMPTY and q != l1 and q != l2:
-                if l1 < 0:
-                    l1 = q
-                elif l2 < 0:
-                    l2 = q
-                else:
-                    return 3, -1, -1
-        s = B[K.NXT, s]
-        if s == g:
-            break
-    if l1 < 0:
-        return 0, -1, -1
-    if l2 < 0:
-        return 1, l1, -1
-    return 2, min(l1, l2), max(l1, l2)
 
 
 @njit(cache=True)
@@ -207,127 +178,35 @@ def ladder_attack(B: np.ndarray, stone: int, nodes: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def coulom_distance(B: np.ndarray, p: int, q: int) -> int:
-    """dx + dy + max(dx, dy) between two points (q may be PASS: a large number)."""
-    if q == PASS or q <= 0:
-        return 1000
-    w = int(B[K.META, K.M_W])
-    dx = abs(p % w - q % w)
-    dy = abs(p // w - q // w)
-    return dx + dy + max(dx, dy)
+def escape_level(B: np.ndarray, p: int, c: int, nodes: np.ndarray) -> int:
+    """The ESCAPE level with ladders read: two liberties a ladder takes are 3 (6)."""
+    level = K.escape_level(B, p, c)
+    if level == 2 or level == 5:
+        B2 = B.copy()
+        K.k_play(B2, p, c)
+        nodes[0] = 0
+        if ladder_attack(B2, p, nodes):
+            level += 1
+    return level
 
 
 @njit(cache=True)
-def distance_level(d: int) -> int:
-    if d < 2:
-        return 0
-    if d <= 9:
-        return d - 1
-    if d <= 12:
-        return 9
-    if d <= 16:
-        return 10
-    return 0
-
-
-@njit(cache=True)
-def _touches(B: np.ndarray, g: int, q: int) -> bool:
-    """Is the point q next to a stone of the group at root g?"""
-    w = B[K.META, K.M_W]
-    s = g
-    while True:
-        if q == s + 1 or q == s - 1 or q == s + w or q == s - w:
-            return True
-        s = B[K.NXT, s]
-        if s == g:
-            break
-    return False
-
-
-@njit(cache=True)
-def capture_level(B: np.ndarray, p: int, c: int) -> int:
-    """The CAPTURE level of c playing at p (0: captures nothing)."""
-    o = 3 - c
-    col = B[K.COL]
-    w = B[K.META, K.M_W]
-    last = B[K.META, K.M_LAST]
-    stones = 0
-    saves = False
-    takes_last = False
-    for g in K._groups_next_to(B, p, o, True):
-        if g < 0:
-            break
-        stones += B[K.GSIZE, g]
-        if last > 0 and col[last] == o and B[K.GID, last] == g:
-            takes_last = True
-        s = g
-        while True:
-            for q in (s + 1, s - 1, s + w, s - w):
-                if col[q] == c and K.in_atari(B, B[K.GID, q]):
-                    saves = True
-            s = B[K.NXT, s]
-            if s == g:
-                break
-    if stones == 0:
-        return 0
-    if saves:
-        return 1
-    if takes_last:
-        return 2
-    return 3 if stones == 1 else 4
-
-
-@njit(cache=True)
-def escape_level(B: np.ndarray, p: int, c: int, ladders: bool, nodes: np.ndarray) -> int:
-    """The ESCAPE level of c playing at p, which captures nothing (0: no group of c next to
-    p is in atari, or the move leaves it in atari). Without ``ladders`` two liberties
-    count as safe."""
-    last = B[K.META, K.M_LAST]
-    new = False
-    any_atari = False
-    for g in K._groups_next_to(B, p, c, True):
-        if g < 0:
-            break
-        any_atari = True
-        if last > 0 and _touches(B, g, last):
-            new = True
-    if not any_atari:
-        return 0
-    B2 = B.copy()
-    K.k_play(B2, p, c)
-    n, _, _ = group_libs(B2, B2[K.GID, p])
-    if n <= 1:
-        return 0
-    level = 1
-    if n == 2:
-        level = 2
-        if ladders:
-            nodes[0] = 0
-            if ladder_attack(B2, p, nodes):
-                level = 3
-    return level + 3 if new else level
-
-
-@njit(cache=True)
-def atari_level(B: np.ndarray, p: int, c: int, ladders: bool, nodes: np.ndarray) -> int:
-    """The ATARI level of c playing at p (0: no opponent group goes into atari)."""
-    o = 3 - c
+def atari_level(B: np.ndarray, p: int, c: int, nodes: np.ndarray) -> int:
+    """The ATARI level with ladders read (+2 when a ladder captures the group)."""
     best = 0
-    for g in K._groups_next_to(B, p, o, False):
+    for g in K._groups_next_to(B, p, 3 - c, False):
         if g < 0:
             break
         n, l1, l2 = group_libs(B, g)
         if n != 2 or (l1 != p and l2 != p):
             continue
-        level = 2 if B[K.GSIZE, g] == 1 else 3
-        if ladders:
-            B2 = B.copy()
-            K.k_play(B2, p, c)
-            nodes[0] = 0
-            if ladder_captured(B2, g, nodes):
-                level = 1
-        if best == 0 or level < best:
-            best = level
+        level = 1 if B[K.GSIZE, g] == 1 else 2
+        B2 = B.copy()
+        K.k_play(B2, p, c)
+        nodes[0] = 0
+        if ladder_captured(B2, g, nodes):
+            level += 2
+        best = max(best, level)
     return best
 
 
@@ -355,8 +234,8 @@ def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray) -
         cap = capture_level(B, p, c)
         out[i, G_CAPTURE] = cap
         if cap == 0:
-            out[i, G_ESCAPE] = escape_level(B, p, c, True, nodes)
-        out[i, G_ATARI] = atari_level(B, p, c, True, nodes)
+            out[i, G_ESCAPE] = escape_level(B, p, c, nodes)
+        out[i, G_ATARI] = atari_level(B, p, c, nodes)
         sa = K.k_self_atari(B, p, c)
         out[i, G_SELF_ATARI] = min(sa, 3)
         out[i, G_DIST] = distance_level(coulom_distance(B, p, last))
@@ -380,3 +259,40 @@ def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray) -
                     if v == BLACK or v == WHITE:
                         empty = 0
         out[i, G_EMPTY_AREA] = min(line, 4) if empty else 0
+
+
+@njit(cache=True)
+def k_gammas(B: np.ndarray, c: int, moves: np.ndarray, ptab: np.ndarray, levels: np.ndarray,
+             F: np.ndarray, gam: np.ndarray) -> None:
+    """γ of each move in ``moves`` (legal for c): the product of the γ of its features,
+    ``ptab`` indexed by the raw :func:`pattern20` code and ``levels[group, level]``.
+    ``F`` (at least len(moves) rows) receives the features."""
+    n = moves.shape[0]
+    k_move_features(B, c, moves, F[:n])
+    for i in range(n):
+        code = F[i, G_PATTERN]
+        g = np.float64(ptab[code]) if code >= 0 else 1.0
+        for j in range(1, NG):
+            g *= levels[j, F[i, j]]
+        gam[i] = g
+
+
+@njit(cache=True)
+def k_learned_priors(B: np.ndarray, c: int, moves: np.ndarray, ptab: np.ndarray,
+                     levels: np.ndarray, prm: np.ndarray, F: np.ndarray, wins: np.ndarray,
+                     visits: np.ndarray) -> None:
+    """Priors of the points in ``moves`` from their γ (:func:`k_gammas`) as equivalent
+    experience: with r = (γ / max γ)^τ, each move gets ``n`` pseudo-visits at value
+    v0 + (v1 - v0) r; ``prm`` = (n, v0, v1, τ)."""
+    n = moves.shape[0]
+    if n == 0:
+        return
+    k_gammas(B, c, moves, ptab, levels, F, wins)
+    top = 0.0
+    for i in range(n):
+        top = max(top, wins[i])
+    count, v0, v1, tau = prm[0], prm[1], prm[2], prm[3]
+    for i in range(n):
+        r = (wins[i] / top) ** tau if top > 0 else 1.0
+        wins[i] = count * (v0 + (v1 - v0) * r)
+        visits[i] = count

@@ -55,6 +55,7 @@ NROWS = 12
 (M_SIZE, M_W, M_NEMPTY, M_KO, M_TOPLAY, M_LAST, M_LAST2, M_PASSES, M_NMOVES, M_CAPB,
  M_CAPW, M_NATL) = range(12)
 
+U11 = np.uint64(11)
 U12 = np.uint64(12)
 U25 = np.uint64(25)
 U27 = np.uint64(27)
@@ -466,9 +467,95 @@ def _pick_sorted_unique(buf: np.ndarray, k: int, s: np.uint64) -> tuple[int, np.
 
 
 @njit(cache=True)
+def rand_unit(s: np.uint64) -> float:
+    """A float in [0, 1) from the state ``s`` (already advanced): 53 bits of s * UMUL."""
+    return float((s * UMUL) >> U11) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def playout_gamma(B: np.ndarray, p: int, c: int, ptab: np.ndarray, plv: np.ndarray) -> float:
+    """The learned playout policy's strength of c playing the legal point p: the product of
+    ``ptab[pattern20]`` and ``plv[group, level]`` for capture, escape and atari (ladders
+    not read), self-atari, distance to the last two moves (levels 1 and 2 only, the
+    8-neighbourhood), line and eye-like point (see games.go.features)."""
+    m = B[META]
+    col = B[COL]
+    w = m[M_W]
+    size = m[M_SIZE]
+    g = np.float64(ptab[pattern20(B, p, c)])
+    cap = capture_level(B, p, c)
+    g *= plv[G_CAPTURE, cap]
+    g *= plv[G_ESCAPE, escape_level(B, p, c) if cap == 0 else 0]
+    g *= plv[G_ATARI, atari_level(B, p, c)]
+    g *= plv[G_SELF_ATARI, min(k_self_atari(B, p, c), 3)]
+    d = distance_level(coulom_distance(B, p, m[M_LAST]))
+    g *= plv[G_DIST, d if d <= 2 else 0]
+    d = distance_level(coulom_distance(B, p, m[M_LAST2]))
+    g *= plv[G_DIST2, d if d <= 2 else 0]
+    r = p // w - 1
+    cc = p % w - 1
+    line = min(min(r, cc), min(size - 1 - r, size - 1 - cc)) + 1
+    g *= plv[G_LINE, line if line <= 4 else 0]
+    eye = 1
+    for n in (p + 1, p - 1, p + w, p - w):
+        if col[n] != c and col[n] != BORDER:
+            eye = 0
+    g *= plv[G_EYE, eye]
+    return float(g)
+
+
+@njit(cache=True)
+def _local_learned(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray, ptab: np.ndarray,
+                   plv: np.ndarray, gam: np.ndarray) -> tuple[int, np.uint64]:
+    """Policy 3's local step: the empty 8-neighbours of the last move, then those of the
+    second-last (order NW N NE W E SW S SE, each once), legal for c and not its true eye,
+    weighted by :func:`playout_gamma`; the other empty points weigh ``plv[NG, 0]`` each.
+    One draw: a local move, or PASS for "none of them" (the caller goes on)."""
+    m = B[META]
+    col = B[COL]
+    w = m[M_W]
+    k = 0
+    total = 0.0
+    for base in (m[M_LAST], m[M_LAST2]):
+        if base <= 0:
+            continue
+        for q in (base + w - 1, base + w, base + w + 1, base - 1, base + 1, base - w - 1,
+                  base - w, base - w + 1):
+            if col[q] != EMPTY:
+                continue
+            dup = False
+            for j in range(k):
+                if buf[j] == q:
+                    dup = True
+            if dup or not k_legal(B, q, c) or k_is_eye(B, q, c):
+                continue
+            g = playout_gamma(B, q, c, ptab, plv)
+            buf[k] = q
+            gam[k] = g
+            total += g
+            k += 1
+    far = (m[M_NEMPTY] - k) * plv[NG, 0]
+    if total <= 0.0:
+        return PASS, s
+    s = rand_next(s)
+    u = rand_unit(s) * (total + far)
+    if u >= total:
+        return PASS, s
+    acc = 0.0
+    for i in range(k):
+        acc += gam[i]
+        if u < acc:
+            return buf[i], s
+    return buf[k - 1], s
+
+
+@njit(cache=True)
 def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
-             sa_min: int, buf: np.ndarray) -> tuple[int, np.uint64]:
-    """The playout policy's move for colour c (module docstring). Returns (move, rng state)."""
+             sa_min: int, buf: np.ndarray, ptab: np.ndarray, plv: np.ndarray,
+             gam: np.ndarray) -> tuple[int, np.uint64]:
+    """The playout policy's move for colour c (module docstring). Returns (move, rng state).
+    Policy 3 reads the learned weights ``ptab``/``plv`` (:func:`playout_gamma`) and uses
+    ``gam`` (at least 16 floats) as scratch; the other policies ignore the three."""
     m = B[META]
     col = B[COL]
     w = m[M_W]
@@ -509,6 +596,13 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
                     k += 1
         if k > 0:
             return _pick_sorted_unique(buf, k, s)
+    if policy == 3:
+        # 2'. the learned local policy: a move near the last two, drawn by its strength,
+        # or (with the far moves' share) on to capture anywhere and random
+        q, s = _local_learned(B, c, s, buf, ptab, plv, gam)
+        if q != PASS:
+            return q, s
+    elif policy >= 1 and last != PASS:
         # 2. 3x3 patterns around the last move
         k = 0
         for q in (last + w - 1, last + w, last + w + 1, last - 1, last + 1, last - w - 1,
@@ -528,7 +622,7 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
     if n == 0:
         return PASS, s
     emp = B[EMP]
-    if policy == 2:
+    if policy >= 2:
         # 3. capture anywhere: the first capture scanning cyclically from a random index
         # (no scan when the atari list has no opponent group)
         s = rand_next(s)
@@ -614,18 +708,21 @@ def k_area(B: np.ndarray, owner: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def k_playout(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray, sa_min: int,
-              max_moves: int, moves: np.ndarray, owner: np.ndarray,
-              buf: np.ndarray) -> tuple[int, int, np.uint64]:
+def k_playout(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray, ptab: np.ndarray,
+              plv: np.ndarray, sa_min: int, max_moves: int, moves: np.ndarray,
+              owner: np.ndarray, buf: np.ndarray) -> tuple[int, int, np.uint64]:
     """Play B (modified in place) to the end. Writes the moves (PASS included) to ``moves``
     and the final owner of each point to ``owner``. Returns (black area - white area,
-    number of moves, rng state). The colour to play is ``B[META, M_TOPLAY]``."""
+    number of moves, rng state). The colour to play is ``B[META, M_TOPLAY]``. ``ptab`` and
+    ``plv`` are the learned weights of policy 3 (:func:`playout_gamma`; any arrays of
+    those types for the other policies)."""
     m = B[META]
+    gam = np.empty(16, dtype=np.float64)
     nm = 0
     passes = m[M_PASSES]
     while passes < 2 and nm < max_moves:
         c = m[M_TOPLAY]
-        p, s = k_choose(B, c, s, policy, pat, sa_min, buf)
+        p, s = k_choose(B, c, s, policy, pat, sa_min, buf, ptab, plv, gam)
         k_play(B, p, c)
         moves[nm] = p
         nm += 1
@@ -635,8 +732,8 @@ def k_playout(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray, sa_min:
 
 @njit(cache=True)
 def k_playout_batch(B0: np.ndarray, seed: np.uint64, n: int, policy: int, pat: np.ndarray,
-                    sa_min: int, max_moves: int, scores: np.ndarray, own: np.ndarray,
-                    neutral: np.ndarray) -> np.uint64:
+                    ptab: np.ndarray, plv: np.ndarray, sa_min: int, max_moves: int,
+                    scores: np.ndarray, own: np.ndarray, neutral: np.ndarray) -> np.uint64:
     """Run n playouts from B0 (not modified). ``scores[i]`` = black area - white area of
     playout i; ``own[p]`` accumulates +1 for each playout whose final owner of p is black and
     -1 for white; ``neutral[p]`` counts the playouts where p ends neutral. Returns the rng
@@ -649,7 +746,8 @@ def k_playout_batch(B0: np.ndarray, seed: np.uint64, n: int, policy: int, pat: n
     s = seed
     for i in range(n):
         B[:, :] = B0
-        sc, nm, s = k_playout(B, s, policy, pat, sa_min, max_moves, moves, owner, buf)
+        sc, nm, s = k_playout(B, s, policy, pat, ptab, plv, sa_min, max_moves, moves, owner,
+                              buf)
         scores[i] = sc
         for p in range(P):
             o = owner[p]
@@ -738,6 +836,178 @@ def k_legal_superko(B: np.ndarray, c: int, Z: np.ndarray, h: np.int64,
     return k
 
 
+# -- move features shared by the learned playout policy and games.go.features ---------------
+NG = 11  # feature groups of games.go.features (column 0 of a feature row: the pattern code)
+(G_PATTERN, G_CAPTURE, G_ESCAPE, G_ATARI, G_SELF_ATARI, G_DIST, G_DIST2, G_LINE, G_EYE,
+ G_EMPTY_AREA, G_PASS) = range(NG)
+LEVELS = (0, 4, 6, 4, 3, 10, 10, 4, 1, 4, 2)  # levels per group (the pattern's are codes)
+
+
+@njit(cache=True)
+def swap_colours16(code: int) -> int:
+    """Swap colours 1 and 2 in a 16-bit neighbourhood code (3, off the board, stays)."""
+    return ((code & 0x5555) << 1) | ((code & 0xAAAA) >> 1)
+
+
+@njit(cache=True)
+def pattern20(B: np.ndarray, p: int, c: int) -> int:
+    """The 3x3 code of :func:`games.go.kernel.pattern_code` with colours relative to c (c's
+    stones as 1) and 4 atari bits (N, W, E, S neighbour: a stone whose group has one
+    liberty) from bit 16."""
+    code = pattern_code(B, p)
+    if c == WHITE:
+        code = swap_colours16(code)
+    col = B[COL]
+    w = B[META, M_W]
+    bit = 16
+    for n in (p + w, p - 1, p + 1, p - w):
+        cn = col[n]
+        if (cn == BLACK or cn == WHITE) and in_atari(B, B[GID, n]):
+            code |= 1 << bit
+        bit += 1
+    return code
+
+
+@njit(cache=True)
+def group_libs(B: np.ndarray, g: int) -> tuple[int, int, int]:
+    """(number of distinct liberties of the group at root g, capped at 3; the smallest two
+    of them when there are at most two)."""
+    col = B[COL]
+    w = B[META, M_W]
+    l1 = -1
+    l2 = -1
+    s = g
+    while True:
+        for q in (s + 1, s - 1, s + w, s - w):
+            if col[q] == EMPTY and q != l1 and q != l2:
+                if l1 < 0:
+                    l1 = q
+                elif l2 < 0:
+                    l2 = q
+                else:
+                    return 3, -1, -1
+        s = B[NXT, s]
+        if s == g:
+            break
+    if l1 < 0:
+        return 0, -1, -1
+    if l2 < 0:
+        return 1, l1, -1
+    return 2, min(l1, l2), max(l1, l2)
+
+
+@njit(cache=True)
+def coulom_distance(B: np.ndarray, p: int, q: int) -> int:
+    """dx + dy + max(dx, dy) between two points (q may be PASS: a large number)."""
+    if q == PASS or q <= 0:
+        return 1000
+    w = int(B[META, M_W])
+    dx = abs(p % w - q % w)
+    dy = abs(p // w - q // w)
+    return dx + dy + max(dx, dy)
+
+
+@njit(cache=True)
+def distance_level(d: int) -> int:
+    if d < 2:
+        return 0
+    if d <= 9:
+        return d - 1
+    if d <= 12:
+        return 9
+    if d <= 16:
+        return 10
+    return 0
+
+
+@njit(cache=True)
+def _touches(B: np.ndarray, g: int, q: int) -> bool:
+    """Is the point q next to a stone of the group at root g?"""
+    w = B[META, M_W]
+    s = g
+    while True:
+        if q == s + 1 or q == s - 1 or q == s + w or q == s - w:
+            return True
+        s = B[NXT, s]
+        if s == g:
+            break
+    return False
+
+
+@njit(cache=True)
+def capture_level(B: np.ndarray, p: int, c: int) -> int:
+    """The CAPTURE level of c playing at p (0: captures nothing)."""
+    o = 3 - c
+    col = B[COL]
+    w = B[META, M_W]
+    last = B[META, M_LAST]
+    stones = 0
+    saves = False
+    takes_last = False
+    for g in _groups_next_to(B, p, o, True):
+        if g < 0:
+            break
+        stones += B[GSIZE, g]
+        if last > 0 and col[last] == o and B[GID, last] == g:
+            takes_last = True
+        s = g
+        while True:
+            for q in (s + 1, s - 1, s + w, s - w):
+                if col[q] == c and in_atari(B, B[GID, q]):
+                    saves = True
+            s = B[NXT, s]
+            if s == g:
+                break
+    if stones == 0:
+        return 0
+    if saves:
+        return 1
+    if takes_last:
+        return 2
+    return 3 if stones == 1 else 4
+
+
+@njit(cache=True)
+def escape_level(B: np.ndarray, p: int, c: int) -> int:
+    """The ESCAPE level of c playing at p, which captures nothing, with two liberties
+    counted as safe (:mod:`games.go.features` reads the ladders): 0 if no group of c next
+    to p is in atari or if the move leaves it in atari, 1 three or more liberties, 2 two;
+    + 3 when the last move gave that atari. Copies the board only in that case."""
+    last = B[META, M_LAST]
+    new = False
+    any_atari = False
+    for g in _groups_next_to(B, p, c, True):
+        if g < 0:
+            break
+        any_atari = True
+        if last > 0 and _touches(B, g, last):
+            new = True
+    if not any_atari:
+        return 0
+    B2 = B.copy()
+    k_play(B2, p, c)
+    n, _, _ = group_libs(B2, B2[GID, p])
+    if n <= 1:
+        return 0
+    level = 1 if n >= 3 else 2
+    return level + 3 if new else level
+
+
+@njit(cache=True)
+def atari_level(B: np.ndarray, p: int, c: int) -> int:
+    """The ATARI level of c playing at p, ladders not read: 0 if no opponent group goes
+    into atari, else 1 for a one-stone group, 2 for a larger one (the larger if several)."""
+    best = 0
+    for g in _groups_next_to(B, p, 3 - c, False):
+        if g < 0:
+            break
+        n, l1, l2 = group_libs(B, g)
+        if n == 2 and (l1 == p or l2 == p):
+            best = max(best, 1 if B[GSIZE, g] == 1 else 2)
+    return best
+
+
+
 NFEAT = 7
 F_CAPTURE, F_SAVE, F_PATTERN, F_SELF_ATARI, F_LINE, F_EMPTY_AREA, F_DIST_LAST = range(NFEAT)
 
@@ -799,13 +1069,14 @@ def k_features(B: np.ndarray, c: int, moves: np.ndarray, pat: np.ndarray,
 
 
 @njit(cache=True)
-def k_playout_record(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray, sa_min: int,
-                     max_moves: int, moves: np.ndarray, colours: np.ndarray,
-                     owner: np.ndarray, buf: np.ndarray) -> tuple[int, int, np.uint64]:
+def k_playout_record(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray,
+                     ptab: np.ndarray, plv: np.ndarray, sa_min: int, max_moves: int,
+                     moves: np.ndarray, colours: np.ndarray, owner: np.ndarray,
+                     buf: np.ndarray) -> tuple[int, int, np.uint64]:
     """:func:`k_playout`, then the moves with passes left out in ``moves[:n]`` and the colour
     that played each in ``colours[:n]``. Returns (black - white area, n, rng state)."""
     first = B[META, M_TOPLAY]
-    sc, nm, s = k_playout(B, s, policy, pat, sa_min, max_moves, moves, owner, buf)
+    sc, nm, s = k_playout(B, s, policy, pat, ptab, plv, sa_min, max_moves, moves, owner, buf)
     k = 0
     for i in range(nm):
         if moves[i] != PASS:
@@ -852,8 +1123,8 @@ def k_prior_sums(F: np.ndarray, Wt: np.ndarray, wins: np.ndarray, visits: np.nda
 
 @njit(cache=True)
 def k_playout_after(B0: np.ndarray, first: np.ndarray, seed: np.uint64, policy: int,
-                    pat: np.ndarray, sa_min: int, max_moves: int,
-                    scores: np.ndarray) -> np.uint64:
+                    pat: np.ndarray, ptab: np.ndarray, plv: np.ndarray, sa_min: int,
+                    max_moves: int, scores: np.ndarray) -> np.uint64:
     """For each i, from a fresh copy of B0 the colour to play plays ``first[i]`` (legal;
     PASS allowed), then a playout: ``scores[i]`` = black area - white area. B0 unchanged."""
     B = B0.copy()
@@ -865,6 +1136,7 @@ def k_playout_after(B0: np.ndarray, first: np.ndarray, seed: np.uint64, policy: 
     for i in range(first.shape[0]):
         B[:, :] = B0
         k_play(B, first[i], B[META, M_TOPLAY])
-        sc, nm, s = k_playout(B, s, policy, pat, sa_min, max_moves, moves, owner, buf)
+        sc, nm, s = k_playout(B, s, policy, pat, ptab, plv, sa_min, max_moves, moves, owner,
+                              buf)
         scores[i] = sc
     return s

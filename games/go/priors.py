@@ -1,10 +1,14 @@
 """Prior knowledge for new UCT nodes, as equivalent experience (algorithms.md §5).
 
-Every legal move starts from the even-game prior (``even_wins`` of ``even_visits``); each
-feature of the move (from :func:`games.go.kernel.k_features`) adds its own (wins, visits):
-a good feature adds as many wins as visits, a bad one adds visits only. The node's prior
-value is wins / visits and its prior count is visits (michi's and Fuego's scheme; the
-figures below are ours).
+Two sources. The heuristic priors (:class:`PriorWeights`): every legal move starts from the
+even-game prior (``even_wins`` of ``even_visits``); each feature of the move (from
+:func:`games.go.kernel.k_features`) adds its own (wins, visits): a good feature adds as many
+wins as visits, a bad one adds visits only (michi's and Fuego's scheme; the figures are
+ours). The learned priors (:class:`LearnedPriors`, used when a state has them): the move's
+strength γ from the learned feature ratings of a weights file (:mod:`games.go.weights`,
+algorithms.md §10) gives r = (γ / max γ)^τ and ``visits`` pseudo-visits at value
+low + (high - low) r (:func:`games.go.features.k_learned_priors`). PASS keeps its
+heuristic prior in both. The node's prior value is wins / visits, its prior count visits.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from games.contract import Priors
+from games.go import features as FT
 from games.go import kernel as K
 from games.go.patterns import pattern_table
 
@@ -50,6 +55,19 @@ class PriorWeights(NamedTuple):
         return PriorWeights(*scaled)
 
 
+class LearnedPriors(NamedTuple):
+    """How the learned move strengths become equivalent experience."""
+
+    visits: float = 20.0  # pseudo-visits of every move
+    low: float = 0.3  # prior value of the least likely moves ...
+    high: float = 0.9  # ... and of the most likely one
+    tau: float = 0.5  # r = (gamma / max gamma) ** tau
+
+    def params(self) -> np.ndarray:
+        """The ``prm`` array of :func:`games.go.features.k_learned_priors`."""
+        return np.array([self.visits, self.low, self.high, self.tau], dtype=np.float64)
+
+
 def feature_matrix(state: GoState, moves: list[int]) -> np.ndarray:
     """(len(moves), K.NFEAT) int32 features of the points in ``moves`` (no PASS)."""
     arr = np.asarray(moves, dtype=np.int32)
@@ -73,17 +91,24 @@ def weight_table(wt: PriorWeights) -> np.ndarray:
 
 
 def go_priors(state: GoState, weights: PriorWeights | None = None) -> Priors:
-    """Priors for ``state.legal_moves()`` (points first, PASS last)."""
-    wt = weights or PriorWeights()
+    """Priors for ``state.legal_moves()`` (points first, PASS last): the learned ones if
+    ``state.learned_priors`` is set, else the heuristic ``weights`` (default: the state's)."""
+    wt = weights or state.prior_weights
     moves = state.legal_moves()
     if not moves:
         return Priors([], np.zeros(0), np.zeros(0))
     points = moves[:-1]  # legal_moves() ends with PASS
     n = len(points)
-    f = feature_matrix(state, points)
     wins = np.empty(n + 1)
     visits = np.empty(n + 1)
-    K.k_prior_sums(f, weight_table(wt), wins, visits)
+    arr = np.asarray(points, dtype=np.int32)
+    if state.learned_priors is not None:
+        g = state.knowledge().prior
+        scratch = np.empty((n, FT.NG), dtype=np.int32)
+        FT.k_learned_priors(state._b, state.to_play, arr, g.pattern_table, g.levels,  # noqa: SLF001
+                            state.learned_priors.params(), scratch, wins, visits)
+    else:
+        K.k_prior_sums(feature_matrix(state, points), weight_table(wt), wins, visits)
     wins[n] = wt.even_wins + (wt.pass_move[0] if n else 0.0)
     visits[n] = wt.even_visits + (wt.pass_move[1] if n else 0.0)
     return Priors(moves, wins / visits, visits)

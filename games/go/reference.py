@@ -8,6 +8,8 @@ Slow: for tests only.
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.go.coords import BLACK, BORDER, EMPTY, PASS, WHITE
 
 MASK = (1 << 64) - 1
@@ -23,6 +25,10 @@ def rand_next(s: int) -> int:
 
 def rand_below(s: int, k: int) -> int:
     return (((s * MUL) & MASK) >> 33) % k
+
+
+def rand_unit(s: int) -> float:
+    return (((s * MUL) & MASK) >> 11) / 9007199254740992.0
 
 
 class RefBoard:
@@ -161,8 +167,8 @@ class RefBoard:
             code |= self.col[p + d] << (2 * i)
         return code
 
-    def choose(self, c: int, s: int, policy: int, pat: object, sa_min: int
-               ) -> tuple[int, int]:
+    def choose(self, c: int, s: int, policy: int, pat: object, sa_min: int,
+               ptab: Any = None, plv: Any = None) -> tuple[int, int]:
         last = self.last
         w = self.w
         if policy >= 1 and last != PASS:
@@ -194,6 +200,11 @@ class RefBoard:
                 u = sorted(set(cand))
                 s = rand_next(s)
                 return u[rand_below(s, len(u))], s
+        if policy == 3:
+            q, s = self.local_learned(c, s, ptab, plv)
+            if q != PASS:
+                return q, s
+        elif policy >= 1 and last != PASS:
             cand = [last + d for d in (w - 1, w, w + 1, -1, 1, -w - 1, -w, -w + 1)
                     if self.col[last + d] == EMPTY
                     and pat[self.pattern_code(last + d)]]  # type: ignore[index]
@@ -209,7 +220,7 @@ class RefBoard:
         n = len(self.empties)
         if n == 0:
             return PASS, s
-        if policy == 2:
+        if policy >= 2:
             s = rand_next(s)
             start = rand_below(s, n)
             for i in range(n):
@@ -228,6 +239,40 @@ class RefBoard:
                 continue
             return p, s
         return PASS, s
+
+    def local_learned(self, c: int, s: int, ptab: Any, plv: Any) -> tuple[int, int]:
+        """Policy 3's local step (kernel._local_learned)."""
+        from games.go import features as F
+
+        w = self.w
+        cand: list[int] = []
+        gam: list[float] = []
+        for base in (self.last, self.last2):
+            if base <= 0:
+                continue
+            for d in (w - 1, w, w + 1, -1, 1, -w - 1, -w, -w + 1):
+                q = base + d
+                if (self.col[q] != EMPTY or q in cand or not self.legal(q, c)
+                        or self.is_eye(q, c)):
+                    continue
+                cand.append(q)
+                gam.append(reference_playout_gamma(self, q, c, ptab, plv))
+        total = 0.0
+        for g in gam:
+            total += g
+        far = (len(self.empties) - len(cand)) * plv[F.NG, 0]
+        if total <= 0.0:
+            return PASS, s
+        s = rand_next(s)
+        u = rand_unit(s) * (total + far)
+        if u >= total:
+            return PASS, s
+        acc = 0.0
+        for q, g in zip(cand, gam, strict=True):
+            acc += g
+            if u < acc:
+                return q, s
+        return cand[-1], s
 
     def area(self) -> tuple[int, list[int]]:
         """(black area - white area, owner per point) by Tromp-Taylor."""
@@ -258,13 +303,13 @@ class RefBoard:
                     score += len(region) if who == BLACK else -len(region)
         return score, owner
 
-    def playout(self, s: int, policy: int, pat: object, sa_min: int, max_moves: int
-                ) -> tuple[int, list[int], int]:
+    def playout(self, s: int, policy: int, pat: object, sa_min: int, max_moves: int,
+                ptab: Any = None, plv: Any = None) -> tuple[int, list[int], int]:
         """(black area - white area, moves, rng state); plays on self."""
         moves: list[int] = []
         while self.passes < 2 and len(moves) < max_moves:
             c = self.to_play
-            p, s = self.choose(c, s, policy, pat, sa_min)
+            p, s = self.choose(c, s, policy, pat, sa_min, ptab, plv)
             self.play(p, c)
             moves.append(p)
         return self.area()[0], moves, s
@@ -366,8 +411,24 @@ def _coulom_level(ref: RefBoard, p: int, q: int) -> int:
     return 9 if 10 <= d <= 12 else 10 if 13 <= d <= 16 else 0
 
 
-def reference_move_features(ref: RefBoard, p: int, c: int) -> list[int]:
-    """:func:`games.go.features.k_move_features` for one move, written from the docstring."""
+def reference_playout_gamma(ref: RefBoard, p: int, c: int, ptab: Any, plv: Any) -> float:
+    """:func:`games.go.kernel.playout_gamma` (same products in the same order)."""
+    from games.go import features as F
+
+    f = reference_move_features(ref, p, c, ladders=False)
+    g = float(ptab[f[F.G_PATTERN]])
+    for group in (F.G_CAPTURE, F.G_ESCAPE, F.G_ATARI, F.G_SELF_ATARI):
+        g *= plv[group, f[group]]
+    for group in (F.G_DIST, F.G_DIST2):
+        g *= plv[group, f[group] if f[group] <= 2 else 0]
+    g *= plv[F.G_LINE, f[F.G_LINE]]
+    g *= plv[F.G_EYE, f[F.G_EYE]]
+    return float(g)
+
+
+def reference_move_features(ref: RefBoard, p: int, c: int, ladders: bool = True) -> list[int]:
+    """:func:`games.go.features.k_move_features` for one move, written from the docstring
+    (without ``ladders``, as the playout policy sees it: no ladder is read)."""
     from games.go import features as F
 
     out = [0] * F.NG
@@ -400,19 +461,19 @@ def reference_move_features(ref: RefBoard, p: int, c: int) -> list[int]:
         libs = b2.group(p)[1]
         if len(libs) >= 2:
             level = 1 if len(libs) >= 3 else (
-                3 if reference_ladder_attack(b2, p, 0, [0]) else 2)
+                3 if ladders and reference_ladder_attack(b2, p, 0, [0]) else 2)
             new = any(ref.last in ref.neighbours(s) for st in ours_in_atari for s in st)
             out[F.G_ESCAPE] = level + 3 if new else level
     best = 0
     for stones, libs in groups.values():
         if ref.col[min(stones)] != o or len(libs) != 2 or p not in libs:
             continue
-        level = 2 if len(stones) == 1 else 3
+        level = 1 if len(stones) == 1 else 2
         b2 = ref.copy()
         b2.play(p, c)
-        if reference_ladder_captured(b2, min(stones), 0, [0]):
-            level = 1
-        best = level if best == 0 else min(best, level)
+        if ladders and reference_ladder_captured(b2, min(stones), 0, [0]):
+            level += 2
+        best = max(best, level)
     out[F.G_ATARI] = best
     out[F.G_SELF_ATARI] = min(ref.self_atari(p, c), 3)
     out[F.G_DIST] = _coulom_level(ref, p, ref.last)

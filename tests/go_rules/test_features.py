@@ -50,11 +50,14 @@ def features(s: GoState, vertex: str) -> dict[str, int]:
 
 def test_atari_caught_in_a_ladder_or_not() -> None:
     s = position(LADDER)
-    assert features(s, "F5")["atari"] == 1  # the ladder runs to the lower left edge
-    assert features(s, "E4")["atari"] == 1  # and this one to the upper right
+    assert features(s, "F5")["atari"] == 3  # the ladder runs to the lower left edge
+    assert features(s, "E4")["atari"] == 3  # and this one to the upper right
     broken = position(LADDER.replace(" 3 . . . . . . . . .", " 3 . . O . . . . . ."))
-    assert features(broken, "F5")["atari"] == 2  # a one-stone group, ladder broken
-    assert features(broken, "E4")["atari"] == 1
+    assert features(broken, "F5")["atari"] == 1  # a one-stone group, ladder broken
+    assert features(broken, "E4")["atari"] == 3
+    two = position(LADDER.replace(" 5 . . . X O . .", " 5 . . . X O X .").replace(
+        " 4 . . . . . X", " 4 . . . X O ."))
+    assert features(two, "F4")["atari"] == 2  # two stones, they escape at E3
 
 
 def test_escape_levels() -> None:

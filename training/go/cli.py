@@ -40,7 +40,59 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--timeout", type=float, default=120.0,
                    help="seconds an engine may take for one move (default 120)")
     p.set_defaults(func=run_selfplay_command)
+    q = sub.add_parser("learn", help="fit the weights (priors, playout policy) to games",
+                       description=LEARN, formatter_class=argparse.RawDescriptionHelpFormatter)
+    q.add_argument("--games", type=Path, action="append", required=True, metavar="DIR",
+                   help="directory of .sgf games (repeatable)")
+    q.add_argument("--out", type=Path, required=True, metavar="FILE", help="weights .npz")
+    q.add_argument("--iterations", type=int, default=30, help="MM sweeps (default 30)")
+    q.add_argument("--prior", type=float, default=1.0,
+                   help="virtual wins and losses per feature (default 1)")
+    q.add_argument("--test-share", type=float, default=0.1,
+                   help="share of the games (the last ones) held out (default 0.1)")
+    q.set_defaults(func=run_learn_command)
     go.set_defaults(func=lambda _args: go.print_help(sys.stderr) or 2)
+
+
+LEARN = """\
+Fit Go weights to recorded games (algorithms.md §10): the move-feature strengths of the
+priors and of the playout policy, by minorization-maximization, on every position of the
+games in --games (each a directory of .sgf files, e.g. from `corvid go selfplay`), and write
+them to --out (.npz, with its manifest beside it as .json: data, command, date, figures).
+The features of the positions are kept in DIR/contests.npz for the next run. The last
+--test-share of the games is held out and the prediction rate on it reported.
+
+Example:
+  corvid go learn --games data/gnugo10 --out games/go/data/weights-9x9.npz
+"""
+
+
+def run_learn_command(args: argparse.Namespace) -> int:
+    import shlex
+
+    from training.go.learn import learn_weights
+
+    for d in args.games:
+        if not d.is_dir():
+            print(f"corvid go learn: {d} is not a directory", file=sys.stderr)
+            return 2
+    if args.iterations < 1 or not 0 <= args.test_share < 1 or args.prior < 0:
+        print("corvid go learn: need --iterations >= 1, 0 <= --test-share < 1, --prior >= 0",
+              file=sys.stderr)
+        return 2
+    command = "corvid go learn " + " ".join(shlex.quote(a) for a in sys.argv[3:]) \
+        if sys.argv[1:3] == ["go", "learn"] else "corvid go learn"
+    try:
+        w = learn_weights(args.games, args.out, iterations=args.iterations, prior=args.prior,
+                          test_share=args.test_share, command=command,
+                          log=lambda m: print(m, flush=True))
+    except ValueError as e:
+        print(f"corvid go learn: {e}", file=sys.stderr)
+        return 2
+    figures = w.manifest["prior_model"]
+    print(f"wrote {args.out}: test prediction rate "
+          f"{figures.get('test_prediction_rate', float('nan')):.3f}")
+    return 0
 
 
 def run_selfplay_command(args: argparse.Namespace) -> int:
