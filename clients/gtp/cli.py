@@ -22,9 +22,9 @@ stderr (or --log-file, a global option given before `gtp`).
 Settings (see clients/gtp/config.py; TOML file with --config, or --set key=value, or the GTP
 command `corvid-param key value` at runtime): playouts (per move, default 3000), seconds (per
 move when untimed), seed, workers (search processes, root-parallel), rave, rave_k, c,
-priors, prior_scale, reuse, grandfather, playout_policy, resign_threshold, resign_after,
-cleanup, time_reserve, time_max_seconds, default_size, default_komi, ... (docs/gtp.md has
-them all).
+priors, prior_scale, reuse, grandfather, playout_policy, weights (a `corvid go learn` file),
+learned_priors, prior_visits, resign_threshold, resign_after, cleanup, time_reserve,
+time_max_seconds, default_size, default_komi, ... (docs/gtp.md has them all).
 
 Examples:
   corvid gtp --set playouts=3000
@@ -74,7 +74,10 @@ def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    from clients.gtp.knowledge import load_knowledge
+
     config = load_config(GtpConfig, args.config, args.set)
+    load_knowledge(config)  # a weights file the settings need must load (ConfigError)
     # Nothing but GTP may ever reach the real stdout: keep a private copy of it for the
     # answers and point both sys.stdout and file descriptor 1 at stderr, so a stray print
     # (ours or a library's, even from C) cannot corrupt the protocol stream.

@@ -43,6 +43,9 @@ class FeatureGammas:
     # the playout policy's scalars: [0] the mean γ of a move away from the last two moves
     scalars: np.ndarray = field(default_factory=lambda: np.ones(1))
 
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled without the expanded tables
+        return (FeatureGammas, (self.levels, self.codes, self.gammas, self.scalars))
+
     @functools.cached_property
     def pattern_table(self) -> np.ndarray:
         """float32[2^20]: γ by raw pattern code (1 for codes not listed). Read-only."""
@@ -76,6 +79,11 @@ class GoWeights:
     playout: FeatureGammas
     manifest: dict[str, Any] = field(default_factory=dict)
     path: str = ""
+
+    def __reduce__(self) -> tuple[Any, ...]:  # a file's weights travel as its path
+        if self.path and Path(self.path).exists():
+            return (load_weights, (self.path,))
+        return (GoWeights, (self.prior, self.playout, self.manifest, self.path))
 
 
 def save_weights(path: Path, weights: GoWeights) -> None:

@@ -3,6 +3,9 @@ import numpy as np
 from search.learn import (
     SoftmaxPolicy,
     _softmax_playout,
+    mm_fit,
+    mm_log_likelihood,
+    mm_prediction_rate,
     q_policy,
     sigmoid,
     simulation_balancing,
@@ -78,3 +81,43 @@ def test_log_policy_gradient_is_phi_minus_its_expectation() -> None:
         z, grad, steps = _softmax_playout(Coin(), pol, 0, rng)
         expected = (1.0 - p[0]) if z == 1.0 else (0.0 - p[0])
         assert steps == 1 and abs(grad[0] - expected) < 1e-12
+
+
+def synthetic_contests(gamma: np.ndarray, positions: int, rng: np.random.Generator
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Contests of 2 groups (features 0-2 and 3-5, -1 = none) drawn from the true model."""
+    teams, starts, chosen = [], [0], []
+    g1 = np.append(gamma, 1.0)
+    for _ in range(positions):
+        k = int(rng.integers(2, 8))
+        t = np.stack([rng.integers(-1, 3, k), rng.choice([-1, 3, 4, 5], k)], axis=1)
+        t[:, 0] = np.where(t[:, 0] >= 0, t[:, 0], -1)
+        p = np.prod(g1[t], axis=1)
+        chosen.append(starts[-1] + int(rng.choice(k, p=p / p.sum())))
+        starts.append(starts[-1] + k)
+        teams.append(t)
+    return np.concatenate(teams), np.array(starts), np.array(chosen)
+
+
+def test_mm_recovers_the_strengths_it_was_given() -> None:
+    rng = np.random.default_rng(1)
+    true = np.array([4.0, 1.0, 0.25, 2.0, 0.5, 8.0])
+    teams, starts, chosen = synthetic_contests(true, 6000, rng)
+    seen: list[float] = []
+    gamma = mm_fit(teams, starts, chosen, 6, iterations=40, prior=1.0,
+                   on_iteration=lambda i, g: seen.append(mm_log_likelihood(teams, starts,
+                                                                           chosen, g)))
+    assert np.all(np.diff(seen) > -1e-9)  # MM never lowers the (regularised) likelihood much
+    assert np.allclose(np.log(gamma), np.log(true), atol=0.15), gamma
+    rate = mm_prediction_rate(teams, starts, chosen, gamma)
+    assert abs(rate - mm_prediction_rate(teams, starts, chosen, true)) < 0.01
+    assert 0.3 < rate < 0.9
+
+
+def test_mm_prediction_rate_counts_ties_as_shares() -> None:
+    teams = np.array([[0], [1], [0], [-1]])
+    starts = np.array([0, 2, 4])
+    chosen = np.array([0, 3])  # position 1: chosen is the no-feature candidate
+    assert mm_prediction_rate(teams, starts, chosen, np.array([1.0, 1.0])) == 0.5 * (0.5 + 0.5)
+    assert mm_prediction_rate(teams, starts, chosen, np.array([2.0, 1.0])) == 0.5
+    assert mm_fit(teams, starts, chosen, 3, iterations=3)[2] == 1.0  # unseen feature: kept
