@@ -37,7 +37,13 @@ The playout policy (``policy`` 1, "MoGo-like"), for the colour c to play, last m
 
 ``policy`` 2 adds MoGo's "capture anywhere" between steps 2 and 3: from a random index of the
 empty list (one draw), the first point scanning cyclically next to an opponent group in
-atari, if legal. ``policy`` 0 ("light") is step 3 without the self-atari test. A self-atari
+atari, if legal. ``policy`` 3 ("learned") replaces step 2 by a draw among the empty
+8-neighbours of the last two moves (legal, not c's true eye) by their learned strengths
+(:func:`playout_gamma`: the product of the γ of their 3x3 pattern with atari bits and of
+their capture, escape, atari, self-atari, distance, line and eye levels, from a weights file
+of :mod:`games.go.weights`) against all other empty points at ``plv[NG, 0]`` each (one
+draw); if an other point is drawn, steps 3 and 4 follow. ``policy`` 0 ("light") is step 3
+without the self-atari test. A self-atari
 is bad when the group left in atari would have at least ``sa_min`` stones. Playouts use
 simple ko (the ko point), end after two consecutive passes or ``max_moves`` moves, and are
 scored by area.
@@ -54,6 +60,12 @@ COL, GID, NXT, GSIZE, PLIB, LSUM, LSQ, EMP, EIDX, SCR, META, ATL = range(12)
 NROWS = 12
 (M_SIZE, M_W, M_NEMPTY, M_KO, M_TOPLAY, M_LAST, M_LAST2, M_PASSES, M_NMOVES, M_CAPB,
  M_CAPW, M_NATL) = range(12)
+
+# move features (games.go.features; the learned playout policy reads some of them)
+NG = 11  # feature groups of games.go.features (column 0 of a feature row: the pattern code)
+(G_PATTERN, G_CAPTURE, G_ESCAPE, G_ATARI, G_SELF_ATARI, G_DIST, G_DIST2, G_LINE, G_EYE,
+ G_EMPTY_AREA, G_PASS) = range(NG)
+LEVELS = (0, 4, 6, 4, 3, 10, 10, 4, 1, 4, 2)  # levels per group (the pattern's are codes)
 
 U11 = np.uint64(11)
 U12 = np.uint64(12)
@@ -473,44 +485,56 @@ def rand_unit(s: np.uint64) -> float:
 
 
 @njit(cache=True)
-def playout_gamma(B: np.ndarray, p: int, c: int, ptab: np.ndarray, plv: np.ndarray) -> float:
-    """The learned playout policy's strength of c playing the legal point p: the product of
-    ``ptab[pattern20]`` and ``plv[group, level]`` for capture, escape and atari (ladders
-    not read), self-atari, distance to the last two moves (levels 1 and 2 only, the
-    8-neighbourhood), line and eye-like point (see games.go.features)."""
+def playout_levels(B: np.ndarray, p: int, c: int
+                   ) -> tuple[int, int, int, int, int, int, int, int, int]:
+    """What the learned playout policy sees of c playing the legal point p: (pattern20 code,
+    then the levels of capture, escape and atari (ladders not read), self-atari, distance
+    to the last and second-last move (1 and 2 only: the 8-neighbourhood), line, eye-like
+    point), as in games.go.features."""
     m = B[META]
     col = B[COL]
     w = m[M_W]
     size = m[M_SIZE]
-    g = np.float64(ptab[pattern20(B, p, c)])
     cap = capture_level(B, p, c)
-    g *= plv[G_CAPTURE, cap]
-    g *= plv[G_ESCAPE, escape_level(B, p, c) if cap == 0 else 0]
-    g *= plv[G_ATARI, atari_level(B, p, c)]
-    g *= plv[G_SELF_ATARI, min(k_self_atari(B, p, c), 3)]
-    d = distance_level(coulom_distance(B, p, m[M_LAST]))
-    g *= plv[G_DIST, d if d <= 2 else 0]
-    d = distance_level(coulom_distance(B, p, m[M_LAST2]))
-    g *= plv[G_DIST2, d if d <= 2 else 0]
+    esc = escape_level(B, p, c) if cap == 0 else 0
+    d1 = distance_level(coulom_distance(B, p, m[M_LAST]))
+    d2 = distance_level(coulom_distance(B, p, m[M_LAST2]))
     r = p // w - 1
     cc = p % w - 1
     line = min(min(r, cc), min(size - 1 - r, size - 1 - cc)) + 1
-    g *= plv[G_LINE, line if line <= 4 else 0]
     eye = 1
     for n in (p + 1, p - 1, p + w, p - w):
         if col[n] != c and col[n] != BORDER:
             eye = 0
+    return (pattern20(B, p, c), cap, esc, atari_level(B, p, c),
+            min(k_self_atari(B, p, c), 3), d1 if d1 <= 2 else 0, d2 if d2 <= 2 else 0,
+            line if line <= 4 else 0, eye)
+
+
+@njit(cache=True)
+def playout_gamma(B: np.ndarray, p: int, c: int, ptab: np.ndarray, plv: np.ndarray) -> float:
+    """The learned playout policy's strength of c playing the legal point p: the product of
+    ``ptab[pattern20]`` and ``plv[group, level]`` over :func:`playout_levels`."""
+    code, cap, esc, at, sa, d1, d2, line, eye = playout_levels(B, p, c)
+    g = np.float64(ptab[code])
+    g *= plv[G_CAPTURE, cap]
+    g *= plv[G_ESCAPE, esc]
+    g *= plv[G_ATARI, at]
+    g *= plv[G_SELF_ATARI, sa]
+    g *= plv[G_DIST, d1]
+    g *= plv[G_DIST2, d2]
+    g *= plv[G_LINE, line]
     g *= plv[G_EYE, eye]
     return float(g)
 
 
 @njit(cache=True)
-def _local_learned(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray, ptab: np.ndarray,
-                   plv: np.ndarray, gam: np.ndarray) -> tuple[int, np.uint64]:
-    """Policy 3's local step: the empty 8-neighbours of the last move, then those of the
-    second-last (order NW N NE W E SW S SE, each once), legal for c and not its true eye,
-    weighted by :func:`playout_gamma`; the other empty points weigh ``plv[NG, 0]`` each.
-    One draw: a local move, or PASS for "none of them" (the caller goes on)."""
+def local_candidates(B: np.ndarray, c: int, buf: np.ndarray, ptab: np.ndarray,
+                     plv: np.ndarray, gam: np.ndarray) -> tuple[int, float, float]:
+    """Policy 3's local candidates into ``buf[:k]`` and their strengths into ``gam[:k]``: the
+    empty 8-neighbours of the last move, then those of the second-last (order NW N NE W E
+    SW S SE, each once), legal for c and not its true eye. Returns (k, their total
+    strength, the strength of all the other empty points: ``plv[NG, 0]`` each)."""
     m = B[META]
     col = B[COL]
     w = m[M_W]
@@ -534,90 +558,82 @@ def _local_learned(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray, ptab: n
             gam[k] = g
             total += g
             k += 1
-    far = (m[M_NEMPTY] - k) * plv[NG, 0]
+    return k, total, (m[M_NEMPTY] - k) * plv[NG, 0]
+
+
+@njit(cache=True)
+def draw_local(s: np.uint64, k: int, total: float, far: float, gam: np.ndarray
+               ) -> tuple[int, np.uint64]:
+    """One draw among k local candidates of strengths ``gam[:k]`` and the far moves: the
+    index of the local candidate drawn, or -1 for a far move (no draw at all if the local
+    strength is 0)."""
     if total <= 0.0:
-        return PASS, s
+        return -1, s
     s = rand_next(s)
     u = rand_unit(s) * (total + far)
     if u >= total:
-        return PASS, s
+        return -1, s
     acc = 0.0
     for i in range(k):
         acc += gam[i]
         if u < acc:
-            return buf[i], s
-    return buf[k - 1], s
+            return i, s
+    return k - 1, s
 
 
 @njit(cache=True)
-def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
-             sa_min: int, buf: np.ndarray, ptab: np.ndarray, plv: np.ndarray,
-             gam: np.ndarray) -> tuple[int, np.uint64]:
-    """The playout policy's move for colour c (module docstring). Returns (move, rng state).
-    Policy 3 reads the learned weights ``ptab``/``plv`` (:func:`playout_gamma`) and uses
-    ``gam`` (at least 16 floats) as scratch; the other policies ignore the three."""
+def atari_rules(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray) -> tuple[int, np.uint64]:
+    """Step 1 of policies 1-3 (the last move is a point): save a group of c that the last
+    move put in atari or capture near it (module docstring); PASS if there is nothing."""
     m = B[META]
     col = B[COL]
     w = m[M_W]
     last = m[M_LAST]
     o = 3 - c
-    if policy >= 1 and last != PASS:
-        # 1. escape atari / capture near the last move
-        k = 0
-        for n in (last + 1, last - 1, last + w, last - w):
-            if col[n] != c:
-                continue
-            g = B[GID, n]
-            if not in_atari(B, g):
-                continue
+    k = 0
+    for n in (last + 1, last - 1, last + w, last - w):
+        if col[n] != c:
+            continue
+        g = B[GID, n]
+        if not in_atari(B, g):
+            continue
+        lib = atari_lib(B, g)
+        if k_legal(B, lib, c) and k_self_atari(B, lib, c) == 0:
+            buf[k] = lib
+            k += 1
+        st = g
+        while True:
+            for q in (st + 1, st - 1, st + w, st - w):
+                if col[q] == o:
+                    h = B[GID, q]
+                    if in_atari(B, h):
+                        lh = atari_lib(B, h)
+                        if k_legal(B, lh, c):
+                            buf[k] = lh
+                            k += 1
+            st = B[NXT, st]
+            if st == g:
+                break
+    if col[last] == o:
+        g = B[GID, last]
+        if in_atari(B, g):
             lib = atari_lib(B, g)
-            if k_legal(B, lib, c) and k_self_atari(B, lib, c) == 0:
+            if k_legal(B, lib, c):
                 buf[k] = lib
                 k += 1
-            st = g
-            while True:
-                for q in (st + 1, st - 1, st + w, st - w):
-                    if col[q] == o:
-                        h = B[GID, q]
-                        if in_atari(B, h):
-                            lh = atari_lib(B, h)
-                            if k_legal(B, lh, c):
-                                buf[k] = lh
-                                k += 1
-                st = B[NXT, st]
-                if st == g:
-                    break
-        if col[last] == o:
-            g = B[GID, last]
-            if in_atari(B, g):
-                lib = atari_lib(B, g)
-                if k_legal(B, lib, c):
-                    buf[k] = lib
-                    k += 1
-        if k > 0:
-            return _pick_sorted_unique(buf, k, s)
-    if policy == 3:
-        # 2'. the learned local policy: a move near the last two, drawn by its strength,
-        # or (with the far moves' share) on to capture anywhere and random
-        q, s = _local_learned(B, c, s, buf, ptab, plv, gam)
-        if q != PASS:
-            return q, s
-    elif policy >= 1 and last != PASS:
-        # 2. 3x3 patterns around the last move
-        k = 0
-        for q in (last + w - 1, last + w, last + w + 1, last - 1, last + 1, last - w - 1,
-                  last - w, last - w + 1):
-            if col[q] == EMPTY and pat[pattern_code(B, q)]:
-                buf[k] = q
-                k += 1
-        while k > 0:  # draw among the matches; drop a drawn one that fails the checks
-            s = rand_next(s)
-            i = rand_below(s, k)
-            q = buf[i]
-            if k_legal(B, q, c) and not k_is_eye(B, q, c) and k_self_atari(B, q, c) < sa_min:
-                return q, s
-            buf[i] = buf[k - 1]
-            k -= 1
+    if k > 0:
+        return _pick_sorted_unique(buf, k, s)
+    return PASS, s
+
+
+@njit(cache=True)
+def capture_or_random(B: np.ndarray, c: int, s: np.uint64, policy: int, sa_min: int
+                      ) -> tuple[int, np.uint64]:
+    """Steps 3 (policies 2 and 3: capture anywhere) and 4 (random) of the playout policy."""
+    m = B[META]
+    col = B[COL]
+    w = m[M_W]
+    o = 3 - c
     n = m[M_NEMPTY]
     if n == 0:
         return PASS, s
@@ -652,6 +668,48 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
             continue
         return p, s
     return PASS, s
+
+
+@njit(cache=True)
+def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
+             sa_min: int, buf: np.ndarray, ptab: np.ndarray, plv: np.ndarray,
+             gam: np.ndarray) -> tuple[int, np.uint64]:
+    """The playout policy's move for colour c (module docstring). Returns (move, rng state).
+    Policy 3 reads the learned weights ``ptab``/``plv`` (:func:`playout_gamma`) and uses
+    ``gam`` (at least 16 floats) as scratch; the other policies ignore the three."""
+    m = B[META]
+    col = B[COL]
+    w = m[M_W]
+    last = m[M_LAST]
+    if policy >= 1 and last != PASS:
+        # 1. escape atari / capture near the last move
+        q, s = atari_rules(B, c, s, buf)
+        if q != PASS:
+            return q, s
+    if policy == 3:
+        # 2'. the learned local policy: a move near the last two, drawn by its strength,
+        # or (with the far moves' share) on to capture anywhere and random
+        k, total, far = local_candidates(B, c, buf, ptab, plv, gam)
+        i, s = draw_local(s, k, total, far, gam)
+        if i >= 0:
+            return buf[i], s
+    elif policy >= 1 and last != PASS:
+        # 2. 3x3 patterns around the last move
+        k = 0
+        for q in (last + w - 1, last + w, last + w + 1, last - 1, last + 1, last - w - 1,
+                  last - w, last - w + 1):
+            if col[q] == EMPTY and pat[pattern_code(B, q)]:
+                buf[k] = q
+                k += 1
+        while k > 0:  # draw among the matches; drop a drawn one that fails the checks
+            s = rand_next(s)
+            i = rand_below(s, k)
+            q = buf[i]
+            if k_legal(B, q, c) and not k_is_eye(B, q, c) and k_self_atari(B, q, c) < sa_min:
+                return q, s
+            buf[i] = buf[k - 1]
+            k -= 1
+    return capture_or_random(B, c, s, policy, sa_min)
 
 
 @njit(cache=True)
@@ -834,13 +892,6 @@ def k_legal_superko(B: np.ndarray, c: int, Z: np.ndarray, h: np.int64,
         out[k] = p
         k += 1
     return k
-
-
-# -- move features shared by the learned playout policy and games.go.features ---------------
-NG = 11  # feature groups of games.go.features (column 0 of a feature row: the pattern code)
-(G_PATTERN, G_CAPTURE, G_ESCAPE, G_ATARI, G_SELF_ATARI, G_DIST, G_DIST2, G_LINE, G_EYE,
- G_EMPTY_AREA, G_PASS) = range(NG)
-LEVELS = (0, 4, 6, 4, 3, 10, 10, 4, 1, 4, 2)  # levels per group (the pattern's are codes)
 
 
 @njit(cache=True)

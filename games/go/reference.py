@@ -241,7 +241,7 @@ class RefBoard:
         return PASS, s
 
     def local_learned(self, c: int, s: int, ptab: Any, plv: Any) -> tuple[int, int]:
-        """Policy 3's local step (kernel._local_learned)."""
+        """Policy 3's local step (kernel.local_candidates and draw_local)."""
         from games.go import features as F
 
         w = self.w
