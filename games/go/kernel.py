@@ -42,11 +42,10 @@ atari, if legal. ``policy`` 3 ("learned") replaces step 2 by a draw among the em
 (:func:`playout_gamma`: the product of the γ of their 3x3 pattern with atari bits and of
 their capture, escape, atari, self-atari, distance, line and eye levels, from a weights file
 of :mod:`games.go.weights`) against all other empty points at ``plv[NG, 0]`` each (one
-draw); if an other point is drawn, steps 3 and 4 follow. ``policy`` 0 ("light") is step 3
-without the self-atari test. A self-atari
-is bad when the group left in atari would have at least ``sa_min`` stones. Playouts use
-simple ko (the ko point), end after two consecutive passes or ``max_moves`` moves, and are
-scored by area.
+draw); if another point is drawn, capture anywhere (as policy 2) and step 3 follow.
+``policy`` 0 ("light") is step 3 without the self-atari test. A self-atari is bad when the
+group left in atari would have at least ``sa_min`` stones. Playouts use simple ko (the ko
+point), end after two consecutive passes or ``max_moves`` moves, and are scored by area.
 """
 
 from __future__ import annotations
