@@ -114,31 +114,71 @@ def _td_update(theta: Vec, phi: Vec, target: float, step: float) -> None:
     theta += step / norm * (target - q) * phi
 
 
-def simulation_balancing(positions: Sequence[tuple[Any, float]], features: Features,
+Sampler = Callable[[Any, Vec, int, int, np.random.Generator],
+                   tuple[Vec, npt.NDArray[np.float64], npt.NDArray[np.float64]]]
+"""``sampler(state, θ, n, seat, rng) -> (z, grads, steps)``: n playouts of the policy π_θ
+from ``state``: outcome for ``seat``, Σ_t ∇log π(s_t, a_t) (one row per playout) and the
+number of policy decisions T of each."""
+
+
+def softmax_sampler(features: Features) -> Sampler:
+    """The :class:`SoftmaxPolicy` over all legal moves, played in Python (the reference)."""
+
+    def sample(state: Any, theta: Vec, n: int, seat: int, rng: np.random.Generator
+               ) -> tuple[Vec, npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        pol = SoftmaxPolicy(features, theta)
+        runs = [_softmax_playout(state, pol, seat, rng) for _ in range(n)]
+        z = np.array([r[0] for r in runs])
+        grads = np.array([r[1] for r in runs]).reshape(n, len(theta))
+        return z, grads, np.array([float(r[2]) for r in runs])
+
+    return sample
+
+
+def simulation_balancing(positions: Sequence[tuple[Any, float]], features: Features | None,
                          theta: Vec, *, rng: np.random.Generator, iterations: int = 1,
                          m_playouts: int = 16, n_playouts: int = 16, step: float = 1.0,
-                         seat: int | None = None) -> Vec:
+                         seat: int | None = None, sampler: Sampler | None = None,
+                         batch: int = 1,
+                         on_position: Callable[[int, float, float], None] | None = None
+                         ) -> Vec:
     """Simulation balancing (Silver & Tesauro; algorithms.md §8).
 
     ``positions`` are (state, V*) pairs with V* the target value of the state for ``seat``
     (default: the player to move). Each iteration visits every position: V̂ from
-    ``m_playouts`` playouts of the softmax policy, the gradient of the expected outcome from
-    ``n_playouts`` more, then θ ← θ + step (V* − V̂) g. Returns the new θ.
+    ``m_playouts`` playouts of the policy, the gradient of the expected outcome
+    g = Σ_j z_j/(N T_j) Σ_t ∇log π from ``n_playouts`` more, then θ ← θ + step (V* − V̂) g
+    (applied every ``batch`` positions). The policy is the softmax over ``features``, or
+    ``sampler``'s (a game's compiled playouts). ``on_position(i, V*, V̂)`` after each.
+    Returns the new θ.
     """
+    smp = sampler if sampler is not None else softmax_sampler(_need(features))
     th = theta.astype(np.float64).copy()
+    delta = np.zeros_like(th)
+    pending = 0
+    i = 0
     for _ in range(iterations):
         for state, target in positions:
             who = state.to_move if seat is None else seat
-            pol = SoftmaxPolicy(features, th)
-            v_hat = np.mean([_softmax_playout(state, pol, who, rng)[0]
-                             for _ in range(m_playouts)])
-            g = np.zeros_like(th)
-            for _ in range(n_playouts):
-                z, grad, steps = _softmax_playout(state, pol, who, rng)
-                g += z * grad / max(steps, 1)
-            g /= n_playouts
-            th += step * (target - v_hat) * g
-    return th
+            v_hat = float(np.mean(smp(state, th, m_playouts, who, rng)[0]))
+            z, grads, steps = smp(state, th, n_playouts, who, rng)
+            g = (z / np.maximum(steps, 1.0)) @ grads / n_playouts
+            delta += step * (target - v_hat) * g
+            pending += 1
+            if pending == batch:
+                th += delta
+                delta[:] = 0.0
+                pending = 0
+            if on_position is not None:
+                on_position(i, target, v_hat)
+            i += 1
+    return th + delta
+
+
+def _need(features: Features | None) -> Features:
+    if features is None:
+        raise ValueError("simulation_balancing needs features or a sampler")
+    return features
 
 
 def _softmax_playout(state: Any, policy: SoftmaxPolicy, seat: int,

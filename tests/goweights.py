@@ -6,7 +6,7 @@ from pathlib import Path
 
 import numpy as np
 
-from games.go import GoState
+from games.go import GoState, score_string
 from games.go.sgf import to_sgf
 
 
@@ -20,7 +20,8 @@ def random_games(directory: Path, games: int = 6, seed: int = 0) -> Path:
             moves = s.legal_moves()
             s.play(moves[int(rng.integers(len(moves) - 1))] if len(moves) > 1 else moves[0])
         s.pass_move()
-        (directory / f"game-{g + 1:05d}.sgf").write_bytes(to_sgf(s))
+        (directory / f"game-{g + 1:05d}.sgf").write_bytes(to_sgf(s, result=score_string(
+            s.score())))
     return directory
 
 

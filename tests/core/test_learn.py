@@ -1,4 +1,5 @@
 import numpy as np
+import pytest
 
 from search.learn import (
     SoftmaxPolicy,
@@ -9,6 +10,7 @@ from search.learn import (
     q_policy,
     sigmoid,
     simulation_balancing,
+    softmax_sampler,
     td0_selfplay,
 )
 from tests.toygames import Nim
@@ -121,3 +123,21 @@ def test_mm_prediction_rate_counts_ties_as_shares() -> None:
     assert mm_prediction_rate(teams, starts, chosen, np.array([1.0, 1.0])) == 0.5 * (0.5 + 0.5)
     assert mm_prediction_rate(teams, starts, chosen, np.array([2.0, 1.0])) == 0.5
     assert mm_fit(teams, starts, chosen, 3, iterations=3)[2] == 1.0  # unseen feature: kept
+
+
+def test_simulation_balancing_with_a_sampler_and_batches() -> None:
+    runs = []
+    for kw in ({"features": coin_features}, {"features": None,
+                                             "sampler": softmax_sampler(coin_features)}):
+        runs.append(simulation_balancing([(Coin(), 0.8)], theta=np.array([0.0]),
+                                         rng=np.random.default_rng(3), iterations=20,
+                                         step=2.0, **kw))  # type: ignore[arg-type]
+    assert runs[0].tolist() == runs[1].tolist()  # the default sampler is the softmax one
+    seen: list[tuple[int, float, float]] = []
+    batched = simulation_balancing([(Coin(), 0.8)] * 4, coin_features, np.array([0.0]),
+                                   rng=np.random.default_rng(3), step=2.0, batch=4,
+                                   on_position=lambda i, t, v: seen.append((i, t, v)))
+    assert [x[0] for x in seen] == [0, 1, 2, 3] and all(x[1] == 0.8 for x in seen)
+    assert batched[0] > 0  # the target is above the start's 0.5
+    with pytest.raises(ValueError, match="features or a sampler"):
+        simulation_balancing([(Coin(), 0.8)], None, np.array([0.0]), rng=np.random.default_rng())

@@ -115,3 +115,22 @@ def test_cli_learn(tmp_path: Path) -> None:
                         str(tmp_path / "none"), "--out", str(out)], cwd=REPO,
                        capture_output=True, text=True, check=False)
     assert p.returncode == 2 and "not a directory" in p.stderr
+
+
+def test_balance_tunes_the_playout_part_only(weights_file: Path, tmp_path: Path) -> None:
+    from training.go.balance import balance_weights, load_positions
+
+    games = random_games(tmp_path / "g", games=2, seed=5)
+    positions = load_positions([games])
+    assert positions and all(t in (0.0, 1.0, 0.5) for _, t in positions)
+    out = tmp_path / "b.npz"
+    logs: list[str] = []
+    balance_weights(str(weights_file), [games], out, positions=12, m_playouts=4,
+                    n_playouts=4, batch=4, step=0.5, command="t", log=logs.append)
+    base, tuned = load_weights(str(weights_file)), load_weights(str(out))
+    assert np.array_equal(base.prior.levels, tuned.prior.levels)
+    assert not np.array_equal(base.playout.gammas, tuned.playout.gammas)
+    assert np.array_equal(base.playout.codes, tuned.playout.codes)
+    sb = tuned.manifest["simulation_balancing"]
+    assert sb["data"]["positions"] == 12 and sb["command"] == "t"
+    assert any("MSE after" in m for m in logs)
