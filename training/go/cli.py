@@ -70,6 +70,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     b.add_argument("--test-share", type=float, default=0.1)
     b.add_argument("--seed", type=int, default=1)
     b.set_defaults(func=run_balance_command)
+    lab = sub.add_parser("label", help="label positions of games with deep-search values",
+                         description=LABEL,
+                         formatter_class=argparse.RawDescriptionHelpFormatter)
+    lab.add_argument("--games", type=Path, required=True, metavar="DIR")
+    lab.add_argument("--out", type=Path, required=True, metavar="FILE",
+                     help="labels, one JSON line per position (appended; resumable)")
+    lab.add_argument("--positions", type=int, default=200)
+    lab.add_argument("--playouts", type=int, default=20000, help="search per position")
+    lab.add_argument("--seed", type=int, default=1)
+    lab.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                     help="corvid gtp setting of the labelling search (repeatable)")
+    lab.set_defaults(func=run_label_command)
     go.set_defaults(func=lambda _args: go.print_help(sys.stderr) or 2)
 
 
@@ -97,6 +109,37 @@ Example:
   corvid go balance --weights games/go/data/weights-9x9.npz --games data/gnugo10 \
       --out balanced.npz --positions 20000 --step 0.5
 """
+
+
+LABEL = """\
+Label positions of recorded games with deep-search values, for seed 000's measure (the MSE
+of each playout policy's value, bench/go_mse.py): --positions positions drawn from the games
+in --games (seeded), each searched by corvid gtp's UCT with --playouts playouts (its
+default settings, or --set ones); the label is the root's value for the player to move.
+Appends one JSON line per position to --out, so the same command resumes.
+
+Example:
+  corvid go label --games data/bench-games --out labels.jsonl --positions 300
+"""
+
+
+def run_label_command(args: argparse.Namespace) -> int:
+    from clients.config import ConfigError
+    from training.go.label import label_positions
+
+    if not args.games.is_dir() or args.positions < 1 or args.playouts < 1:
+        print("corvid go label: --games must be a directory, --positions and --playouts "
+              "at least 1", file=sys.stderr)
+        return 2
+    try:
+        labels = label_positions(args.games, args.out, positions=args.positions,
+                                 playouts=args.playouts, seed=args.seed, settings=args.set,
+                                 log=lambda m: print(m, flush=True))
+    except ConfigError as e:
+        print(f"corvid go label: {e}", file=sys.stderr)
+        return 2
+    print(f"{len(labels)} labelled positions in {args.out}")
+    return 0
 
 
 def _command(name: str) -> str:
