@@ -42,6 +42,8 @@ class GtpConfig(msgspec.Struct, frozen=True):
     prior_low: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.3
     prior_high: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.9
     prior_tau: Annotated[float, msgspec.Meta(gt=0)] = 0.5
+    # pseudo-visits at the TD(0) local-shape value of the weights (corvid go td); 0: off
+    td_visits: Annotated[float, msgspec.Meta(ge=0)] = 0.0
     # decisions
     resign_threshold: float = 0.08  # resign below this win rate (0: never)
     resign_min_playouts: int = 500  # ... and only after this many playouts on the root

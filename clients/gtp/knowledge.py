@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 
 def needs_weights(cfg: GtpConfig) -> bool:
-    return cfg.playout_policy == 3 or cfg.learned_priors
+    return cfg.playout_policy == 3 or cfg.learned_priors or cfg.td_visits > 0
 
 
 def load_knowledge(cfg: GtpConfig) -> GoWeights | None:
@@ -24,15 +24,21 @@ def load_knowledge(cfg: GtpConfig) -> GoWeights | None:
     if not needs_weights(cfg):
         return None
     try:
-        return load_weights(cfg.weights)
+        w = load_weights(cfg.weights)
     except (FileNotFoundError, ValueError) as e:
         raise ConfigError(f"weights: {e}") from None
+    if cfg.td_visits > 0 and w.td_theta is None:
+        raise ConfigError(f"td_visits: {w.path} has no TD(0) value (corvid go td)")
+    return w
 
 
 def learned_priors(cfg: GtpConfig) -> LearnedPriors | None:
-    if not cfg.learned_priors:
+    """The learned priors of the settings: the move ratings' (``learned_priors``) and/or
+    the TD(0) value's (``td_visits`` > 0); None for the heuristic priors alone."""
+    if not cfg.learned_priors and cfg.td_visits <= 0:
         return None
-    return LearnedPriors(cfg.prior_visits, cfg.prior_low, cfg.prior_high, cfg.prior_tau)
+    return LearnedPriors(cfg.prior_visits if cfg.learned_priors else 0.0, cfg.prior_low,
+                         cfg.prior_high, cfg.prior_tau, cfg.td_visits)
 
 
 def prepare_state(state: GoState, cfg: GtpConfig) -> None:

@@ -7,8 +7,10 @@ wins as visits, a bad one adds visits only (michi's and Fuego's scheme; the figu
 ours). The learned priors (:class:`LearnedPriors`, used when a state has them): the move's
 strength γ from the learned feature ratings of a weights file (:mod:`games.go.weights`,
 algorithms.md §10) gives r = (γ / max γ)^τ and ``visits`` pseudo-visits at value
-low + (high - low) r (:func:`games.go.features.k_learned_priors`). PASS keeps its
-heuristic prior in both. The node's prior value is wins / visits, its prior count visits.
+low + (high - low) r (:func:`games.go.features.k_learned_priors`); with ``td_visits``,
+every point also gets that many pseudo-visits at the TD(0) value σ(φᵀθ) of the position
+after it (:mod:`games.go.shapes`, seed 000). PASS keeps its heuristic prior. The node's
+prior value is wins / visits, its prior count visits.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from games.contract import Priors
 from games.go import features as FT
 from games.go import kernel as K
 from games.go.patterns import pattern_table
+from games.go.shapes import k_afterstate_values, shape_tables
 
 if TYPE_CHECKING:
     from games.go.state import GoState
@@ -58,10 +61,11 @@ class PriorWeights(NamedTuple):
 class LearnedPriors(NamedTuple):
     """How the learned move strengths become equivalent experience."""
 
-    visits: float = 20.0  # pseudo-visits of every move
+    visits: float = 20.0  # pseudo-visits of every move (0: the heuristic priors instead)
     low: float = 0.3  # prior value of the least likely moves ...
     high: float = 0.9  # ... and of the most likely one
     tau: float = 0.5  # r = (gamma / max gamma) ** tau
+    td_visits: float = 0.0  # pseudo-visits at the TD(0) shape value sigma(phi theta), added
 
     def params(self) -> np.ndarray:
         """The ``prm`` array of :func:`games.go.features.k_learned_priors`."""
@@ -102,13 +106,23 @@ def go_priors(state: GoState, weights: PriorWeights | None = None) -> Priors:
     wins = np.empty(n + 1)
     visits = np.empty(n + 1)
     arr = np.asarray(points, dtype=np.int32)
-    if state.learned_priors is not None:
+    lp = state.learned_priors
+    if lp is not None and lp.visits > 0:
         g = state.knowledge().prior
         scratch = np.empty((n, FT.NG), dtype=np.int32)
         FT.k_learned_priors(state._b, state.to_play, arr, g.pattern_table, g.levels,  # noqa: SLF001
-                            state.learned_priors.params(), scratch, wins, visits)
+                            lp.params(), scratch, wins, visits)
     else:
         K.k_prior_sums(feature_matrix(state, points), weight_table(wt), wins, visits)
+    if lp is not None and lp.td_visits > 0 and n:
+        theta = state.knowledge().td_theta
+        if theta is None:
+            raise ValueError("td_visits needs weights with a TD(0) value (corvid go td)")
+        two, three = shape_tables()
+        q = np.empty(n)
+        k_afterstate_values(state._b, state.to_play, arr, two, three, theta, q)  # noqa: SLF001
+        wins[:n] += lp.td_visits / (1.0 + np.exp(-q))
+        visits[:n] += lp.td_visits
     wins[n] = wt.even_wins + (wt.pass_move[0] if n else 0.0)
     visits[n] = wt.even_visits + (wt.pass_move[1] if n else 0.0)
     return Priors(moves, wins / visits, visits)

@@ -488,3 +488,34 @@ def reference_move_features(ref: RefBoard, p: int, c: int, ladders: bool = True)
                if abs(rr - r) + abs(c2 - cc) <= 3)
     out[F.G_EMPTY_AREA] = 0 if near else min(line, 4)
     return out
+
+
+def reference_shape_counts(ref: RefBoard, c: int) -> list[float]:
+    """:func:`games.go.shapes.k_shape_counts`: shapes enumerated with explicit symmetries."""
+    from games.go.shapes import N_POINT, n_shape_features, shape_tables
+
+    two, three = shape_tables()
+    n, w = ref.size, ref.w
+    out = [0.0] * n_shape_features()
+
+    def rel(r: int, cc: int) -> int:
+        v = ref.col[(r + 1) * w + cc + 1]
+        return 0 if v not in (BLACK, WHITE) else (1 if v == c else 2)
+
+    classes = sorted({tuple(sorted((a, b))) for a in range(5) for b in range(5)},
+                     key=lambda t: (t[1], t[0]))
+    assert len(classes) * 2 == N_POINT
+    for r in range(n):
+        for cc in range(n):
+            v = rel(r, cc)
+            if v:
+                key = tuple(sorted((min(r, n - 1 - r, 4), min(cc, n - 1 - cc, 4))))
+                out[2 * classes.index(key) + v - 1] += 1.0
+    for size, table in ((2, two), (3, three)):
+        for r in range(n - size + 1):
+            for cc in range(n - size + 1):
+                code = sum(rel(r + i // size, cc + i % size) * 3 ** i
+                           for i in range(size * size))
+                if table[code] >= 0:
+                    out[int(table[code])] += 1.0
+    return out

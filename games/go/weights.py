@@ -8,6 +8,8 @@ A weights file is an ``.npz`` (made by ``corvid go learn``) holding
 * ``playout_levels``, ``playout_codes``, ``playout_gammas``: the same for the playout policy
   (policy 3 of :mod:`games.go.kernel`, which reads only some of the groups), and
   ``playout_scalars`` (``[0]``: the mean γ of a move away from the last two moves);
+* ``td_theta`` (optional): the weights θ of a TD(0) value over the local shapes of
+  :mod:`games.go.shapes`, Q = σ(φᵀθ) (``corvid go td``);
 * ``manifest``: JSON (data, command, seed, date, figures), also written beside the file.
 
 Patterns a file does not list have γ = 1. At run time each pattern table is expanded to a
@@ -79,11 +81,13 @@ class GoWeights:
     playout: FeatureGammas
     manifest: dict[str, Any] = field(default_factory=dict)
     path: str = ""
+    td_theta: np.ndarray | None = None
 
     def __reduce__(self) -> tuple[Any, ...]:  # a file's weights travel as its path
         if self.path and Path(self.path).exists():
             return (load_weights, (self.path,))
-        return (GoWeights, (self.prior, self.playout, self.manifest, self.path))
+        return (GoWeights, (self.prior, self.playout, self.manifest, self.path,
+                            self.td_theta))
 
 
 def save_weights(path: Path, weights: GoWeights) -> None:
@@ -96,6 +100,8 @@ def save_weights(path: Path, weights: GoWeights) -> None:
         arrays[f"{name}_codes"] = fg.codes.astype(np.int32)
         arrays[f"{name}_gammas"] = fg.gammas
         arrays[f"{name}_scalars"] = fg.scalars
+    if weights.td_theta is not None:
+        arrays["td_theta"] = weights.td_theta
     tmp = path.with_name(path.name + ".tmp.npz")
     np.savez_compressed(tmp, **arrays)
     tmp.replace(path)
@@ -124,6 +130,9 @@ def load_weights(path: str = "") -> GoWeights:
                     a.setflags(write=False)
                 parts[name] = FeatureGammas(levels, codes, gammas, scalars)
             manifest = json.loads(str(z["manifest"]))
+            td = np.asarray(z["td_theta"], dtype=np.float64) if "td_theta" in z else None
+            if td is not None:
+                td.setflags(write=False)
     except (KeyError, OSError, ValueError, zipfile.BadZipFile) as e:
         raise ValueError(f"{p} is not a Go weights file: {e}") from e
-    return GoWeights(parts["prior"], parts["playout"], manifest, str(p))
+    return GoWeights(parts["prior"], parts["playout"], manifest, str(p), td)

@@ -134,3 +134,29 @@ def test_balance_tunes_the_playout_part_only(weights_file: Path, tmp_path: Path)
     sb = tuned.manifest["simulation_balancing"]
     assert sb["data"]["positions"] == 12 and sb["command"] == "t"
     assert any("MSE after" in m for m in logs)
+
+
+def test_td_value_resumes_and_feeds_the_priors(weights_file: Path, tmp_path: Path) -> None:
+    from training.go.td import td_weights
+
+    out = tmp_path / "td.npz"
+    logs: list[str] = []
+    td_weights(str(weights_file), out, games=2, chunk=1, step=0.5, log=logs.append)
+    whole = load_weights(str(out))
+    assert whole.td_theta is not None and np.abs(whole.td_theta).sum() > 0
+    assert whole.manifest["td0"]["games"] == 2
+    part = tmp_path / "part.npz"
+    td_weights(str(weights_file), part, games=1, chunk=1, step=0.5, log=logs.append)
+    resumed = td_weights(str(weights_file), part, games=2, chunk=1, step=0.5,
+                         log=logs.append)
+    assert any("resuming after 1 games" in m for m in logs)
+    assert resumed.td_theta is not None
+    assert np.allclose(resumed.td_theta, whole.td_theta)  # the same games either way
+    s = GoState(9, 7.0, learned_priors=LearnedPriors(visits=0.0, td_visits=10.0),
+                weights=whole)
+    s.play(40)
+    plain = GoState(9, 7.0)
+    plain.play(40)
+    pr, base = s.priors(), plain.priors()
+    assert np.allclose(pr.counts[:-1], base.counts[:-1] + 10.0)  # heuristic + TD visits
+    assert pr.counts[-1] == base.counts[-1]

@@ -82,6 +82,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     lab.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                      help="corvid gtp setting of the labelling search (repeatable)")
     lab.set_defaults(func=run_label_command)
+    td = sub.add_parser("td", help="learn a TD(0) local-shape value by self-play",
+                        description=TD, formatter_class=argparse.RawDescriptionHelpFormatter)
+    td.add_argument("--weights", required=True, metavar="FILE",
+                    help="weights file the value is added to (a copy is written)")
+    td.add_argument("--out", type=Path, required=True, metavar="FILE")
+    td.add_argument("--games", type=int, required=True, help="self-play games in all")
+    td.add_argument("--size", type=int, default=9)
+    td.add_argument("--komi", type=float, default=7.0)
+    td.add_argument("--step", type=float, default=0.1, help="TD step size alpha (default 0.1)")
+    td.add_argument("--epsilon", type=float, default=0.1, help="exploration (default 0.1)")
+    td.add_argument("--seed", type=int, default=1)
+    td.set_defaults(func=run_td_command)
     go.set_defaults(func=lambda _args: go.print_help(sys.stderr) or 2)
 
 
@@ -139,6 +151,33 @@ def run_label_command(args: argparse.Namespace) -> int:
         print(f"corvid go label: {e}", file=sys.stderr)
         return 2
     print(f"{len(labels)} labelled positions in {args.out}")
+    return 0
+
+
+TD = """\
+Learn a value of local shapes by TD(0) in self-play (seed 000's RLGO; algorithms.md §6):
+Q(s, a) = sigmoid(phi(s after a) . theta) over 1x1 (by location), 2x2 and 3x3 shapes seen
+by the mover, self-play epsilon-greedy on Q. Writes a copy of --weights with the value
+(td_theta), saved every 100 games; the same command resumes from --out. corvid gtp uses it
+with --set td_visits=N (pseudo-visits at Q for every move).
+"""
+
+
+def run_td_command(args: argparse.Namespace) -> int:
+    from training.go.td import td_weights
+
+    if args.games < 1 or args.step <= 0 or not 0 <= args.epsilon <= 1:
+        print("corvid go td: need --games >= 1, --step > 0, 0 <= --epsilon <= 1",
+              file=sys.stderr)
+        return 2
+    try:
+        td_weights(args.weights, args.out, games=args.games, size=args.size, komi=args.komi,
+                   step=args.step, epsilon=args.epsilon, seed=args.seed,
+                   command=_command("td"), log=lambda m: print(m, flush=True))
+    except (FileNotFoundError, ValueError) as e:
+        print(f"corvid go td: {e}", file=sys.stderr)
+        return 2
+    print(f"wrote {args.out}")
     return 0
 
 
