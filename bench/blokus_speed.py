@@ -1,10 +1,14 @@
 """Blokus Duo speed: random playouts per second and full legal-move generation time.
 
-Usage: python bench/blokus_speed.py [--playouts N] [--json]
+Usage: python bench/blokus_speed.py [--playouts N] [--search-playouts N] [--python-tree]
+                                    [--json]
 
 * playouts/s: uniform random playouts from the empty board, one core, in one numba call
   (``playout_batch``); also the weighted policy, and single ``playout()`` calls (with their
   Python overhead, as UCT makes them).
+* search playouts/s: one `corvid blokus --set core=uct` move from the empty board with the
+  client's defaults (UCT, RAVE, priors, uniform playouts), tree included, on the compiled tree
+  (``--python-tree``: search.uct); ``search_ratio`` is that rate over the uniform kernel's.
 * features µs: the §7 feature vector of a position (numba, with Python overhead).
 * movegen µs: one full legal-move generation from the board alone (``k_generate``, attach
   points then placements), averaged over the positions of random games; also the incremental
@@ -53,6 +57,25 @@ def single_rate(n: int) -> float:
     return n / (time.process_time() - t)
 
 
+def search_rate(playouts: int, compiled: bool = True, repeats: int = 3) -> float:
+    """Playouts per CPU second of the client's UCT core, one move from the empty board."""
+    from clients.blokus.config import PlayerConfig
+    from clients.blokus.player import Core
+    from search.budget import Budget
+
+    cfg = PlayerConfig(core="uct", compiled=compiled)
+    s = BlokusState(first=0, config=cfg.game)
+    rng = np.random.default_rng(4)
+    Core(cfg).search(s.clone(), Budget(playouts=20), rng)  # compile / load
+    best = 0.0
+    for _ in range(repeats):
+        core = Core(cfg)
+        t = time.process_time()
+        core.search(s.clone(), Budget(playouts=playouts), rng)
+        best = max(best, playouts / (time.process_time() - t))
+    return best
+
+
 def movegen(games: int) -> tuple[float, float, int, float]:
     rng = np.random.default_rng(3)
     positions = []
@@ -91,9 +114,13 @@ def movegen(games: int) -> tuple[float, float, int, float]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--playouts", type=int, default=5000)
+    ap.add_argument("--search-playouts", type=int, default=3000)
+    ap.add_argument("--python-tree", action="store_true",
+                    help="the UCT core on search.uct instead of the compiled tree")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     uni = batch_rate("uniform", args.playouts)
+    search = search_rate(args.search_playouts, compiled=not args.python_tree)
     wei = batch_rate("weighted", args.playouts)
     single = single_rate(max(args.playouts // 5, 100))
     scratch, inc, mean_moves, feat = movegen(20)
@@ -101,6 +128,9 @@ def main() -> int:
         ("uniform playouts/s (batch kernel)", f"{uni:,.0f}"),
         ("weighted playouts/s (batch kernel)", f"{wei:,.0f}"),
         ("uniform playouts/s (state.playout)", f"{single:,.0f}"),
+        (f"search playouts/s (uct, {'Python' if args.python_tree else 'compiled'} tree)",
+         f"{search:,.0f}"),
+        ("search ratio (search / uniform kernel)", f"{search / uni:.2f}"),
         ("full movegen µs (k_generate)", f"{scratch:.1f}"),
         ("legal_placements µs (incremental)", f"{inc:.1f}"),
         ("mean legal moves per position", f"{mean_moves}"),
@@ -112,6 +142,8 @@ def main() -> int:
     if args.json:
         print(json.dumps({
             "playouts_per_s": round(uni),
+            "search_playouts_per_s": round(search),
+            "search_ratio": round(search / uni, 3),
             "movegen_us": round(scratch, 2),
             "weighted_playouts_per_s": round(wei),
             "single_playouts_per_s": round(single),

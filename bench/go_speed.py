@@ -1,6 +1,7 @@
 """Go playout speed: playouts per second on one core from the empty board.
 
-    python bench/go_speed.py [--size 9] [--playouts 20000] [--search-playouts 3000] [--json]
+    python bench/go_speed.py [--size 9] [--playouts 20000] [--search-playouts 3000]
+                             [--python-tree] [--json]
 
 Rates are per second of this process's CPU time (the one-core figure on a shared machine)
 and per wall-clock second. Runs the batched kernel (one numba call for all playouts) with
@@ -8,9 +9,12 @@ the full policy (the default: MoGo-like with capture anywhere, policy 2), the Mo
 without capture anywhere (policy 1) and the light policy (uniform random, no own-eye
 filling, policy 0), after a warm-up call. Then the whole engine's search: one `corvid gtp`
 move with its default settings (UCT, RAVE, priors, grandfather, full playouts) from the empty
-board, as playouts per CPU second and CPU milliseconds per move: the tree's Python costs
-included, this is what a time limit buys. ``--json``: ``playouts_per_s`` is the full policy;
-``search_playouts_per_s`` and ``search_ms_per_move`` the engine's search.
+board, as playouts per CPU second and CPU milliseconds per move: the tree's costs included,
+this is what a time limit buys; ``search_ratio`` is the search rate over the full policy's
+kernel rate (1.0: the tree costs nothing). ``--python-tree`` measures the engine with the
+Python reference tree (search.uct, ``compiled=false``) instead of the compiled one.
+``--json``: ``playouts_per_s`` is the full policy; ``search_playouts_per_s``,
+``search_ms_per_move`` and ``search_ratio`` the engine's search.
 """
 
 from __future__ import annotations
@@ -29,24 +33,24 @@ from games.go import GoState  # noqa: E402
 from games.go.state import PlayoutSettings  # noqa: E402
 
 
-def measure_search(size: int, playouts: int, seed: int, repeats: int = 3) -> tuple[float, float]:
+def measure_search(size: int, playouts: int, seed: int, compiled: bool = True,
+                   repeats: int = 3) -> tuple[float, float]:
     """(playouts per CPU second, CPU ms per move) of the engine's search from the empty
     board with `corvid gtp`'s defaults; the best of ``repeats`` searches after a warm-up."""
     from clients.gtp.config import GtpConfig
-    from clients.gtp.player import uct_config
+    from clients.gtp.player import make_core
     from search.budget import Budget
-    from search.uct import UCT
 
-    cfg = GtpConfig()
+    cfg = GtpConfig(compiled=compiled)
     s = GoState(size, 7.0)
     s.settings = s.settings._replace(policy=cfg.playout_policy)
     rng = np.random.default_rng(seed)
-    UCT(uct_config(cfg)).search(s.clone(), None, Budget(playouts=50), rng)  # warm-up
+    make_core(cfg).search(s.clone(), 0, Budget(playouts=50), rng)  # warm-up
     best = float("inf")
     for _ in range(repeats):
-        uct = UCT(uct_config(cfg))
+        core = make_core(cfg)
         c0 = time.process_time()
-        uct.search(s.clone(), None, Budget(playouts=playouts), rng)
+        core.search(s.clone(), 0, Budget(playouts=playouts), rng)
         best = min(best, time.process_time() - c0)
     return playouts / best, 1000.0 * best
 
@@ -71,6 +75,8 @@ def main() -> int:
     ap.add_argument("--playouts", type=int, default=20000)
     ap.add_argument("--search-playouts", type=int, default=3000)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--python-tree", action="store_true",
+                    help="the engine with search.uct (compiled=false)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     full = measure(args.size, args.playouts, PlayoutSettings().policy, args.seed)
@@ -81,15 +87,19 @@ def main() -> int:
           f"{'B wins':>7}")
     for name, (pps, wps, mean, bw) in (("full", full), ("local", local), ("light", light)):
         print(f"{name:<8} {pps:>14.0f} {wps:>15.0f} {mean:>9.2f} {bw:>7.3f}")
-    sps, ms = measure_search(args.size, args.search_playouts, args.seed)
-    print(f"engine search (corvid gtp defaults, {args.search_playouts} playouts from the empty "
-          f"board): {sps:.0f} playouts/cpu s, {ms:.0f} cpu ms per move")
+    sps, ms = measure_search(args.size, args.search_playouts, args.seed,
+                             compiled=not args.python_tree)
+    tree = "Python" if args.python_tree else "compiled"
+    print(f"engine search (corvid gtp defaults, {tree} tree, {args.search_playouts} playouts "
+          f"from the empty board): {sps:.0f} playouts/cpu s, {ms:.0f} cpu ms per move, "
+          f"{sps / full[0]:.2f} of the kernel's rate")
     if args.json:
         print(json.dumps({"playouts_per_s": round(full[0]),
                           "local_playouts_per_s": round(local[0]),
                           "light_playouts_per_s": round(light[0]),
                           "search_playouts_per_s": round(sps),
-                          "search_ms_per_move": round(ms, 1)}))
+                          "search_ms_per_move": round(ms, 1),
+                          "search_ratio": round(sps / full[0], 3)}))
     return 0
 
 

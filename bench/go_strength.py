@@ -1,6 +1,7 @@
 """Strength of `corvid gtp` against GNU Go through the referee (`corvid serve gtp`).
 
     python bench/go_strength.py --games 10 --playouts 1000 --level 0 [--size 9] [--komi 7]
+    python bench/go_strength.py --games 10 --seconds 1 --level 10   # a time per move
 
 corvid plays black in odd games and white in even ones; games are scored by Tromp-Taylor
 with both engines capturing dead stones before they pass (GNU Go runs with --chinese-rules
@@ -41,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=4)
     p.add_argument("--playouts", type=int, default=1000, help="corvid playouts per move")
+    p.add_argument("--seconds", type=float, default=None, metavar="S",
+                   help="corvid searches S seconds per move instead (no playout cap)")
     p.add_argument("--level", type=int, default=0, help="GNU Go level (0..10)")
     p.add_argument("--size", type=int, default=9)
     p.add_argument("--komi", type=float, default=7.0)
@@ -58,11 +61,15 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.games < 1 or args.parallel < 1:
         p.error("--games and --parallel must be at least 1")
+    if args.seconds is not None and args.seconds <= 0:
+        p.error("--seconds must be > 0")
     gnugo = find_gnugo()
     if gnugo is None:
         print("go_strength: GNU Go not found (apt-get install gnugo)", file=sys.stderr)
         return 2
-    print(f"corvid ({args.playouts} playouts/move) vs GNU Go level {args.level}, "
+    budget = (f"{args.seconds:g} s/move" if args.seconds is not None
+              else f"{args.playouts} playouts/move")
+    print(f"corvid ({budget}) vs GNU Go level {args.level}, "
           f"{args.size}x{args.size}, komi {args.komi:g}, {args.games} games", flush=True)
     jobs = min(args.parallel, args.games)
     if jobs == 1:
@@ -74,8 +81,9 @@ def main(argv: list[str] | None = None) -> int:
 def referee_command(args: argparse.Namespace, gnugo: str, seed: int, games: int,
                     sgf_dir: Path | None) -> list[str]:
     py = shlex.quote(sys.executable)
-    sets = " ".join(f"--set {shlex.quote(s)}" for s in
-                    [f"playouts={args.playouts}", f"seed={seed}", *args.set])
+    budget = ([f"playouts={args.playouts}"] if args.seconds is None
+              else ["playouts=0", f"seconds={args.seconds:g}"])
+    sets = " ".join(f"--set {shlex.quote(s)}" for s in [*budget, f"seed={seed}", *args.set])
     corvid = f"{py} -m clients.cli --log-level warning gtp {sets}"
     opponent = (f"{gnugo} --mode gtp --level {args.level} --chinese-rules --capture-all-dead "
                 "--positional-superko")

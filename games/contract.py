@@ -21,7 +21,7 @@ Conventions
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from typing import NamedTuple, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -161,6 +161,28 @@ class Priors(NamedTuple):
 @runtime_checkable
 class HasPriors(Protocol):
     def priors(self) -> Priors: ...
+
+
+class TreeGame(NamedTuple):
+    """What a game hands the compiled UCT (``search.ctree``, whose docstring specifies the
+    six kernels): numba kernels over a kernel state (a tuple of arrays), a per-search context
+    (a tuple of arrays and scratch space) and the sizes the search allocates for. Moves are
+    ints in [-1, ``move_limit``)."""
+
+    kernels: tuple[Any, Any, Any, Any, Any, Any]  # copy, to_move, key, legal, play, playout
+    ctx: tuple[Any, ...]
+    state: tuple[Any, ...]
+    num_players: int
+    max_moves: int  # most legal moves a position can have
+    move_limit: int
+    max_playout_moves: int  # most moves a playout records
+
+
+@runtime_checkable
+class HasTreeGame(Protocol):
+    def tree_game(self) -> TreeGame:
+        """The state as the compiled UCT sees it (a fresh kernel state and context)."""
+        ...
 
 
 @runtime_checkable

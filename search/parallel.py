@@ -26,16 +26,29 @@ import msgspec
 import numpy as np
 import zmq
 
+from search.abucb import ABUCB, ABUCBConfig
 from search.budget import Budget
+from search.ctree import CompiledUCT
 from search.flat import FlatConfig, FlatMC
 from search.result import SearchResult
 from search.uct import UCT, UCTConfig
 
+CoreName = Literal["flat", "uct", "ctree", "abucb"]
+# a core name -> (its class, its config); "ctree" is UCT on the compiled tree (search.ctree)
+CORES: dict[str, tuple[Any, type[msgspec.Struct]]] = {
+    "flat": (FlatMC, FlatConfig),
+    "uct": (UCT, UCTConfig),
+    "ctree": (CompiledUCT, UCTConfig),
+    "abucb": (ABUCB, ABUCBConfig),
+}
+# how a core picks its move, for merging the workers' root statistics
+_FINAL = {"abucb": "mean"}
+
 
 class Task(msgspec.Struct, frozen=True, tag="task"):
     session: str
-    core: Literal["flat", "uct"]
-    config: bytes  # msgpack of FlatConfig or UCTConfig
+    core: CoreName
+    config: bytes  # msgpack of the core's config (CORES)
     root: bytes  # pickled State or InfoSet
     seat: int | None
     playouts: int | None
@@ -64,9 +77,8 @@ _decoder = msgspec.msgpack.Decoder(Message)
 
 
 def _make_core(core: str, config: bytes) -> Any:
-    if core == "flat":
-        return FlatMC(msgspec.msgpack.decode(config, type=FlatConfig))
-    return UCT(msgspec.msgpack.decode(config, type=UCTConfig))
+    cls, cfg_type = CORES[core]
+    return cls(msgspec.msgpack.decode(config, type=cfg_type))
 
 
 def worker_main(endpoint: str, parent: int | None = None) -> None:
@@ -181,7 +193,7 @@ class WorkerPool:
         pid = self.pids.get(ident)
         return any(p.pid == pid and not p.is_alive() for p in self.procs)
 
-    def search(self, core: Literal["flat", "uct"], config: FlatConfig | UCTConfig, root: Any,
+    def search(self, core: CoreName, config: msgspec.Struct, root: Any,
                seat: int | None, budget: Budget, rng: np.random.Generator,
                session: str = "default", reply_timeout: float | None = None) -> SearchResult:
         if not self.ready:
@@ -223,7 +235,7 @@ class WorkerPool:
         self.ready = [i for i in self.ready if not self._dead(i)]
         if not results:
             raise RuntimeError("no worker answered" + (f": {errors[0]}" if errors else ""))
-        final = getattr(config, "final", "visits")
+        final = getattr(config, "final", _FINAL.get(core, "visits"))
         return merge_results(results, final)
 
     def close(self) -> None:

@@ -145,6 +145,7 @@ class UCTConfig(msgspec.Struct, frozen=True):
     reuse: bool = True
     final: Literal["visits", "mean"] = "visits"
     max_depth: int = 1000
+    tree_mb: float = 1024.0  # search.ctree only: the most memory its node and edge pools take
 
 
 class Node:

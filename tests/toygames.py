@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+from numba import njit
 
-from games.contract import Playout
+from games.contract import Playout, Priors, TreeGame
+from games.splitmix import rng_next
 
 
 def _random_playout(state, rng: np.random.Generator, seat: int) -> Playout:  # type: ignore[no-untyped-def]
@@ -219,3 +221,113 @@ class HighCardInfo:
         for _, card in self.played:
             w.play(card)
         return w
+
+
+# -- a game with compiled kernels for search.ctree ------------------------------------------
+# NimN: n players take 1..max_take objects in turn from one heap; whoever takes the last one
+# wins (return 1), the others get 0. Kernel state: int64 [heap, to_move, last taker];
+# ctx: int64 [max_take, players]. Priors: taking the whole heap looks good.
+
+@njit(cache=True)
+def _nim_copy(ctx, src, dst):  # type: ignore[no-untyped-def]
+    dst[0][:] = src[0]
+
+
+@njit(cache=True)
+def _nim_to_move(ctx, st):  # type: ignore[no-untyped-def]
+    return -1 if st[0][0] == 0 else st[0][1]
+
+
+@njit(cache=True)
+def _nim_key(ctx, st):  # type: ignore[no-untyped-def]
+    return st[0][0] * ctx[0][1] + st[0][1]
+
+
+@njit(cache=True)
+def _nim_legal(ctx, st, moves, values, counts, priors):  # type: ignore[no-untyped-def]
+    heap = st[0][0]
+    n = min(ctx[0][0], heap)
+    for i in range(n):
+        moves[i] = i + 1
+        if priors:
+            values[i] = 0.9 if i + 1 == heap else 0.4
+            counts[i] = 3.0
+    return n
+
+
+@njit(cache=True)
+def _nim_play(ctx, st, move):  # type: ignore[no-untyped-def]
+    s = st[0]
+    s[0] -= move
+    s[2] = s[1]
+    s[1] = (s[1] + 1) % ctx[0][1]
+
+
+@njit(cache=True)
+def _nim_playout(ctx, st, rng, moves, players, returns):  # type: ignore[no-untyped-def]
+    s = st[0]
+    n = 0
+    while s[0] > 0:
+        k = min(ctx[0][0], s[0])
+        m = 1 + np.int64(rng_next(rng) % np.uint64(k))
+        moves[n] = m
+        players[n] = s[1]
+        n += 1
+        _nim_play(ctx, st, m)
+    for p in range(ctx[0][1]):
+        returns[p] = 1.0 if p == s[2] else 0.0
+    return n
+
+
+class NimN:
+    """Nim for ``players`` seats with compiled kernels (``tree_game``); its Python playout
+    draws what the kernel draws (``rng.integers(k)``), so both searches can be compared."""
+
+    def __init__(self, heap: int = 12, max_take: int = 3, players: int = 3) -> None:
+        self.heap = heap
+        self.max_take = max_take
+        self.num_players = players
+        self.to_move = 0
+        self.last = -1
+
+    def legal_moves(self) -> list[int]:
+        return list(range(1, min(self.max_take, self.heap) + 1))
+
+    def play(self, move: int) -> None:
+        if not 1 <= move <= min(self.max_take, self.heap):
+            raise ValueError(f"illegal take {move}")
+        self.heap -= move
+        self.last = self.to_move
+        self.to_move = (self.to_move + 1) % self.num_players
+
+    def clone(self) -> NimN:
+        c = NimN(self.heap, self.max_take, self.num_players)
+        c.to_move, c.last = self.to_move, self.last
+        return c
+
+    def is_terminal(self) -> bool:
+        return self.heap == 0
+
+    def returns(self) -> list[float]:
+        return [1.0 if s == self.last else 0.0 for s in range(self.num_players)]
+
+    def key(self) -> int:
+        return self.heap * self.num_players + self.to_move
+
+    def diagram(self) -> str:
+        return "|" * self.heap
+
+    def priors(self) -> Priors:
+        moves = self.legal_moves()
+        return Priors(moves, np.array([0.9 if m == self.heap else 0.4 for m in moves]),
+                      np.full(len(moves), 3.0))
+
+    def playout(self, rng: np.random.Generator, seat: int) -> Playout:
+        return _random_playout(self, rng, seat)
+
+    def tree_game(self) -> TreeGame:
+        st = (np.array([self.heap, self.to_move, self.last], dtype=np.int64),)
+        ctx = (np.array([self.max_take, self.num_players], dtype=np.int64),)
+        kernels = (_nim_copy, _nim_to_move, _nim_key, _nim_legal, _nim_play, _nim_playout)
+        return TreeGame(kernels, ctx, st, self.num_players, self.max_take,
+                        self.max_take + 1, self.heap + 1)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import time
+from typing import Any
 
 import structlog
 
@@ -19,7 +20,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "blokus",
         help="Blokus Duo player for the ICFPT host (TCP or serial)",
         description="Connect to an ICFPT Blokus Duo host (TCP, or a serial device) and play. "
-        "Core and time are settings: --set core=uct|alphabeta|greedy, --set time=1.0, "
+        "Core and time are settings: --set core=alphabeta|uct|flat|abucb|greedy, "
+        "--set workers=N (uct, flat, abucb), --set time=1.0, "
         "--set margin=0.25, --set weights=FILE, --set seed=N.",
     )
     p.add_argument("--host", default="127.0.0.1")
@@ -65,17 +67,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def run_play(args: argparse.Namespace) -> int:
-    from clients.blokus.agent import play_game
     from clients.blokus.player import BlokusPlayer
-    from protocols.transport import SerialTransport, TcpTransport, TransportError
 
     cfg = load_config(PlayerConfig, args.config, args.set)
     team = args.team_code if args.team_code is not None else cfg.team_code
     player = BlokusPlayer(cfg)
+    try:
+        return _play(args, cfg, player, team)
+    finally:
+        player.core.close()  # the worker processes, if any
+
+
+def _play(args: argparse.Namespace, cfg: PlayerConfig, player: Any, team: str) -> int:
+    from clients.blokus.agent import play_game
+    from protocols.transport import SerialTransport, TcpTransport, TransportError
+
     if cfg.warmup:
         _warmup(player)
-    log.info("blokus_player", core=cfg.core, time=cfg.time, margin=cfg.margin,
-             weights=player.core.weights or None, dialect=args.dialect, team_code=team)
+    player.core.start()
+    log.info("blokus_player", core=cfg.core, workers=cfg.workers, time=cfg.time,
+             margin=cfg.margin, weights=player.core.weights or None, dialect=args.dialect,
+             team_code=team)
     if args.serial:
         transport = SerialTransport(args.serial, baudrate=args.baud)
         log.info("serial_open", device=args.serial, baud=args.baud)

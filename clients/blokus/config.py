@@ -2,23 +2,35 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated
 
 import msgspec
 
 from games.blokus_duo import BlokusConfig
+from search.abucb import ABUCBConfig
 from search.alphabeta import AlphaBetaConfig
+from search.flat import FlatConfig
 from search.uct import UCTConfig
+
+# the decision cores that can play Blokus Duo, by the names of every client; the first
+# three search in worker processes too (search.parallel)
+BLOKUS_CORES = ("uct", "flat", "abucb", "alphabeta", "greedy")
+PARALLEL_CORES = ("uct", "flat", "abucb")
 
 
 class PlayerConfig(msgspec.Struct, frozen=True):
-    """core: ``uct`` (UCT with RAVE and the game's priors), ``alphabeta`` (iterative
-    deepening over the learned evaluation in ``weights``) or ``greedy`` (1 ply of the learned
-    evaluation). ``time`` is the host's limit per move; the search gets ``time - margin``
-    minus what was already spent since the prompt arrived."""
+    """core: ``alphabeta`` (iterative deepening over the learned evaluation in ``weights``),
+    ``uct`` (UCT with RAVE and the game's priors, on the compiled tree unless ``compiled`` is
+    false), ``flat`` (flat Monte Carlo, UCB1-TUNED at the root), ``abucb`` (α-β over UCB
+    bounds) or ``greedy`` (1 ply of the learned evaluation). ``workers`` > 1 runs uct, flat
+    or abucb root-parallel in that many processes. ``time`` is the host's limit per move;
+    the search gets ``time - margin`` minus what was already spent since the prompt
+    arrived."""
 
     # alphabeta with the bundled weights beat uct 119-5-76 at 1 s per move (docs/blokus-host.md)
-    core: Literal["uct", "alphabeta", "greedy"] = "alphabeta"
+    core: str = "alphabeta"
+    compiled: bool = True
+    workers: Annotated[int, msgspec.Meta(ge=1, le=64)] = 1
     time: float = 1.0
     margin: float = 0.25
     seed: int = 0
@@ -26,5 +38,15 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     weights: str = ""  # a weights .npz (corvid blokus learn); "" = the bundled file
     uct: UCTConfig = UCTConfig(c=0.0, rave=True, rave_k=300.0, priors=True, reuse=True)
     alphabeta: AlphaBetaConfig = AlphaBetaConfig(max_depth=8, width=12, root_width=24)
+    abucb: ABUCBConfig = ABUCBConfig(depth=2, width=12)
+    flat: FlatConfig = FlatConfig()
     game: BlokusConfig = BlokusConfig()
     warmup: bool = True  # compile / load the kernels before connecting
+
+    def __post_init__(self) -> None:
+        if self.core not in BLOKUS_CORES:
+            raise ValueError(f"core {self.core!r} cannot play Blokus Duo; the cores that can: "
+                             + ", ".join(BLOKUS_CORES))
+        if self.workers > 1 and self.core not in PARALLEL_CORES:
+            raise ValueError(f"workers={self.workers} needs core "
+                             + ", ".join(PARALLEL_CORES) + f", not {self.core!r}")

@@ -15,20 +15,23 @@ import time
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import numpy as np
 import structlog
+import zmq
 
-from clients.blokus.config import PlayerConfig
+from clients.blokus.config import PARALLEL_CORES, PlayerConfig
 from clients.blokus.evaluation import BlokusEval, blokus_features
 from games.blokus_duo import PASS, BlokusState
 from protocols.icfpt import FirstMovePrompt, SecondMovePrompt, TurnPrompt
 from search.alphabeta import AlphaBeta, AlphaBetaConfig
 from search.budget import Budget
+from search.parallel import CORES, CoreName, WorkerPool
 from search.result import SearchResult
 from search.selective import load_weights
-from search.uct import UCT
 
 log = structlog.get_logger()
+_POOL_ERRORS = (RuntimeError, TimeoutError, OSError, zmq.ZMQError)
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 DEFAULT_WEIGHTS = DATA_DIR / "weights.npz"
@@ -55,32 +58,81 @@ def fallback_move(state: BlokusState) -> int:
     return moves[int(np.argmax(sizes))]
 
 
+def core_spec(cfg: PlayerConfig) -> tuple[CoreName, msgspec.Struct]:
+    """A playout core's name in search.parallel.CORES and its config (not alphabeta, greedy)."""
+    if cfg.core == "flat":
+        return "flat", cfg.flat
+    if cfg.core == "abucb":
+        return "abucb", cfg.abucb
+    return ("ctree" if cfg.compiled else "uct"), cfg.uct
+
+
 class Core:
-    """One decision core behind a uniform ``search(state, seconds, rng)``."""
+    """One decision core behind a uniform ``search(state, budget, rng)``; with ``workers`` >
+    1 the playout cores search root-parallel in worker processes (started by :meth:`start`),
+    and here alone (logging why) if the workers fail."""
 
     def __init__(self, cfg: PlayerConfig) -> None:
         self.cfg = cfg
         self.name = cfg.core
         self.weights = ""
-        self.uct: UCT | None = None
-        self.ab: AlphaBeta | None = None
-        if cfg.core == "uct":
-            self.uct = UCT(cfg.uct)
+        self.searcher: Any
+        self.pool: WorkerPool | None = None
+        self.workers_failed = False
+        self.game = 0  # the workers' session: a new game starts new trees
+        if cfg.core in PARALLEL_CORES:
+            name, conf = core_spec(cfg)
+            self.searcher = CORES[name][0](conf)
         else:
             ev, self.weights = load_eval(cfg.weights)
             ab_cfg = cfg.alphabeta if cfg.core == "alphabeta" else AlphaBetaConfig(max_depth=1)
-            self.ab = AlphaBeta(ev, ab_cfg)
+            self.searcher = AlphaBeta(ev, ab_cfg)
+
+    def start(self) -> None:
+        """Start the worker processes (workers > 1) and load their kernels."""
+        if self.cfg.workers <= 1 or self.pool is not None or self.workers_failed:
+            return
+        try:
+            self.pool = WorkerPool(workers=self.cfg.workers)
+            name, conf = core_spec(self.cfg)
+            warm = BlokusState(config=self.cfg.game)
+            self.pool.search(name, conf, warm, warm.to_move,
+                             Budget(playouts=8 * self.cfg.workers), np.random.default_rng(0),
+                             session="warm-up")
+        except _POOL_ERRORS as e:
+            self._workers_failed(e)
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.close()
+            self.pool = None
+
+    def _workers_failed(self, error: Exception) -> None:
+        log.warning("blokus_workers_failed", error=f"{type(error).__name__}: {error}")
+        self.close()
+        self.workers_failed = True
 
     def reset(self) -> None:
-        if self.uct is not None:
-            self.uct.reset()
+        if hasattr(self.searcher, "reset"):
+            self.searcher.reset()
+        self.game += 1
 
     def search(self, state: BlokusState, budget: Budget, rng: np.random.Generator
                ) -> SearchResult:
-        if self.uct is not None:
-            return self.uct.search(state, None, budget, rng)
-        assert self.ab is not None
-        return self.ab.search(state, state.to_move, budget, rng)
+        if self.cfg.workers > 1 and not self.workers_failed:
+            self.start()
+            if self.pool is not None:
+                name, conf = core_spec(self.cfg)
+                slack = None if budget.seconds is None else budget.seconds + 0.5
+                try:
+                    return self.pool.search(name, conf, state, state.to_move, budget, rng,
+                                            session=f"game-{self.game}", reply_timeout=slack)
+                except _POOL_ERRORS as e:
+                    self._workers_failed(e)
+                    if budget.seconds is not None:
+                        budget = Budget(playouts=8)  # the time went waiting: a few here
+        result: SearchResult = self.searcher.search(state, state.to_move, budget, rng)
+        return result
 
 
 class BlokusPlayer:

@@ -46,16 +46,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig) -> int:
     """Answer GTP commands from ``engine_input`` until ``quit`` or end of input."""
     from clients.gtp.engine import GtpEngine
-    from clients.gtp.player import UctPlayer
+    from clients.gtp.player import SearchPlayer
 
     log = structlog.get_logger()
-    player = UctPlayer(config)
+    player = SearchPlayer(config)
     engine = GtpEngine(config, player)
     try:
         if config.warmup:
             from clients.gtp.board import warm_up
 
             warm_up()
+            player.warm_up()
             player.start()
         log.info("gtp_ready", name=config.name, workers=config.workers)
         for raw in engine_input:

@@ -7,6 +7,9 @@ from typing import Annotated, Literal
 
 import msgspec
 
+# the decision cores that can play Go (search.*), by the names of every client
+GO_CORES = ("uct", "flat", "abucb")
+
 
 class GtpConfig(msgspec.Struct, frozen=True):
     # identity
@@ -19,6 +22,13 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # search processes: 1 searches here; N > 1 runs root-parallel UCT in N worker processes
     # (search.parallel), each with its own tree kept across moves, the root visits merged
     workers: Annotated[int, msgspec.Meta(ge=1, le=64)] = 1
+    # the decision core: uct (UCT with RAVE and priors), flat (flat Monte Carlo, UCB1-TUNED at
+    # the root) or abucb (alpha-beta over UCB bounds, abucb_depth plies, abucb_width moves)
+    core: str = "uct"
+    compiled: bool = True  # uct on the compiled tree (search.ctree); false: search.uct
+    tree_mb: Annotated[float, msgspec.Meta(gt=0)] = 1024.0  # the compiled tree's memory cap
+    abucb_depth: Annotated[int, msgspec.Meta(ge=1, le=4)] = 2
+    abucb_width: Annotated[int, msgspec.Meta(ge=0)] = 8  # moves per node by prior (0: all)
     # UCT / RAVE / priors (search.UCTConfig)
     rave: bool = True
     rave_k: float = 1000.0
@@ -66,3 +76,8 @@ class GtpConfig(msgspec.Struct, frozen=True):
     min_size: int = 5
     max_size: int = 19
     warmup: bool = True  # compile / load the kernels before the first command
+
+    def __post_init__(self) -> None:
+        if self.core not in GO_CORES:
+            raise ValueError(f"core {self.core!r} cannot play Go; the cores that can: "
+                             + ", ".join(GO_CORES))

@@ -1,11 +1,14 @@
-"""The move generator of ``corvid gtp``: UCT with RAVE and priors (search.UCT) over the
-contract state of games.go, with the Go-specific decisions around it: resigning, passing only
-when it is safe under Tromp–Taylor scoring, and cleaning up dead stones."""
+"""The move generator of ``corvid gtp``: a decision core over the contract state of games.go —
+by default UCT with RAVE and priors on the compiled tree (search.ctree), else search.uct,
+flat Monte Carlo or α-β over UCB bounds — with the Go-specific decisions around it:
+resigning, passing only when it is safe under Tromp–Taylor scoring, and cleaning up dead
+stones."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import msgspec
 import numpy as np
 import structlog
 import zmq
@@ -14,10 +17,12 @@ from clients.gtp.config import GtpConfig
 from clients.gtp.engine import Decision, MoveRequest
 from clients.gtp.knowledge import prepare_state
 from games.go.priors import PriorWeights
+from search.abucb import ABUCBConfig
 from search.budget import Budget
-from search.parallel import WorkerPool
+from search.flat import FlatConfig
+from search.parallel import CORES, CoreName, WorkerPool
 from search.result import SearchResult
-from search.uct import UCT, UCTConfig
+from search.uct import UCTConfig
 
 log = structlog.get_logger()
 _POOL_ERRORS = (RuntimeError, TimeoutError, OSError, zmq.ZMQError)
@@ -25,15 +30,30 @@ _POOL_ERRORS = (RuntimeError, TimeoutError, OSError, zmq.ZMQError)
 
 def uct_config(cfg: GtpConfig) -> UCTConfig:
     return UCTConfig(rave=cfg.rave, rave_k=cfg.rave_k, c=cfg.c, priors=cfg.priors,
-                     reuse=cfg.reuse, grandfather=cfg.grandfather)
+                     reuse=cfg.reuse, grandfather=cfg.grandfather, tree_mb=cfg.tree_mb)
 
 
-class UctPlayer:
-    """A :class:`clients.gtp.engine.MoveGenerator` keeping one tree across moves."""
+def core_spec(cfg: GtpConfig) -> tuple[CoreName, msgspec.Struct]:
+    """The search core the settings ask for: its name in search.parallel.CORES and config."""
+    if cfg.core == "flat":
+        return "flat", FlatConfig()
+    if cfg.core == "abucb":
+        return "abucb", ABUCBConfig(depth=cfg.abucb_depth, width=cfg.abucb_width)
+    return ("ctree" if cfg.compiled else "uct"), uct_config(cfg)
+
+
+def make_core(cfg: GtpConfig) -> Any:
+    name, conf = core_spec(cfg)
+    return CORES[name][0](conf)
+
+
+class SearchPlayer:
+    """A :class:`clients.gtp.engine.MoveGenerator` keeping one core (and UCT's tree) across
+    moves."""
 
     def __init__(self, config: GtpConfig) -> None:
         self.config = config
-        self.uct = UCT(uct_config(config))
+        self.core = make_core(config)
         self.rng = np.random.default_rng(config.seed)
         self.pool: WorkerPool | None = None  # with workers > 1, started by start()
         self.game = 0  # the workers' session: a new game starts new trees
@@ -48,11 +68,21 @@ class UctPlayer:
 
         try:
             self.pool = WorkerPool(workers=self.config.workers)
-            self.pool.search("uct", uct_config(self.config), GoState(9, 7.0), None,
+            name, conf = core_spec(self.config)
+            warm = GoState(9, 7.0)
+            self.pool.search(name, conf, warm, warm.to_move,
                              Budget(playouts=16 * self.config.workers), self.rng,
                              session="warm-up")
         except _POOL_ERRORS as e:
             self._workers_failed(e)
+
+    def warm_up(self) -> None:
+        """Load (or compile) the core's kernels with a tiny search of a throwaway core, so
+        the first move's time is spent searching."""
+        from games.go import GoState
+
+        s = GoState(5, 0.5)
+        make_core(self.config).search(s, s.to_move, Budget(playouts=8), self.rng)
 
     def close(self) -> None:
         if self.pool is not None:
@@ -62,8 +92,8 @@ class UctPlayer:
     def configure(self, config: GtpConfig) -> None:
         old = self.config
         self.config = config
-        if uct_config(old) != uct_config(config):
-            self.uct = UCT(uct_config(config))
+        if core_spec(old) != core_spec(config):
+            self.core = make_core(config)
             self.game += 1  # the workers' trees were grown with the old settings
         if old.seed != config.seed:
             self.rng = np.random.default_rng(config.seed)
@@ -73,7 +103,8 @@ class UctPlayer:
             self.start()  # now, not inside the next move's time
 
     def reset(self) -> None:
-        self.uct.reset()
+        if hasattr(self.core, "reset"):
+            self.core.reset()
         self.game += 1
 
     def _budget(self, seconds: float | None) -> Budget:
@@ -103,10 +134,10 @@ class UctPlayer:
         if len(legal) <= 1:
             return Decision(None)
         if request.deterministic:
-            uct = UCT(uct_config(cfg))
+            core = make_core(cfg)
             rng = np.random.default_rng([cfg.seed, board.position_key(colour) & (2**63 - 1)])
         else:
-            uct, rng = self.uct, self.rng
+            core, rng = self.core, self.rng
         if request.seconds is not None and request.seconds <= 0:
             budget = Budget(playouts=1)  # the clock is all but gone: answer at once
         else:
@@ -118,10 +149,10 @@ class UctPlayer:
             if result is None and budget.seconds is not None:
                 budget = Budget(playouts=cfg.min_playouts)  # the move's time is spent
         if result is None:
-            result = uct.search(state, None, budget, rng)
+            result = core.search(state, state.to_move, budget, rng)
         if result.playouts < min(cfg.min_playouts, budget.playouts or cfg.min_playouts):
             # the time share was too small for a search: a few playouts beat none
-            result = uct.search(state, None, Budget(playouts=cfg.min_playouts), rng)
+            result = core.search(state, state.to_move, Budget(playouts=cfg.min_playouts), rng)
         stats: dict[str, Any] = {
             "moves": [board.vertex_of(m) for m in result.moves],
             "visits": result.visits,
@@ -152,8 +183,9 @@ class UctPlayer:
         if self.pool is None:
             return None
         slack = None if budget.seconds is None else budget.seconds + 2.0
+        name, conf = core_spec(self.config)
         try:
-            return self.pool.search("uct", uct_config(self.config), state, None, budget, rng,
+            return self.pool.search(name, conf, state, state.to_move, budget, rng,
                                     session=f"game-{self.game}", reply_timeout=slack)
         except _POOL_ERRORS as e:
             self._workers_failed(e)

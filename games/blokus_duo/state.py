@@ -16,7 +16,7 @@ import numpy as np
 
 from games.blokus_duo import kernels as _kernels
 from games.blokus_duo.geometry import PASS, PIECE_LETTERS, Geometry, geometry
-from games.contract import FloatArray, Playout, PlayoutBatch, Priors
+from games.contract import FloatArray, Playout, PlayoutBatch, Priors, TreeGame
 
 K: Any = _kernels  # numba dispatchers: untyped for mypy
 
@@ -218,6 +218,18 @@ class BlokusState:
         s.history = list(self.history)
         return s
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled without the geometry tables (13 MB; rebuilt from the cache by size), so a
+        state travels cheaply to the worker processes."""
+        state = dict(self.__dict__)
+        state["geo"] = self.geo.size
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        state = dict(state)
+        state["geo"] = geometry(state["geo"])
+        self.__dict__.update(state)
+
     def key(self) -> int:
         """Zobrist key of (placements per colour, colour to move, a pending pass)."""
         g = self.geo
@@ -292,6 +304,12 @@ class BlokusState:
         K.k_playout_batch(g.kernel_args, *self._arrays(), *self._scratch(), first,
                           self.colour_of(seat), pol, w, r, ret, sc)
         return PlayoutBatch(ret, np.zeros((len(first), 0)), np.zeros(len(first), np.int64))
+
+    def tree_game(self) -> TreeGame:
+        """The position as the compiled UCT (search.ctree) sees it (games.blokus_duo.tree)."""
+        from games.blokus_duo.tree import tree_game
+
+        return tree_game(self)
 
     # -- priors and features --------------------------------------------------------------
     def priors(self) -> Priors:

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from games.contract import Playout, PlayoutBatch, Priors
+from games.contract import Playout, PlayoutBatch, Priors, TreeGame
 from games.go import kernel as K
 from games.go.coords import (
     BLACK,
@@ -488,6 +488,12 @@ class GoState:
         from games.go.dead import score_with_dead_removed
 
         return score_with_dead_removed(self, rng, playouts)
+
+    def tree_game(self) -> TreeGame:
+        """The position as the compiled UCT (search.ctree) sees it (games.go.tree)."""
+        from games.go.tree import tree_game
+
+        return tree_game(self)
 
     # -- priors ------------------------------------------------------------------------
     def knowledge(self) -> GoWeights:

@@ -125,13 +125,59 @@ def test_2013_second_mover_replays_simultaneous_first_moves() -> None:
     assert ref.is_legal(ref.geo.parse_code(code))
 
 
-def test_uct_core_smoke() -> None:
-    cfg = PlayerConfig(core="uct", time=0.25, margin=0.1, seed=3)
-    core = Core(cfg)
-    p = BlokusPlayer(cfg, core=core)
+@pytest.mark.parametrize("settings", [{"core": "uct"}, {"core": "uct", "compiled": False},
+                                      {"core": "flat"}, {"core": "abucb"}])
+def test_playout_cores_answer_in_time(settings: dict[str, object]) -> None:
+    from clients.blokus.cli import _warmup
+    from search.abucb import ABUCB
+    from search.ctree import CompiledUCT
+    from search.flat import FlatMC
+    from search.uct import UCT
+
+    cfg = PlayerConfig(time=0.3, margin=0.1, seed=3, **settings)  # type: ignore[arg-type]
+    p = BlokusPlayer(cfg)
+    _warmup(p)  # as `corvid blokus` does before it connects
+    want = {"flat": FlatMC, "abucb": ABUCB}.get(str(settings["core"]),
+                                                 CompiledUCT if cfg.compiled else UCT)
+    assert isinstance(p.core.searcher, want)
     code = p.on_prompt(FirstMovePrompt(1))
     s = BlokusState(first=0)
     assert s.is_legal(s.geo.parse_code(code))
+    code2, info = p.decide()
+    assert "fallback" not in info and info["playouts"] > 0
+    assert p.state is not None and p.state.is_legal(p.state.geo.parse_code(code2))
+
+
+def test_cores_and_workers_that_cannot_serve_are_refused() -> None:
+    from clients.config import ConfigError, load_config
+
+    with pytest.raises(ConfigError, match="'minimax' cannot play Blokus Duo; the cores that "
+                                          "can: uct, flat, abucb, alphabeta, greedy"):
+        load_config(PlayerConfig, overrides=["core=minimax"])
+    with pytest.raises(ConfigError, match="workers=2 needs core uct, flat, abucb"):
+        load_config(PlayerConfig, overrides=["workers=2"])  # the default core: alphabeta
+    assert load_config(PlayerConfig, overrides=["workers=2", "core=uct"]).workers == 2
+
+
+@pytest.mark.integration
+def test_root_parallel_workers_and_their_failure() -> None:
+    cfg = PlayerConfig(core="uct", workers=2, time=1.0, margin=0.2, seed=3)
+    core = Core(cfg)
+    try:
+        core.start()
+        assert core.pool is not None and len(core.pool.procs) == 2
+        p = BlokusPlayer(cfg, core=core)
+        p.on_prompt(FirstMovePrompt(1))
+        code, info = p.decide()
+        assert "fallback" not in info and info["workers"] == 2
+        for proc in core.pool.procs:
+            proc.kill()
+            proc.join(timeout=5)
+        code, info = p.decide()  # the workers are dead: this process searches alone
+        assert "fallback" not in info and core.workers_failed and core.pool is None
+        assert p.state is not None and p.state.is_legal(p.state.geo.parse_code(code))
+    finally:
+        core.close()
 
 
 def test_bundled_weights_load_and_fit_the_features() -> None:

@@ -12,14 +12,14 @@ from clients.config import ConfigError, load_config
 from clients.gtp.board import Board
 from clients.gtp.config import GtpConfig
 from clients.gtp.engine import GtpEngine, MoveRequest
-from clients.gtp.player import UctPlayer
+from clients.gtp.player import SearchPlayer
 
 
 def engine(**cfg: object) -> GtpEngine:
     settings: dict[str, object] = {"default_size": 5, "default_komi": 0.5, "warmup": False,
                                    "playouts": 200, **cfg}
     config = GtpConfig(**settings)  # type: ignore[arg-type]
-    return GtpEngine(config, UctPlayer(config))
+    return GtpEngine(config, SearchPlayer(config))
 
 
 def talk(e: GtpEngine, script: str) -> bytes:
@@ -49,7 +49,7 @@ def test_instead_of_pass_in_cleanup_mode() -> None:
     e = engine()
     talk(e, DEAD_WHITE)
     board = e.board.copy()
-    player = UctPlayer(e.config)
+    player = SearchPlayer(e.config)
     req = MoveRequest(board, 0, None, cleanup=True, deterministic=False)
     pass_pt, a4, a3 = -1, board.point_of((0, 3)), board.point_of((0, 2))
     # the dead white stone at A3 keeps black from passing even though black wins as is
@@ -101,8 +101,9 @@ def test_tree_reuse_across_moves() -> None:
     answer = talk(e, "reg_genmove w").decode()[2:].strip()  # what white would answer
     talk(e, f"play w {answer}\ngenmove b")
     player = e.generator
-    assert isinstance(player, UctPlayer) and player.uct.root is not None
+    assert isinstance(player, SearchPlayer)
     assert e.last_stats["playouts"] == 200
+    assert sum(e.last_stats["visits"]) > 200  # the visits below black's move were kept
 
 
 def test_prior_scale_reaches_the_search() -> None:
@@ -111,9 +112,8 @@ def test_prior_scale_reaches_the_search() -> None:
         e = engine(default_size=9, prior_scale=scale, reuse=False)
         talk(e, "boardsize 9\nplay b e5\ngenmove w")
         player = e.generator
-        assert isinstance(player, UctPlayer) and player.uct.root is not None
-        root = player.uct.root
-        counts.append(root.N0.copy())
+        assert isinstance(player, SearchPlayer)
+        counts.append(player.core.root_edges()["N0"])
     assert np.allclose(counts[1], 4.0 * counts[0])
     with pytest.raises(ConfigError, match="prior_scale"):
         load_config(GtpConfig, overrides=["prior_scale=0"])
@@ -137,10 +137,10 @@ def test_13x13_and_19x19_games_work() -> None:
 
 
 @pytest.fixture
-def two_workers() -> Iterator[tuple[GtpEngine, UctPlayer]]:
+def two_workers() -> Iterator[tuple[GtpEngine, SearchPlayer]]:
     e = engine(default_size=9, workers=2)
     player = e.generator
-    assert isinstance(player, UctPlayer)
+    assert isinstance(player, SearchPlayer)
     try:
         yield e, player
     finally:
@@ -148,7 +148,7 @@ def two_workers() -> Iterator[tuple[GtpEngine, UctPlayer]]:
 
 
 @pytest.mark.integration
-def test_root_parallel_workers_search_and_stop(two_workers: tuple[GtpEngine, UctPlayer]
+def test_root_parallel_workers_search_and_stop(two_workers: tuple[GtpEngine, SearchPlayer]
                                                ) -> None:
     e, player = two_workers
     first = talk(e, "boardsize 9\ngenmove b").decode()
@@ -170,7 +170,7 @@ def test_root_parallel_workers_search_and_stop(two_workers: tuple[GtpEngine, Uct
 
 @pytest.mark.integration
 def test_the_engine_searches_alone_when_its_workers_die(
-        two_workers: tuple[GtpEngine, UctPlayer]) -> None:
+        two_workers: tuple[GtpEngine, SearchPlayer]) -> None:
     e, player = two_workers
     talk(e, "boardsize 9\ngenmove b")
     assert player.pool is not None
@@ -183,3 +183,34 @@ def test_the_engine_searches_alone_when_its_workers_die(
     assert e.last_stats["playouts"] == 200  # the whole budget, searched here
     talk(e, "corvid-param workers 3")  # setting workers again tries again
     assert not player.workers_failed
+
+
+@pytest.mark.parametrize("settings", [{"core": "flat"}, {"core": "abucb", "abucb_width": 4},
+                                      {"compiled": False}])
+def test_every_go_core_plays(settings: dict[str, object]) -> None:
+    from search.abucb import ABUCB
+    from search.flat import FlatMC
+    from search.uct import UCT
+
+    e = engine(default_size=7, playouts=120, **settings)
+    out = talk(e, "boardsize 7\nclear_board\ngenmove b\ngenmove w").decode()
+    answers = out.split("\n\n")
+    assert answers[2].startswith("= ") and answers[3].startswith("= ")
+    assert len(e.board.moves) == 2
+    want = {"flat": FlatMC, "abucb": ABUCB}.get(str(settings.get("core")), UCT)
+    assert isinstance(e.generator, SearchPlayer) and isinstance(e.generator.core, want)
+
+
+def test_the_compiled_tree_is_the_default() -> None:
+    from search.ctree import CompiledUCT
+
+    player = engine().generator
+    assert isinstance(player, SearchPlayer) and isinstance(player.core, CompiledUCT)
+
+
+def test_a_core_that_cannot_play_go_is_refused() -> None:
+    with pytest.raises(ConfigError, match="'alphabeta' cannot play Go.*uct, flat, abucb"):
+        load_config(GtpConfig, overrides=["core=alphabeta"])
+    e = engine()
+    assert talk(e, "corvid-param core greedy").startswith(b"? ")
+    assert e.config.core == "uct"

@@ -1,0 +1,148 @@
+# mypy: disable-error-code="no-untyped-def,no-untyped-call"
+"""The Blokus Duo kernels of the compiled UCT (``search.ctree``; the interface is in its
+docstring).
+
+The kernel state is the state arrays of :mod:`games.blokus_duo.kernels` plus ``key``, an int64
+array holding the Zobrist key of the placements (``BlokusState._key``). The context holds the
+geometry, the Zobrist tables (as int64), the seat of each colour, the playout policy and its
+weights, the prior settings and scratch arrays. The kernels do what
+:class:`games.blokus_duo.state.BlokusState` does for the Python UCT, draw for draw: legal moves
+are the sorted placements, or PASS alone; priors are ``BlokusState.priors``; a playout is
+``BlokusState.playout`` with its generator seeded from the search's stream as ``x mod 2^63``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from numba import njit
+
+from games.blokus_duo import kernels as K
+from games.blokus_duo.geometry import PASS
+from games.contract import TreeGame
+from games.splitmix import rng_next
+
+if TYPE_CHECKING:
+    from games.blokus_duo.state import BlokusState
+
+_PASS_KEY = np.int64(0x5A5A_0F0F_3C3C_9696)  # BlokusState.key(): a pending pass
+_SEED_MASK = np.uint64(2**63 - 1)
+# ctx: (G, zob, zside, ip, weights, fp, near, out, playout moves, their colours, rng)
+# ip: seat of colour 0, seat of colour 1, policy, prior_early_pieces
+# fp: prior_count, prior_size_bonus
+
+
+@njit(cache=True)
+def t_copy(ctx, src, dst):
+    K.k_copy_state(ctx[0][20], src[0], src[1], src[2], src[3], src[4], src[5], src[6], src[7],
+                   dst[0], dst[1], dst[2], dst[3], dst[4], dst[5], dst[6], dst[7])
+    dst[8][0] = src[8][0]
+
+
+@njit(cache=True)
+def t_to_move(ctx, st):
+    meta = st[7]
+    if meta[K.M_OVER]:
+        return -1
+    return ctx[3][meta[K.M_TO_MOVE]]
+
+
+@njit(cache=True)
+def t_key(ctx, st):
+    meta = st[7]
+    k = st[8][0] ^ ctx[2][meta[K.M_TO_MOVE]]
+    if meta[K.M_PASSES]:
+        k ^= _PASS_KEY
+    return k
+
+
+@njit(cache=True)
+def t_legal(ctx, st, moves, values, counts, priors):
+    G, ip, fp, out = ctx[0], ctx[3], ctx[5], ctx[7]
+    forbb, cand, ncand, meta = st[2], st[5], st[6], st[7]
+    c = meta[K.M_TO_MOVE]
+    n = K.k_legal(c, G[11], G[12], G[20], forbb, cand, ncand, out)
+    if n == 0:
+        moves[0] = PASS
+        if priors:
+            values[0] = 0.5
+            counts[0] = 0.0
+        return 1
+    srt = np.sort(out[:n])
+    early = meta[K.M_PLACED + c] < ip[3]
+    for i in range(n):
+        q = srt[i]
+        moves[i] = q
+        if priors:
+            v = 0.5
+            if early:
+                v = min(1.0, max(0.0, 0.5 + fp[1] * (G[1][q] - 3.0)))
+            values[i] = v
+            counts[i] = fp[0]
+    return n
+
+
+@njit(cache=True)
+def t_play(ctx, st, move):
+    meta = st[7]
+    if move != PASS:
+        st[8][0] ^= ctx[1][meta[K.M_TO_MOVE], move]
+    K.k_play(ctx[0], st[0], st[1], st[2], st[3], st[4], st[5], st[6], meta, move)
+
+
+@njit(cache=True)
+def t_playout(ctx, st, rng, moves, players, returns):
+    G, ip, weights, near = ctx[0], ctx[3], ctx[4], ctx[6]
+    buf_m, buf_c = ctx[8], ctx[9]
+    meta = st[7]
+    n = 0
+    if not meta[K.M_OVER]:
+        r = ctx[10]
+        r[0] = rng_next(rng) & _SEED_MASK
+        near[:] = 0
+        n = K.k_playout(G, st[0], st[1], st[2], st[3], st[4], st[5], st[6], meta, ip[2],
+                        weights, r, buf_m, buf_c, near)
+        for i in range(n):
+            moves[i] = buf_m[i]
+            players[i] = ip[buf_c[i]]
+    s0 = ip[0] == 0  # seat 0 plays colour 0
+    c0 = 0 if s0 else 1
+    d = K.k_score(meta, c0) - K.k_score(meta, 1 - c0)
+    r0 = 1.0 if d > 0 else 0.0 if d < 0 else 0.5
+    returns[0] = r0
+    returns[1] = 1.0 - r0
+    return n
+
+
+KERNELS = (t_copy, t_to_move, t_key, t_legal, t_play, t_playout)
+
+
+def tree_game(state: BlokusState) -> TreeGame:
+    """The compiled search's view of ``state``."""
+    g = state.geo
+    cfg = state.config
+    pol, w = state._policy()  # noqa: SLF001
+    seat_of = np.array([state.seat_of(0), state.seat_of(1)], dtype=np.int64)
+    ctx = (
+        g.kernel_args,
+        g.zobrist.view(np.int64),
+        g.zobrist_side.view(np.int64),
+        np.array([seat_of[0], seat_of[1], pol, cfg.prior_early_pieces], dtype=np.int64),
+        w,
+        np.array([cfg.prior_count, cfg.prior_size_bonus]),
+        np.zeros(g.num_cells, dtype=np.uint8),
+        np.empty(g.num_placements, dtype=np.int32),
+        np.empty(K.MAX_PLAYOUT_MOVES, dtype=np.int64),
+        np.empty(K.MAX_PLAYOUT_MOVES, dtype=np.int64),
+        np.zeros(1, dtype=np.uint64),
+    )
+    key = np.array([state._key], dtype=np.uint64).view(np.int64)  # noqa: SLF001
+    st = tuple(a.copy() for a in state._arrays()) + (key,)  # noqa: SLF001
+    if not state.is_terminal():
+        # the mover's lists compacted, as BlokusState.legal_moves() leaves them for the
+        # Python search (the playouts draw from these lists)
+        K.k_legal(state.to_move_colour, g.bb_word, g.bb_mask, g.pstart, st[2], st[5], st[6],
+                  ctx[7])
+    return TreeGame(KERNELS, ctx, st, 2, g.num_placements, g.num_placements,
+                    K.MAX_PLAYOUT_MOVES)

@@ -1,0 +1,169 @@
+"""The Go kernels of the compiled UCT (``search.ctree``; the interface is in its docstring).
+
+The kernel state is ``(B, H)``: the board array of :mod:`games.go.kernel` and an int64 array
+``H`` = (stone hash, n, the stone hashes after the n non-pass moves played since the root).
+The context ``ctx`` holds the Zobrist keys, the game's earlier positions (sorted hashes, for
+positional superko), the pattern table, the prior weights, the playout settings and scratch
+arrays. The kernels do what :class:`games.go.state.GoState` does for the Python UCT, draw for
+draw: legal moves are the superko-legal points that do not fill the mover's own true eyes,
+then PASS (a move may not repeat a position of the game or of the path from the root); priors
+are :func:`games.go.priors.go_priors`; a playout is ``GoState.playout`` with its seed taken
+from the search's stream as ``1 + x mod (2^62 - 1)``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numba import njit
+
+from games.contract import TreeGame
+from games.go import kernel as K
+from games.go.coords import PASS, WHITE
+from games.go.patterns import pattern_table
+from games.go.priors import weight_table
+from games.splitmix import rng_next
+
+if TYPE_CHECKING:
+    from games.go.state import GoState
+
+MAX_PATH = 1024  # path positions remembered for superko (deeper ones are not checked)
+_SEED_MOD = np.uint64(2**62 - 1)
+# ctx: (Z, seen, pat, Wt, ip, fp, moves32, colours32, owner, buf, F, pts, wins, visits)
+# ip: policy, sa_min, playout move cap; fp: komi, even wins, even visits, pass wins, visits
+
+
+@njit(cache=True)
+def t_copy(ctx: Any, src: Any, dst: Any) -> None:
+    dst[0][:, :] = src[0]
+    dst[1][0] = src[1][0]
+    dst[1][1] = 0
+
+
+@njit(cache=True)
+def t_to_move(ctx: Any, st: Any) -> int:
+    B = st[0]
+    if B[K.META, K.M_PASSES] >= 2:
+        return -1
+    return int(B[K.META, K.M_TOPLAY]) - 1
+
+
+@njit(cache=True)
+def t_key(ctx: Any, st: Any) -> int:
+    h = st[1][0]
+    if st[0][K.META, K.M_TOPLAY] == WHITE:
+        h ^= ctx[0][0, 0]
+    return int(h)
+
+
+@njit(cache=True)
+def _in_path(H: np.ndarray, h: np.int64) -> bool:
+    for i in range(min(H[1], MAX_PATH)):
+        if H[2 + i] == h:
+            return True
+    return False
+
+
+@njit(cache=True)
+def t_legal(ctx: Any, st: Any, moves: np.ndarray, values: np.ndarray, counts: np.ndarray,
+            priors: bool) -> int:
+    Z, seen, pat, Wt, fp = ctx[0], ctx[1], ctx[2], ctx[3], ctx[5]
+    F, pts, wins, visits = ctx[10], ctx[11], ctx[12], ctx[13]
+    B, H = st
+    c = B[K.META, K.M_TOPLAY]
+    col = B[K.COL]
+    n = 0
+    for p in range(col.shape[0]):
+        if col[p] != 0 or not K.k_legal_noko(B, p, c) or K.k_is_eye(B, p, c):
+            continue
+        h = K.k_hash_after(B, Z, H[0], p, c)
+        if K._seen(seen, h) or _in_path(H, h):
+            continue
+        moves[n] = p
+        pts[n] = p
+        n += 1
+    moves[n] = PASS
+    if priors:
+        if n > 0:
+            K.k_features(B, c, pts[:n], pat, F)
+            K.k_prior_sums(F[:n], Wt, wins, visits)
+            for i in range(n):
+                values[i] = wins[i] / visits[i]
+                counts[i] = visits[i]
+        w = fp[1] + (fp[3] if n > 0 else 0.0)
+        v = fp[2] + (fp[4] if n > 0 else 0.0)
+        values[n] = w / v
+        counts[n] = v
+    return n + 1
+
+
+@njit(cache=True)
+def t_play(ctx: Any, st: Any, move: int) -> None:
+    B, H = st
+    c = B[K.META, K.M_TOPLAY]
+    if move != PASS:
+        h = K.k_hash_after(B, ctx[0], H[0], move, c)
+        H[0] = h
+        if H[1] < MAX_PATH:
+            H[2 + H[1]] = h
+        H[1] += 1
+    K.k_play(B, move, c)
+
+
+@njit(cache=True)
+def t_playout(ctx: Any, st: Any, rng: np.ndarray, moves: np.ndarray, players: np.ndarray,
+              returns: np.ndarray) -> int:
+    pat, ip, fp = ctx[2], ctx[4], ctx[5]
+    moves32, colours32, owner, buf = ctx[6], ctx[7], ctx[8], ctx[9]
+    B = st[0]
+    n = 0
+    if B[K.META, K.M_PASSES] >= 2:
+        score = K.k_area(B, owner) - fp[0]
+    else:
+        seed = np.uint64(1) + rng_next(rng) % _SEED_MOD
+        sc, n, _ = K.k_playout_record(B, seed, ip[0], pat, ip[1], ip[2], moves32, colours32,
+                                      owner, buf)
+        score = sc - fp[0]
+        for i in range(n):
+            moves[i] = moves32[i]
+            players[i] = colours32[i] - 1
+    if score > 0:
+        returns[0], returns[1] = 1.0, 0.0
+    elif score < 0:
+        returns[0], returns[1] = 0.0, 1.0
+    else:
+        returns[0], returns[1] = 0.5, 0.5
+    return n
+
+
+KERNELS = (t_copy, t_to_move, t_key, t_legal, t_play, t_playout)
+
+
+def tree_game(state: GoState) -> TreeGame:
+    """The compiled search's view of ``state``."""
+    b = state._b  # noqa: SLF001
+    P = b.shape[1]
+    wt = state.prior_weights
+    cap = state.max_playout_moves
+    seen = np.fromiter(state._seen, dtype=np.int64, count=len(state._seen))  # noqa: SLF001
+    seen.sort()
+    ctx = (
+        state._z,  # noqa: SLF001
+        seen,
+        pattern_table(),
+        weight_table(wt),
+        np.array([state.settings.policy, state.settings.sa_min, cap], dtype=np.int64),
+        np.array([state.komi, wt.even_wins, wt.even_visits, wt.pass_move[0], wt.pass_move[1]]),
+        np.empty(cap + 1, dtype=np.int32),
+        np.empty(cap + 1, dtype=np.int32),
+        np.empty(P, dtype=np.int32),
+        np.empty(4 * P + 8, dtype=np.int32),
+        np.zeros((P, K.NFEAT), dtype=np.int32),
+        np.zeros(P, dtype=np.int32),
+        np.zeros(P),
+        np.zeros(P),
+    )
+    H = np.zeros(2 + MAX_PATH, dtype=np.int64)
+    H[0] = state.position_hash()
+    return TreeGame(KERNELS, ctx, (b.copy(), H), 2, state.size * state.size + 1, P, cap + 1)

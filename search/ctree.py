@@ -1,0 +1,777 @@
+"""Compiled UCT: the search loop of :mod:`search.uct` as numba code over a tree of arrays.
+
+For perfect-information games whose moves are small ints (``-1`` for a pass, then
+``0 .. move_limit - 1``) and whose rules are numba kernels. One compiled call runs a batch of
+iterations — selection, expansion, playout, backup, RAVE — and the budget is checked between
+batches. Every feature of :class:`search.uct.UCT` that the clients use is here, with the same
+formulas and the same order of random draws (tests grow both trees from one random stream and
+compare them): RAVE with β = sqrt(k / (3 n + k)), priors as pseudo-counts on the UCT and RAVE
+statistics, the grandfather prior, progressive widening in prior order, per-seat values, tree
+reuse between moves, the final move by visits (or mean). :class:`search.uct.UCT` stays the
+reference and the core for info sets and other moves.
+
+The tree
+--------
+A node pool and an edge pool, plain arrays. Node ``v``: its edges are
+``first[v] .. first[v] + count[v] - 1`` (contiguous, in the game's legal order, or in prior
+order with progressive widening), ``visits[v]`` real visits, ``seat[v]`` the seat to move,
+``key[v]`` the position key. Edge ``e``: ``move[e]``, ``N[e]``/``W[e]`` visits and value sum
+(priors included; values for the seat to move at the parent), ``N0[e]`` the pseudo-visits
+among them, ``RN[e]``/``RW[e]`` the RAVE pair, ``child[e]`` the node below (-1 = none yet).
+The pools grow (doubling, between batches) up to a memory cap; when the cap is reached the
+search goes on without expanding and counts the expansions it skipped (``pool_full``). Tree
+reuse keeps the subtree of the new root and compacts it in place to the front of the pools.
+
+The game interface (by shape; :class:`TreeGame`)
+------------------------------------------------
+A game offers ``state.tree_game()`` returning a :class:`TreeGame`: its kernel state (a tuple
+of arrays, ``state``), a per-search context (a tuple of arrays and scratch space, ``ctx``),
+sizes, and six numba kernels (``cache=True``), called through first-class function pointers
+so this module is compiled once per game and cached, and a game kernel's change never leaves
+a stale copy here:
+
+``copy(ctx, src, dst)``
+    ``dst`` := ``src`` (each iteration starts from a copy of the root).
+``to_move(ctx, st) -> int64``
+    the seat to move, ``-1`` when the game is over.
+``key(ctx, st) -> int64``
+    the position key (what ``State.key()`` returns).
+``legal(ctx, st, moves, values, counts, priors) -> int64``
+    the legal moves (``State.legal_moves()``, same order) into ``moves[:n]``; with
+    ``priors`` their prior value and pseudo-count (``State.priors()``) into ``values[:n]``
+    and ``counts[:n]``; returns ``n``.
+``play(ctx, st, move)``
+    the seat to move plays a legal move.
+``playout(ctx, st, rng, moves, players, returns) -> int64``
+    plays ``st`` (it may be changed) to the end with the playout policy; per-seat results in
+    ``[0, 1]`` into ``returns``; the moves and the seats that played them into ``moves[:n]``
+    and ``players[:n]`` (for RAVE); returns ``n``. Its random numbers come from ``rng``, a
+    splitmix64 state (uint64 array of length 1, see :func:`rng_next`) shared with the tree.
+    A finished game: only the returns, no random draw.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any, NamedTuple, Protocol
+
+import numba
+import numpy as np
+from numba import njit, types
+from numba.core.errors import NumbaExperimentalFeatureWarning
+from numba.core.types.function_type import WrapperAddressProtocol
+
+from search.budget import Budget
+from search.result import SearchResult
+from search.uct import UCTConfig
+
+# counters[...]: the pool's state and the search statistics
+C_NODES, C_EDGES, C_ROOT, C_NEED_ROOM, C_FULL, C_MAXDEPTH, C_ITER = range(7)
+N_COUNTERS = 8
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+
+_NODE_BYTES = 8 + 4 + 8 + 4 + 8  # first, count, visits, seat, key
+_EDGE_BYTES = 8 + 5 * 8 + 8  # move, N W N0 RN RW, child
+
+
+class TreeGame(Protocol):
+    """What a game hands the compiled search, by shape (``games.contract.TreeGame``)."""
+
+    @property
+    def kernels(self) -> tuple[Any, ...]: ...  # copy, to_move, key, legal, play, playout
+    @property
+    def ctx(self) -> tuple[Any, ...]: ...
+    @property
+    def state(self) -> tuple[Any, ...]: ...
+    @property
+    def num_players(self) -> int: ...
+    @property
+    def max_moves(self) -> int: ...  # most legal moves a position can have
+    @property
+    def move_limit(self) -> int: ...  # moves are ints in [-1, move_limit)
+    @property
+    def max_playout_moves(self) -> int: ...  # most moves a playout records
+
+
+@njit(cache=True, inline="always")
+def rng_next(r: np.ndarray) -> Any:
+    """splitmix64: advance the state ``r[0]`` and return 64 random bits."""
+    r[0] += _GOLDEN
+    z = r[0]
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True, inline="always")
+def rng_unit(r: np.ndarray) -> float:
+    """A uniform number in [0, 1) (53 bits) from the stream ``r``."""
+    return float(rng_next(r) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+class SplitMix:
+    """The tree's random stream in Python, with the two calls of ``numpy.random.Generator``
+    that :class:`search.uct.UCT` and the games' ``playout`` make (``random``, ``integers``):
+    handed to the Python UCT, it draws exactly what the compiled search draws from the same
+    seed, so tests can compare the two trees to the bit."""
+
+    _MASK = (1 << 64) - 1
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & self._MASK
+
+    def next(self) -> int:
+        self.state = (self.state + 0x9E3779B97F4A7C15) & self._MASK
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & self._MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & self._MASK
+        return z ^ (z >> 31)
+
+    def random(self) -> float:
+        return (self.next() >> 11) * (1.0 / 9007199254740992.0)
+
+    def integers(self, low: int, high: int | None = None) -> int:
+        if high is None:
+            low, high = 0, low
+        return low + self.next() % (high - low)
+
+
+# -- the compiled tree ---------------------------------------------------------------------
+
+@njit(cache=True)
+def _stub(key: Any, ctx: Any, st: Any, seat: int, T: Any, counters: np.ndarray) -> int:
+    """A new node for the position ``st`` (seat ``seat`` to move), without edges yet (they
+    are made when the node is first searched from); its index, or -1 when the pool is full
+    (counted)."""
+    nd_first, nd_count, nd_n, nd_seat, nd_key = T[0], T[1], T[2], T[3], T[4]
+    v = counters[C_NODES]
+    if v >= nd_first.shape[0]:
+        counters[C_FULL] += 1
+        return -1
+    nd_first[v] = 0
+    nd_count[v] = -1
+    nd_n[v] = 0.0
+    nd_seat[v] = seat
+    nd_key[v] = key(ctx, st)
+    counters[C_NODES] = v + 1
+    return int(v)
+
+
+@njit(cache=True)
+def _expand(legal: Any, ctx: Any, st: Any, v: int, T: Any, Wk: Any, cfg_f: np.ndarray,
+            cfg_i: np.ndarray, counters: np.ndarray) -> bool:
+    """Give the node ``v`` (position ``st``) one edge per legal move, priors as pseudo-counts;
+    False when the edge pool has no room (counted)."""
+    (nd_first, nd_count, nd_n, nd_seat, nd_key,
+     e_move, e_N, e_W, e_N0, e_RN, e_RW, e_child) = T
+    lm, lv, lc, order = Wk[6], Wk[7], Wk[8], Wk[9]
+    use_priors = cfg_i[1] != 0
+    n = legal(ctx, st, lm, lv, lc, use_priors)
+    base = counters[C_EDGES]
+    if base + n > e_move.shape[0]:
+        counters[C_FULL] += 1
+        return False
+    if not use_priors:
+        for j in range(n):
+            lv[j] = cfg_f[2]
+            lc[j] = cfg_f[3]
+    rave = cfg_i[0] != 0
+    if cfg_i[2] != 0 and n > 1:  # widening: edges in prior order (value, then count)
+        o1 = np.argsort(-lc[:n], kind="mergesort")
+        vals = np.empty(n)
+        for j in range(n):
+            vals[j] = -lv[o1[j]]
+        o2 = np.argsort(vals, kind="mergesort")
+        for j in range(n):
+            order[j] = o1[o2[j]]
+    else:
+        for j in range(n):
+            order[j] = j
+    for j in range(n):
+        k = order[j]
+        e = base + j
+        c = lc[k]
+        e_move[e] = lm[k]
+        e_N[e] = c
+        e_W[e] = lv[k] * c
+        e_N0[e] = c
+        rc = c if rave else 0.0
+        e_RN[e] = rc
+        e_RW[e] = lv[k] * rc
+        e_child[e] = -1
+    nd_first[v] = base
+    nd_count[v] = n
+    counters[C_EDGES] = base + n
+    return True
+
+
+@njit(cache=True)
+def _grandfather(T: Any, v: int, g: int, cap: float, rave: bool, pos: np.ndarray) -> None:
+    """Node ``v`` takes from its grandfather ``g`` (same seat to move): each move tried there
+    gets min(real visits, cap) more pseudo-visits at its mean there (RAVE pair too)."""
+    (nd_first, nd_count, nd_n, nd_seat, nd_key,
+     e_move, e_N, e_W, e_N0, e_RN, e_RW, e_child) = T
+    if nd_seat[g] != nd_seat[v]:
+        return
+    gf, gc = nd_first[g], nd_count[g]
+    for j in range(gf, gf + gc):
+        pos[e_move[j] + 1] = j
+    for i in range(nd_first[v], nd_first[v] + nd_count[v]):
+        j = pos[e_move[i] + 1]
+        if j < 0:
+            continue
+        seen = e_N[j] - e_N0[j]
+        if seen <= 0:
+            continue
+        n = min(seen, cap)
+        val = e_W[j] / e_N[j]
+        e_N[i] += n
+        e_N0[i] += n
+        e_W[i] += val * n
+        if rave:
+            e_RN[i] += n
+            e_RW[i] += val * n
+    for j in range(gf, gf + gc):
+        pos[e_move[j] + 1] = -1
+
+
+@njit(cache=True)
+def _select(T: Any, v: int, cfg_f: np.ndarray, cfg_i: np.ndarray, thresholds: np.ndarray,
+            u: float) -> int:
+    """The edge of node ``v`` that UCT(+RAVE) picks (search.uct._select_child's rule)."""
+    (nd_first, nd_count, nd_n, nd_seat, nd_key,
+     e_move, e_N, e_W, e_N0, e_RN, e_RW, e_child) = T
+    f = nd_first[v]
+    m = nd_count[v]
+    n = nd_n[v]
+    rave = cfg_i[0] != 0
+    if cfg_i[2] != 0:  # progressive widening: the first edges (prior order) are unlocked
+        unlocked = cfg_i[3] + np.searchsorted(thresholds[:m], n, side="right")
+        m = min(m, max(1, unlocked))
+    n_unseen = 0
+    for e in range(f, f + m):
+        if e_N[e] <= 0 and (not rave or e_RN[e] <= 0):
+            n_unseen += 1
+    if n_unseen > 0:
+        pick = min(int(u * n_unseen), n_unseen - 1)
+        for e in range(f, f + m):
+            if e_N[e] <= 0 and (not rave or e_RN[e] <= 0):
+                if pick == 0:
+                    return e
+                pick -= 1
+    c = cfg_f[0]
+    k = cfg_f[1]
+    beta = np.sqrt(k / (3.0 * n + k)) if rave else 0.0
+    logn = np.log(max(n, 1.0))
+    best = -1
+    best_score = -np.inf
+    for e in range(f, f + m):
+        q = e_W[e] / e_N[e] if e_N[e] > 0 else 0.0
+        if rave and e_RN[e] > 0:
+            qr = e_RW[e] / e_RN[e]
+            q = beta * qr + (1.0 - beta) * q if e_N[e] > 0 else qr
+        if c > 0:
+            q += c * np.sqrt(logn / max(e_N[e], 1.0))
+        if q > best_score:
+            best_score = q
+            best = e
+    return best
+
+
+@njit(cache=True)
+def k_root(copy: Any, to_move: Any, key: Any, legal: Any, ctx: Any, root: Any, st: Any,
+           T: Any, Wk: Any, cfg_f: np.ndarray, cfg_i: np.ndarray, counters: np.ndarray,
+           fresh: bool) -> int:
+    """Make the root searchable: with ``fresh``, empty the pools and make it node 0; give it
+    its edges if it has none yet. Returns its index, or -1 if it does not fit."""
+    copy(ctx, root, st)
+    if fresh:
+        counters[C_NODES] = 0
+        counters[C_EDGES] = 0
+        counters[C_ROOT] = _stub(key, ctx, st, to_move(ctx, st), T, counters)
+    v = counters[C_ROOT]
+    if v < 0:
+        return -1
+    if T[1][v] < 0 and not _expand(legal, ctx, st, v, T, Wk, cfg_f, cfg_i, counters):
+        return -1
+    return int(v)
+
+
+@njit(cache=True)
+def k_iterate(copy: Any, to_move: Any, key: Any, legal: Any, play: Any, playout: Any,
+              ctx: Any, root: Any, st: Any, T: Any, Wk: Any, cfg_f: np.ndarray,
+              cfg_i: np.ndarray, thresholds: np.ndarray, counters: np.ndarray,
+              rng: np.ndarray, n_iter: int) -> int:
+    """Up to ``n_iter`` iterations from the root ``counters[C_ROOT]``; returns how many ran.
+    Stops early (``counters[C_NEED_ROOM]`` = 1) when the pools may lack room for one more
+    node or edge block and ``cfg_i[5]`` says they can still grow.
+
+    A new node gets its edges (legal moves, priors, grandfather prior) when an iteration
+    first searches from it, not when it is made (``cfg_i[7]`` = 0): most leaves are never
+    searched from, and no random draw or statistic differs from making them at once as
+    search.uct.UCT does (``cfg_i[7]`` = 1), but for the grandfather prior, which then sees the
+    grandfather's statistics of that moment."""
+    (nd_first, nd_count, nd_n, nd_seat, nd_key,
+     e_move, e_N, e_W, e_N0, e_RN, e_RW, e_child) = T
+    path_node, path_edge, pmoves, pplayers, ret, played = Wk[0], Wk[1], Wk[2], Wk[3], Wk[4], Wk[5]
+    pos = Wk[10]
+    rave = cfg_i[0] != 0
+    max_depth = cfg_i[4]
+    can_grow = cfg_i[5] != 0
+    max_moves = cfg_i[6]
+    eager = cfg_i[7] != 0
+    gf_cap = cfg_f[4]
+    root_node = counters[C_ROOT]
+    done = 0
+    while done < n_iter:
+        if can_grow and (counters[C_NODES] + 1 > nd_first.shape[0]
+                         or counters[C_EDGES] + max_moves > e_move.shape[0]):
+            counters[C_NEED_ROOM] = 1
+            break
+        copy(ctx, root, st)
+        v = root_node
+        depth = 0
+        while depth < max_depth:
+            if nd_count[v] < 0:  # first search from this node: its edges now
+                if not _expand(legal, ctx, st, v, T, Wk, cfg_f, cfg_i, counters):
+                    break
+                if gf_cap > 0 and depth >= 2:
+                    _grandfather(T, v, path_node[depth - 2], gf_cap, rave, pos)
+            e = _select(T, v, cfg_f, cfg_i, thresholds, rng_unit(rng))
+            path_node[depth] = v
+            path_edge[depth] = e
+            depth += 1
+            play(ctx, st, e_move[e])
+            child = e_child[e]
+            if child < 0:
+                seat = to_move(ctx, st)
+                if seat >= 0:
+                    w = _stub(key, ctx, st, seat, T, counters)
+                    e_child[e] = w
+                    if eager and w >= 0 and _expand(legal, ctx, st, w, T, Wk, cfg_f, cfg_i,
+                                                    counters):
+                        if gf_cap > 0 and depth >= 2:
+                            _grandfather(T, w, path_node[depth - 2], gf_cap, rave, pos)
+                break
+            v = child
+        n = playout(ctx, st, rng, pmoves, pplayers, ret)
+        for d in range(depth):
+            v = path_node[d]
+            e = path_edge[d]
+            nd_n[v] += 1.0
+            e_N[e] += 1.0
+            e_W[e] += ret[nd_seat[v]]
+        if rave:
+            for j in range(n):
+                played[pplayers[j], pmoves[j] + 1] = 1
+            for d in range(depth - 1, -1, -1):
+                v = path_node[d]
+                s = nd_seat[v]
+                played[s, e_move[path_edge[d]] + 1] = 1
+                r = ret[s]
+                for e in range(nd_first[v], nd_first[v] + nd_count[v]):
+                    if played[s, e_move[e] + 1]:
+                        e_RN[e] += 1.0
+                        e_RW[e] += r
+            for j in range(n):
+                played[pplayers[j], pmoves[j] + 1] = 0
+            for d in range(depth):
+                played[nd_seat[path_node[d]], e_move[path_edge[d]] + 1] = 0
+        if depth > counters[C_MAXDEPTH]:
+            counters[C_MAXDEPTH] = depth
+        done += 1
+    counters[C_ITER] += done
+    return done
+
+
+@njit(cache=True)
+def k_find(T: Any, root: int, key: int, seat: int, max_depth: int, queue: np.ndarray) -> int:
+    """The first node within ``max_depth`` plies of ``root`` (breadth first) whose key and seat
+    to move match, or -1 (search.uct.UCT._find_reusable)."""
+    (nd_first, nd_count, nd_n, nd_seat, nd_key,
+     e_move, e_N, e_W, e_N0, e_RN, e_RW, e_child) = T
+    if root < 0:
+        return -1
+    queue[0] = root
+    head, tail = 0, 1
+    level_end = 1
+    depth = 0
+    while head < tail:
+        v = queue[head]
+        head += 1
+        if nd_key[v] == key and nd_seat[v] == seat:
+            return int(v)
+        if depth < max_depth:
+            for e in range(nd_first[v], nd_first[v] + nd_count[v]):
+                c = e_child[e]
+                if c >= 0 and tail < queue.shape[0]:
+                    queue[tail] = c
+                    tail += 1
+        if head == level_end:
+            depth += 1
+            level_end = tail
+    return -1
+
+
+@njit(cache=True)
+def k_reroot(T: Any, counters: np.ndarray, new_root: int, keep: np.ndarray,
+             new_id: np.ndarray) -> None:
+    """Keep only the subtree of ``new_root``, moved in place to the front of the pools; the
+    new root becomes node 0. Nodes keep their order and so do edge blocks (in the order of
+    their offsets, which is not the nodes' order: a node gets its edges later), so every
+    node and every block moves down or stays: a safe in-place copy."""
+    (nd_first, nd_count, nd_n, nd_seat, nd_key,
+     e_move, e_N, e_W, e_N0, e_RN, e_RW, e_child) = T
+    nn = counters[C_NODES]
+    for v in range(nn):
+        keep[v] = 0
+    stack = new_id  # as a stack first, then as the map old -> new
+    stack[0] = new_root
+    top = 1
+    keep[new_root] = 1
+    while top > 0:
+        top -= 1
+        v = stack[top]
+        for e in range(nd_first[v], nd_first[v] + nd_count[v]):
+            c = e_child[e]
+            if c >= 0 and keep[c] == 0:
+                keep[c] = 1
+                stack[top] = c
+                top += 1
+    k = 0
+    n_expanded = 0
+    for v in range(nn):
+        if keep[v]:
+            new_id[v] = k
+            k += 1
+            if nd_count[v] > 0:
+                n_expanded += 1
+        else:
+            new_id[v] = -1
+    expanded = np.empty(n_expanded, dtype=np.int64)
+    offsets = np.empty(n_expanded, dtype=np.int64)
+    j = 0
+    for v in range(nn):
+        if keep[v] and nd_count[v] > 0:
+            expanded[j] = v
+            offsets[j] = nd_first[v]
+            j += 1
+    edges = 0
+    for j in np.argsort(offsets):
+        v = expanded[j]
+        f = nd_first[v]
+        cnt = nd_count[v]
+        for i in range(cnt):
+            a = f + i
+            b = edges + i
+            e_move[b] = e_move[a]
+            e_N[b] = e_N[a]
+            e_W[b] = e_W[a]
+            e_N0[b] = e_N0[a]
+            e_RN[b] = e_RN[a]
+            e_RW[b] = e_RW[a]
+            c = e_child[a]
+            e_child[b] = new_id[c] if c >= 0 else -1
+        nd_first[v] = edges  # the node moves next, with its new offset
+        edges += cnt
+    for v in range(nn):
+        w = new_id[v]
+        if w < 0:
+            continue
+        nd_first[w] = nd_first[v]
+        nd_count[w] = nd_count[v]
+        nd_n[w] = nd_n[v]
+        nd_seat[w] = nd_seat[v]
+        nd_key[w] = nd_key[v]
+    counters[C_NODES] = k
+    counters[C_EDGES] = edges
+    counters[C_ROOT] = 0
+
+
+# -- the Python side -----------------------------------------------------------------------
+
+class _Kernel(WrapperAddressProtocol):
+    """A game kernel as a first-class numba function of a fixed signature (its compiled
+    address is looked up once; numba then types it as ``FunctionType(sig)`` at no cost)."""
+
+    def __init__(self, dispatcher: Any, sig: Any) -> None:
+        from numba.experimental.function_type import _get_wrapper_address
+
+        self._sig = sig
+        self._addr = _get_wrapper_address(dispatcher, sig)  # type: ignore[no-untyped-call]
+
+    def __wrapper_address__(self) -> int:
+        return int(self._addr)
+
+    def signature(self) -> Any:
+        return self._sig
+
+
+class _Compiled(NamedTuple):
+    kernels: tuple[_Kernel, ...]
+    root: Any
+    iterate: Any
+
+
+_COMPILED: dict[tuple[Any, ...], _Compiled] = {}
+_I64 = types.int64
+_F64_1 = types.Array(types.float64, 1, "C")
+_I64_1 = types.Array(types.int64, 1, "C")
+_U64_1 = types.Array(types.uint64, 1, "C")
+
+
+def _typeof(value: Any) -> Any:
+    return numba.typeof(value)  # type: ignore[no-untyped-call]
+
+
+def _entry(dispatcher: Any, args: tuple[Any, ...]) -> Any:
+    """The compiled entry point of ``dispatcher`` for ``args`` (compiled or loaded from the
+    cache once; calling it skips numba's type dispatch, which first-class functions make
+    slow)."""
+    sig = tuple(_typeof(a) for a in args)
+    if sig not in dispatcher.overloads:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
+            dispatcher.compile(sig)
+    return dispatcher.overloads[sig].entry_point
+
+
+def _compiled(game: TreeGame, T: tuple[Any, ...], Wk: tuple[Any, ...], cfg_f: np.ndarray,
+              cfg_i: np.ndarray, counters: np.ndarray, rng: np.ndarray) -> _Compiled:
+    ctx_t = _typeof(game.ctx)
+    st_t = _typeof(game.state)
+    cache_key = (ctx_t, st_t, tuple(id(k) for k in game.kernels))
+    found = _COMPILED.get(cache_key)
+    if found is not None:
+        return found
+    copy, to_move, key, legal, play, playout = game.kernels
+    sigs = (
+        types.none(ctx_t, st_t, st_t),
+        _I64(ctx_t, st_t),
+        _I64(ctx_t, st_t),
+        _I64(ctx_t, st_t, _I64_1, _F64_1, _F64_1, types.boolean),
+        types.none(ctx_t, st_t, _I64),
+        _I64(ctx_t, st_t, _U64_1, _I64_1, _I64_1, _F64_1),
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", NumbaExperimentalFeatureWarning)
+        ks = tuple(_Kernel(d, s) for d, s in zip(game.kernels, sigs, strict=True))
+    kc, kt, kk, kl, kp, ko = ks
+    st = game.state
+    root = _entry(k_root, (kc, kt, kk, kl, game.ctx, st, st, T, Wk, cfg_f, cfg_i, counters,
+                           True))
+    iterate = _entry(k_iterate, (kc, kt, kk, kl, kp, ko, game.ctx, st, st, T, Wk, cfg_f,
+                                 cfg_i, cfg_f, counters, rng, 0))
+    found = _COMPILED[cache_key] = _Compiled(ks, root, iterate)
+    return found
+
+
+class CompiledUCT:
+    """UCT over the compiled tree, for states that offer ``tree_game()``. Same settings and
+    results as :class:`search.uct.UCT` (``UCTConfig``; ``tree_mb`` caps the pools). Keep one
+    instance per game to reuse its tree between moves."""
+
+    def __init__(self, config: UCTConfig | None = None, *, eager: bool = False) -> None:
+        """``eager``: give a node its edges when it is made, as search.uct.UCT does (the
+        agreement tests), instead of when it is first searched from (less time and memory
+        for the same search, but for when the grandfather prior is taken)."""
+        self.config = config or UCTConfig()
+        self.eager = eager
+        self._T: tuple[np.ndarray, ...] | None = None
+        self._layout: tuple[Any, ...] | None = None  # (game kind, move_limit, players)
+        self.counters = np.zeros(N_COUNTERS, dtype=np.int64)
+        self.counters[C_ROOT] = -1
+
+    def reset(self) -> None:
+        self.counters[C_ROOT] = -1
+
+    # -- pools ---------------------------------------------------------------------------
+    def _cap_bytes(self) -> float:
+        return self.config.tree_mb * 1e6
+
+    def _alloc(self, nodes: int, edges: int, old: tuple[np.ndarray, ...] | None
+               ) -> tuple[np.ndarray, ...]:
+        dtypes = (np.int64, np.int32, np.float64, np.int32, np.int64,
+                  np.int64, np.float64, np.float64, np.float64, np.float64, np.float64,
+                  np.int64)
+        sizes = (nodes,) * 5 + (edges,) * 7
+        out = []
+        for i, (dt, n) in enumerate(zip(dtypes, sizes, strict=True)):
+            a = np.empty(n, dtype=dt)
+            if old is not None:
+                used = int(self.counters[C_NODES] if i < 5 else self.counters[C_EDGES])
+                a[:used] = old[i][:used]
+            out.append(a)
+        return tuple(out)
+
+    def _grow(self, max_moves: int) -> bool:
+        """Double the pool that lacks room, within ``tree_mb``; False when at the cap."""
+        assert self._T is not None
+        nodes, edges = len(self._T[0]), len(self._T[5])
+        need_nodes = self.counters[C_NODES] + 1 > nodes
+        need_edges = self.counters[C_EDGES] + max_moves > edges
+        new_nodes = nodes * 2 if need_nodes else nodes
+        new_edges = max(edges * 2, edges + max_moves) if need_edges else edges
+        if new_nodes * _NODE_BYTES + new_edges * _EDGE_BYTES > self._cap_bytes():
+            return False
+        self._T = self._alloc(new_nodes, new_edges, self._T)
+        return True
+
+    def pool_bytes(self) -> int:
+        """Bytes held by the node and edge pools."""
+        return 0 if self._T is None else sum(a.nbytes for a in self._T)
+
+    # -- the search ----------------------------------------------------------------------
+    def search(self, root: Any, seat: int | None, budget: Budget, rng: Any) -> SearchResult:
+        """Search from ``root`` (a State with ``tree_game()``) for the seat to move."""
+        if not hasattr(root, "tree_game"):
+            raise TypeError(f"{type(root).__name__} offers no compiled kernels (tree_game); "
+                            "use search.uct.UCT")
+        if root.is_terminal():
+            raise ValueError("CompiledUCT.search: the game is over at the root")
+        cfg = self.config
+        t0 = budget.clock()
+        game: TreeGame = root.tree_game()
+        layout = (type(root), game.move_limit, game.num_players, game.max_moves)
+        if self._layout != layout or self._T is None:
+            self._layout = layout
+            self.counters[:] = 0
+            self.counters[C_ROOT] = -1
+            nodes = 1024
+            edges = max(64 * 1024, 4 * game.max_moves)
+            scale = min(1.0, self._cap_bytes() / tree_bytes(nodes, edges))
+            self._T = self._alloc(max(1, int(nodes * scale)), int(edges * scale), None)
+        players = game.num_players
+        Wk = (
+            np.zeros(cfg.max_depth + 1, dtype=np.int64),  # path nodes
+            np.zeros(cfg.max_depth + 1, dtype=np.int64),  # path edges
+            np.zeros(game.max_playout_moves + 1, dtype=np.int64),  # playout moves
+            np.zeros(game.max_playout_moves + 1, dtype=np.int64),  # their seats
+            np.zeros(players),  # returns
+            np.zeros((players, game.move_limit + 1), dtype=np.uint8),  # RAVE: played
+            np.zeros(game.max_moves + 1, dtype=np.int64),  # legal moves
+            np.zeros(game.max_moves + 1),  # prior values
+            np.zeros(game.max_moves + 1),  # prior counts
+            np.zeros(game.max_moves + 1, dtype=np.int64),  # expansion order
+            np.full(game.move_limit + 1, -1, dtype=np.int64),  # move -> edge (grandfather)
+        )
+        cfg_f = np.array([cfg.c, cfg.rave_k, cfg.prior_value, cfg.prior_count,
+                          cfg.grandfather, cfg.widening_a, cfg.widening_b])
+        cfg_i = np.array([cfg.rave, cfg.priors, cfg.widening, cfg.widening_initial,
+                          cfg.max_depth, 1, game.max_moves, self.eager], dtype=np.int64)
+        with np.errstate(over="ignore"):  # far thresholds are inf: never unlocked
+            steps = cfg.widening_a * cfg.widening_b ** np.arange(max(game.max_moves, 1))
+            thresholds = np.cumsum(steps)
+        # the tree's random stream: a SplitMix is used as it is (and advanced), so a Python
+        # UCT and this search can share one stream; any other generator gives a seed
+        shared = isinstance(rng, SplitMix)
+        stream = np.array([rng.state if shared else int(rng.integers(2**63))],
+                          dtype=np.uint64)
+        comp = _compiled(game, self._T, Wk, cfg_f, cfg_i, self.counters, stream)
+        kc, kt, kk, kl, kp, ko = comp.kernels
+        st = tuple(np.empty_like(a) for a in game.state)
+        self.counters[C_NEED_ROOM] = 0
+        self.counters[C_FULL] = 0
+        self.counters[C_MAXDEPTH] = 0
+        self.counters[C_ITER] = 0
+        # the root: a node of the last tree with this position, or a new one
+        reused = 0.0
+        seat_to_move = root.to_move
+        found = -1
+        if cfg.reuse and self.counters[C_ROOT] >= 0:
+            root_key = game.kernels[2](game.ctx, game.state)  # the key kernel, as the nodes
+            queue = np.empty(int(self.counters[C_NODES]) + 1, dtype=np.int64)
+            found = k_find(self._T, int(self.counters[C_ROOT]), root_key, seat_to_move, 4,
+                           queue)
+        if found >= 0:
+            n_nodes = int(self.counters[C_NODES])
+            k_reroot(self._T, self.counters, found, np.empty(n_nodes, dtype=np.uint8),
+                     np.empty(n_nodes, dtype=np.int64))
+            reused = float(self._T[2][0])
+        fresh = found < 0
+        while comp.root(kc, kt, kk, kl, game.ctx, game.state, st, self._T, Wk, cfg_f, cfg_i,
+                        self.counters, fresh) < 0:
+            if not self._grow(game.max_moves):
+                raise MemoryError(f"tree_mb={cfg.tree_mb} cannot hold the root's moves")
+        # iterations, in batches between which the budget is checked
+        playouts = 0
+        deadline = None if budget.seconds is None else t0 + budget.seconds
+        per_iter = 0.0  # seconds per iteration, measured
+        batch = 8
+        while True:
+            left = budget.playouts - playouts if budget.playouts is not None else 1 << 40
+            if left <= 0:
+                break
+            t1 = budget.clock()
+            if deadline is None:
+                batch = left
+            else:
+                if t1 >= deadline:
+                    break
+                if per_iter > 0:  # about 20 ms a batch, at most half the time left
+                    target = min(0.02, 0.5 * (deadline - t1))
+                    batch = min(4 * batch, max(1, int(target / per_iter)))
+                batch = min(left, batch)
+            done = comp.iterate(kc, kt, kk, kl, kp, ko, game.ctx, game.state, st, self._T, Wk,
+                                cfg_f, cfg_i, thresholds, self.counters, stream, batch)
+            playouts += done
+            if done > 0:
+                per_iter = (budget.clock() - t1) / done
+            if self.counters[C_NEED_ROOM]:
+                self.counters[C_NEED_ROOM] = 0
+                if not self._grow(game.max_moves):
+                    cfg_i[5] = 0  # at the cap: go on without growing (expansions are skipped)
+        if shared:
+            rng.state = int(stream[0])
+        return self._result(playouts, budget.clock() - t0, reused)
+
+    def root_edges(self) -> dict[str, np.ndarray]:
+        """The root's edge statistics after a search (copies): move, N, W, N0, RN, RW."""
+        if self._T is None or self.counters[C_ROOT] < 0:
+            raise ValueError("no tree yet")
+        r = int(self.counters[C_ROOT])
+        f, n = int(self._T[0][r]), int(self._T[1][r])
+        names = ("move", "N", "W", "N0", "RN", "RW")
+        return {k: self._T[5 + i][f:f + max(n, 0)].copy() for i, k in enumerate(names)}
+
+    def _result(self, playouts: int, elapsed: float, reused: float) -> SearchResult:
+        assert self._T is not None
+        (nd_first, nd_count, nd_n, _, _, e_move, e_N, e_W, e_N0, _, _, _) = self._T
+        r = int(self.counters[C_ROOT])
+        f, n = int(nd_first[r]), int(nd_count[r])
+        moves = e_move[f:f + n]
+        N = e_N[f:f + n]
+        visits = N - e_N0[f:f + n]
+        means = np.where(N > 0, e_W[f:f + n] / np.maximum(N, 1e-300), np.nan)
+        if self.config.final == "visits":
+            b = int(np.argmax(visits))
+        else:
+            b = int(np.argmax(np.nan_to_num(means, nan=-1.0)))
+        info = {
+            "reused_visits": int(reused),
+            "max_depth": int(self.counters[C_MAXDEPTH]),
+            "nodes": int(self.counters[C_NODES]),
+            "pool_full": int(self.counters[C_FULL]),
+            "tree_mb": round(self.pool_bytes() / 1e6, 1),
+        }
+        return SearchResult(
+            move=int(moves[b]),
+            value=float(means[b]),
+            moves=[int(m) for m in moves],
+            visits=[int(round(x)) for x in visits],
+            values=[float(x) for x in means],
+            playouts=playouts,
+            elapsed=elapsed,
+            info=info,
+        )
+
+
+def tree_bytes(nodes: int, edges: int) -> int:
+    """Bytes of pools holding ``nodes`` nodes and ``edges`` edges."""
+    return nodes * _NODE_BYTES + edges * _EDGE_BYTES
+
+
+__all__ = ["CompiledUCT", "SplitMix", "TreeGame", "rng_next", "rng_unit", "tree_bytes"]

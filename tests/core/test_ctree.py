@@ -1,0 +1,265 @@
+"""The compiled UCT (search.ctree) against the reference (search.uct): both grown from one
+random stream (SplitMix), they must build the same tree, so every root statistic agrees to
+the last bit; and the compiled tree's own parts: lazy expansion, tree reuse, full pools,
+time budgets, errors."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import numpy as np
+import pytest
+
+from games.blokus_duo import BlokusState
+from games.go import GoState
+from search.budget import Budget
+from search.ctree import C_EDGES, C_NODES, CompiledUCT, SplitMix, tree_bytes
+from search.result import SearchResult
+from search.uct import UCT, UCTConfig
+from tests.toygames import Nim, NimN
+
+CONFIGS = {
+    "rave": UCTConfig(rave=True, c=0.0),
+    "ucb": UCTConfig(rave=False, c=1.0),
+    "widening": UCTConfig(rave=True, c=0.3, widening=True, widening_a=5.0),
+    "no-priors": UCTConfig(rave=True, c=0.0, priors=False, prior_count=2.0, prior_value=0.4),
+    "grandfather": UCTConfig(rave=True, c=0.0, grandfather=10.0),
+    "mean": UCTConfig(rave=True, c=0.2, final="mean", rave_k=50.0),
+}
+
+
+def stats(r: SearchResult) -> dict[Any, tuple[int, float]]:
+    return {m: (n, v) for m, n, v in zip(r.moves, r.visits, r.values, strict=True)}
+
+
+def assert_same(a: SearchResult, b: SearchResult) -> None:
+    sa, sb = stats(a), stats(b)
+    assert sa.keys() == sb.keys()
+    for m in sa:
+        assert sa[m][0] == sb[m][0], (m, sa[m], sb[m])
+        assert sa[m][1] == pytest.approx(sb[m][1], rel=1e-12, nan_ok=True), (m, sa[m], sb[m])
+    assert a.move == b.move
+    assert a.playouts == b.playouts
+    assert a.info["max_depth"] == b.info["max_depth"]
+
+
+def both(state: Any, cfg: UCTConfig, playouts: int, seed: int, eager: bool = True
+         ) -> tuple[SearchResult, SearchResult]:
+    a = UCT(cfg).search(state.clone(), None, Budget(playouts=playouts), SplitMix(seed))
+    b = CompiledUCT(cfg, eager=eager).search(state.clone(), None, Budget(playouts=playouts),
+                                             SplitMix(seed))
+    return a, b
+
+
+def go_position(size: int, moves: list[str]) -> GoState:
+    from games.go.coords import vertex_to_point
+
+    s = GoState(size, 7.0)
+    for v in moves:
+        s.play(vertex_to_point(v, size))
+    return s
+
+
+GO_POSITIONS = {
+    "5x5 empty": go_position(5, []),
+    "7x7 opening": go_position(7, ["D4", "C3", "E5", "C5"]),
+    "9x9 fight": go_position(9, ["E5", "E4", "D4", "D5", "C5", "F5", "E6", "F6", "D3",
+                                 "E3", "F4", "C4"]),
+}
+
+
+@pytest.mark.parametrize("name,cfg", CONFIGS.items())
+@pytest.mark.parametrize("pos", GO_POSITIONS)
+def test_go_same_tree_as_the_reference(pos: str, name: str, cfg: UCTConfig) -> None:
+    a, b = both(GO_POSITIONS[pos], cfg, 400, 7)
+    assert_same(a, b)
+
+
+def test_go_after_a_capture_and_a_ko() -> None:
+    # white captures at C2 (a ko shape): superko and the atari list are exercised
+    s = go_position(5, ["B2", "C2", "C1", "D1", "D2", "B1", "C3", "A2", "pass", "C1"])
+    for cfg in (CONFIGS["rave"], CONFIGS["grandfather"]):
+        assert_same(*both(s, cfg, 300, 3))
+
+
+def blokus_position(seed: int, plies: int, first: int = 0,
+                    seats: tuple[int, int] = (0, 1)) -> BlokusState:
+    s = BlokusState(first=first, seat_colours=seats)
+    rng = np.random.default_rng(seed)
+    for _ in range(plies):
+        moves = s.legal_moves()
+        s.play(moves[int(rng.integers(len(moves)))])
+    return s
+
+
+@pytest.mark.parametrize("name", ["rave", "ucb", "widening", "grandfather"])
+@pytest.mark.parametrize("first,seats,plies", [(0, (0, 1), 6), (1, (1, 0), 0), (1, (0, 1), 13)])
+def test_blokus_same_tree_as_the_reference(name: str, first: int, seats: tuple[int, int],
+                                           plies: int) -> None:
+    s = blokus_position(5, plies, first, seats)
+    assert_same(*both(s, CONFIGS[name], 150, 11))
+
+
+def test_blokus_end_of_game_with_passes() -> None:
+    s = blokus_position(2, 0)
+    rng = np.random.default_rng(4)
+    while s.legal_count(0) + s.legal_count(1) > 12 and not s.is_terminal():
+        moves = s.legal_moves()
+        s.play(moves[int(rng.integers(len(moves)))])
+    assert not s.is_terminal()
+    assert_same(*both(s, CONFIGS["rave"], 200, 5))
+
+
+@pytest.mark.parametrize("name,cfg", CONFIGS.items())
+@pytest.mark.parametrize("players", [2, 3])
+def test_nim_same_tree_as_the_reference(players: int, name: str, cfg: UCTConfig) -> None:
+    assert_same(*both(NimN(13, 3, players), cfg, 600, 1))
+
+
+def test_lazy_expansion_changes_nothing_without_the_grandfather_prior() -> None:
+    s = GO_POSITIONS["9x9 fight"]
+    for name in ("rave", "widening", "no-priors"):
+        a, b = both(s, CONFIGS[name], 400, 9, eager=False)
+        assert_same(a, b)
+
+
+def test_lazy_expansion_needs_fewer_edges() -> None:
+    s = GO_POSITIONS["9x9 fight"]
+    eager = CompiledUCT(CONFIGS["rave"], eager=True)
+    lazy = CompiledUCT(CONFIGS["rave"])
+    for u in (eager, lazy):
+        u.search(s.clone(), None, Budget(playouts=400), SplitMix(9))
+    assert lazy.counters[C_NODES] == eager.counters[C_NODES]
+    assert lazy.counters[C_EDGES] < 0.7 * eager.counters[C_EDGES]
+
+
+def test_grandfather_prior_in_the_lazy_tree() -> None:
+    # without priors the only pseudo-visits are the grandfather's: some edge below the root
+    # has some, and never more than the cap
+    cfg = UCTConfig(rave=True, c=0.0, priors=False, grandfather=4.0)
+    u = CompiledUCT(cfg)
+    u.search(NimN(15, 3, 2), None, Budget(playouts=500), SplitMix(2))
+    T = u._T
+    assert T is not None
+    ne = int(u.counters[C_EDGES])
+    N0 = T[8][:ne]
+    assert N0.max() > 0
+    assert N0.max() <= 4.0
+    root_edges = slice(int(T[0][0]), int(T[0][0]) + int(T[1][0]))
+    assert not N0[root_edges].any()
+
+
+def test_tree_reuse_matches_the_reference() -> None:
+    s = GO_POSITIONS["7x7 opening"]
+    cfg = CONFIGS["rave"]
+    py, cu = UCT(cfg), CompiledUCT(cfg, eager=True)
+    ra, rb = SplitMix(5), SplitMix(5)
+    a = py.search(s.clone(), None, Budget(playouts=500), ra)
+    b = cu.search(s.clone(), None, Budget(playouts=500), rb)
+    assert_same(a, b)
+    s2 = s.clone()
+    s2.play(a.move)
+    reply = max(stats(a), key=lambda m: stats(a)[m][0])  # any move below the root works
+    s2.play(s2.legal_moves()[0] if reply == a.move else s2.legal_moves()[1])
+    a2 = py.search(s2.clone(), None, Budget(playouts=300), ra)
+    b2 = cu.search(s2.clone(), None, Budget(playouts=300), rb)
+    assert a2.info["reused_visits"] == b2.info["reused_visits"]
+    assert_same(a2, b2)
+
+
+def test_tree_reuse_keeps_the_subtree() -> None:
+    s = NimN(15, 3, 2)
+    u = CompiledUCT(CONFIGS["rave"])
+    r1 = u.search(s.clone(), None, Budget(playouts=800), SplitMix(1))
+    s.play(r1.move)
+    s.play(1)
+    r2 = u.search(s.clone(), None, Budget(playouts=10), SplitMix(2))
+    assert r2.info["reused_visits"] > 10
+    # what was kept is exactly the subtree: its visits are in the root's edges
+    assert sum(r2.visits) == r2.info["reused_visits"] + 10
+    fresh = CompiledUCT(CONFIGS["rave"]).search(s.clone(), None, Budget(playouts=10),
+                                                SplitMix(2))
+    assert fresh.info["reused_visits"] == 0 and sum(fresh.visits) == 10
+    # no reuse when it is off
+    off = CompiledUCT(UCTConfig(rave=True, c=0.0, reuse=False))
+    off.search(NimN(15, 3, 2), None, Budget(playouts=300), SplitMix(1))
+    r3 = off.search(s.clone(), None, Budget(playouts=10), SplitMix(2))
+    assert r3.info["reused_visits"] == 0
+
+
+def test_reuse_compacts_the_pools() -> None:
+    s = GoState(7, 7.0)
+    u = CompiledUCT(CONFIGS["rave"])
+    for _ in range(6):
+        r = u.search(s.clone(), None, Budget(playouts=300), SplitMix(len(s.history)))
+        s.play(r.move)
+        before = int(u.counters[C_NODES])
+        r = u.search(s.clone(), None, Budget(playouts=1), SplitMix(99))
+        # the reroot kept only the subtree below the move (and the one playout added a node)
+        assert r.info["reused_visits"] > 0
+        assert int(u.counters[C_NODES]) <= before - 300 // 4
+
+
+def test_full_pools_go_on_without_expanding() -> None:
+    s = GO_POSITIONS["9x9 fight"]
+    small = UCTConfig(rave=True, c=0.0, tree_mb=tree_bytes(1024, 70_000) / 1e6)
+    r = CompiledUCT(small).search(s.clone(), None, Budget(playouts=3000), SplitMix(1))
+    assert r.playouts == 3000
+    assert sum(r.visits) == 3000
+    assert r.info["pool_full"] > 0
+    assert r.move in s.legal_moves()
+    with pytest.raises(MemoryError, match="tree_mb"):
+        CompiledUCT(UCTConfig(tree_mb=1e-4)).search(s.clone(), None, Budget(playouts=5),
+                                                    SplitMix(1))
+
+
+def test_the_pools_grow() -> None:
+    u = CompiledUCT(CONFIGS["rave"])
+    r = u.search(GoState(9, 7.0), None, Budget(playouts=3000), SplitMix(3))
+    assert r.info["nodes"] == 3001 and r.info["pool_full"] == 0
+    assert u._T is not None and len(u._T[0]) >= 3001
+
+
+class FakeClock:
+    def __init__(self, step: float) -> None:
+        self.t = 0.0
+        self.step = step
+
+    def __call__(self) -> float:
+        self.t += self.step
+        return self.t
+
+
+def test_time_budget_is_checked_between_batches() -> None:
+    # a clock that moves 10 ms per reading: batch sizes follow the measured rate and the
+    # search stops at the first check past the deadline, long before the playout cap
+    clock = FakeClock(0.01)
+    r = CompiledUCT(CONFIGS["rave"]).search(
+        GoState(9, 7.0), None, Budget(playouts=20_000, seconds=0.05, clock=clock), SplitMix(1))
+    assert r.playouts == 8 + 8  # 8 first, then what half the time left allows at that rate
+    assert clock.t == pytest.approx(0.07)
+
+
+def test_errors() -> None:
+    with pytest.raises(TypeError, match="tree_game"):
+        CompiledUCT().search(Nim(5), None, Budget(playouts=5), SplitMix(1))
+    with pytest.raises(ValueError, match="over"):
+        CompiledUCT().search(NimN(0), None, Budget(playouts=5), SplitMix(1))
+
+
+def test_generator_seeds_are_reproducible() -> None:
+    s = GO_POSITIONS["7x7 opening"]
+    a = CompiledUCT(CONFIGS["rave"]).search(s, None, Budget(playouts=200),
+                                            np.random.default_rng(3))
+    b = CompiledUCT(CONFIGS["rave"]).search(s, None, Budget(playouts=200),
+                                            np.random.default_rng(3))
+    assert stats(a) == stats(b)
+
+
+def test_many_seeds_on_nim() -> None:
+    # the losing heaps (multiples of max_take + 1) for two players: the search finds the win
+    for heap, seed in itertools.product((5, 6, 7, 9, 10, 11), range(2)):
+        r = CompiledUCT(CONFIGS["ucb"]).search(NimN(heap, 3, 2), None,
+                                               Budget(playouts=2000), SplitMix(seed))
+        assert (heap - r.move) % 4 == 0
