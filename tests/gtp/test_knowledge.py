@@ -14,7 +14,7 @@ from clients.config import ConfigError, load_config
 from clients.gtp.config import GtpConfig
 from clients.gtp.engine import GtpEngine
 from clients.gtp.knowledge import load_knowledge
-from clients.gtp.player import UctPlayer
+from clients.gtp.player import SearchPlayer
 from games.go.priors import LearnedPriors
 from tests.goweights import make_weights
 from tests.paths import REPO
@@ -29,20 +29,25 @@ def engine(**cfg: object) -> GtpEngine:
     settings: dict[str, object] = {"default_size": 9, "default_komi": 7.0, "warmup": False,
                                    "playouts": 150, "reuse": False, **cfg}
     config = GtpConfig(**settings)  # type: ignore[arg-type]
-    return GtpEngine(config, UctPlayer(config))
+    return GtpEngine(config, SearchPlayer(config))
 
 
 def talk(e: GtpEngine, script: str) -> bytes:
     return b"".join(e.handle_line(ln)[0] for ln in script.strip().split("\n"))
 
 
-def test_learned_priors_reach_the_search(weights_file: Path) -> None:
+@pytest.mark.parametrize("compiled", [True, False])
+def test_learned_priors_reach_the_search(weights_file: Path, compiled: bool) -> None:
     e = engine(weights=str(weights_file), learned_priors=True, prior_visits=40.0,
-               playout_policy=3)
+               playout_policy=3, compiled=compiled)
     assert talk(e, "play b e5\ngenmove w").startswith(b"= ")
     player = e.generator
-    assert isinstance(player, UctPlayer) and player.uct.root is not None
-    n0 = player.uct.root.N0
+    assert isinstance(player, SearchPlayer)
+    if compiled:
+        n0 = player.core.root_edges()["N0"]
+    else:
+        assert player.core.root is not None
+        n0 = player.core.root.N0
     assert np.all(n0[:-1] == 40.0)  # every point: prior_visits (PASS keeps its own)
     assert load_knowledge(e.config) is not None
     assert talk(e, "corvid-param learned_priors 0\ncorvid-param playout_policy 2") == \
