@@ -120,7 +120,10 @@ class PolicyParameters:
             self._key = key
         return self._tables
 
-    def sampler(self, sa_min: int = 2, max_moves_factor: int = 3) -> Any:
+    def sampler(self, sa_min: int = 2, max_moves_factor: int = 3,
+                patterns: bool = True) -> Any:
+        """The sampler of :func:`search.learn.simulation_balancing` (without ``patterns``
+        the pattern strengths get no gradient: only the levels and the far moves' move)."""
         def sample(pos: Position, theta: npt.NDArray[np.float64], n: int, seat: int,
                    rng: np.random.Generator) -> tuple[Any, Any, Any]:
             ptab, plv = self.tables(theta)
@@ -132,6 +135,8 @@ class PolicyParameters:
             k_balance_playouts(pos.board, seed, n, ptab, plv, self.pidx, self.lidx, sa_min,
                                max_moves_factor * size * size, pos.komi, seat + 1, z, grads,
                                steps)
+            if not patterns:
+                grads[:, self.pattern0:] = 0.0
             return z, grads, steps
 
         return sample
@@ -156,7 +161,7 @@ def playout_mse(positions: list[tuple[Position, float]], policy: int, playouts: 
 def balance_weights(weights_path: str, dirs: list[Path], out: Path, *, iterations: int = 1,
                     step: float = 1.0, m_playouts: int = 16, n_playouts: int = 16,
                     batch: int = 8, positions: int = 0, test_share: float = 0.1,
-                    seed: int = 1, command: str = "",
+                    seed: int = 1, patterns: bool = True, command: str = "",
                     log: Callable[[str], None] = print) -> GoWeights:
     base = load_weights(weights_path)
     rng = np.random.default_rng(seed)
@@ -183,7 +188,8 @@ def balance_weights(weights_path: str, dirs: list[Path], out: Path, *, iteration
 
     theta = simulation_balancing(train, None, params.theta0, rng=rng, iterations=iterations,
                                  m_playouts=m_playouts, n_playouts=n_playouts, step=step,
-                                 sampler=params.sampler(), batch=batch, on_position=progress)
+                                 sampler=params.sampler(patterns=patterns), batch=batch,
+                                 on_position=progress)
     playout = params.gammas(theta)
     tuned = GoWeights(base.prior, playout, {}, str(out))
     mse1 = playout_mse(test, 3, 64, np.random.default_rng(seed), tuned) if test else float("nan")
@@ -195,7 +201,7 @@ def balance_weights(weights_path: str, dirs: list[Path], out: Path, *, iteration
                  "held_out": len(test)},
         "command": command, "seed": seed, "date": datetime.date.today().isoformat(),
         "iterations": iterations, "step": step, "m_playouts": m_playouts,
-        "n_playouts": n_playouts, "batch": batch,
+        "n_playouts": n_playouts, "batch": batch, "patterns": patterns,
         "held_out_mse_before": mse0, "held_out_mse_after": mse1,
     }
     weights = GoWeights(base.prior, playout, manifest, str(out))

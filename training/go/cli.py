@@ -68,6 +68,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="playouts estimating the gradient (default 16)")
     b.add_argument("--batch", type=int, default=8, help="positions per update (default 8)")
     b.add_argument("--test-share", type=float, default=0.1)
+    b.add_argument("--levels-only", action="store_true",
+                   help="tune only the feature levels and the far moves, not the patterns")
     b.add_argument("--seed", type=int, default=1)
     b.set_defaults(func=run_balance_command)
     lab = sub.add_parser("label", help="label positions of games with deep-search values",
@@ -204,7 +206,8 @@ def run_balance_command(args: argparse.Namespace) -> int:
                         step=args.step, m_playouts=args.m, n_playouts=args.n,
                         batch=args.batch, positions=args.positions,
                         test_share=args.test_share, seed=args.seed,
-                        command=_command("balance"), log=lambda m: print(m, flush=True))
+                        patterns=not args.levels_only, command=_command("balance"),
+                        log=lambda m: print(m, flush=True))
     except (FileNotFoundError, ValueError) as e:
         print(f"corvid go balance: {e}", file=sys.stderr)
         return 2
