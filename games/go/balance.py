@@ -64,7 +64,7 @@ def k_balance_playouts(B0: np.ndarray, seed: np.uint64, n: int, ptab: np.ndarray
             c = m[K.M_TOPLAY]
             q = PASS
             if m[K.M_LAST] != PASS:
-                q, s = K.atari_rules(B, c, s, buf)
+                q, s = K.atari_rules(B, c, s, buf, True)
             if q == PASS:
                 k, total, far = K.local_candidates(B, c, buf, ptab, plv, gam)
                 j, s = K.draw_local(s, k, total, far, gam)

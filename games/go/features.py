@@ -53,11 +53,15 @@ from games.go.kernel import (
     G_PASS,
     G_PATTERN,
     G_SELF_ATARI,
+    LADDER_DEPTH,
+    LADDER_NODES,
     NG,
     capture_level,
     coulom_distance,
     distance_level,
     group_libs,
+    ladder_attack,
+    ladder_captured,
     pattern20,
 )
 
@@ -71,110 +75,6 @@ __all__ = [
 ]
 GROUP_NAMES = ("pattern", "capture", "escape", "atari", "self_atari", "dist", "dist2",
                "line", "eye", "empty_area", "pass")
-LADDER_DEPTH = 60
-LADDER_NODES = 400
-
-
-@njit(cache=True)
-def _attacker_in_atari_next_to(B: np.ndarray, g: int, a: int) -> bool:
-    col = B[K.COL]
-    w = B[K.META, K.M_W]
-    s = g
-    while True:
-        for q in (s + 1, s - 1, s + w, s - w):
-            if col[q] == a and K.in_atari(B, B[K.GID, q]):
-                return True
-        s = B[K.NXT, s]
-        if s == g:
-            break
-    return False
-
-
-@njit(cache=True)
-def _defend(T: np.ndarray, stone: int, depth: int, nodes: np.ndarray) -> int:
-    """The defender's turn in a ladder, on T (changed): 0 escaped, 1 captured, 2 the attacker
-    is to move against two liberties."""
-    d = T[K.COL, stone]
-    g = T[K.GID, stone]
-    nodes[0] += 1
-    if depth >= LADDER_DEPTH or nodes[0] > LADDER_NODES:
-        return 0
-    if not K.in_atari(T, g) or _attacker_in_atari_next_to(T, g, 3 - d):
-        return 0
-    lib = K.atari_lib(T, g)
-    if not K.k_legal_noko(T, lib, d):
-        return 1
-    K.k_play(T, lib, d)
-    n, _, _ = group_libs(T, T[K.GID, stone])
-    return 0 if n >= 3 else 1 if n <= 1 else 2
-
-
-@njit(cache=True)
-def _ladder(B: np.ndarray, stone: int, attacker: bool, nodes: np.ndarray) -> bool:
-    """Is the group at ``stone`` captured in a ladder? With ``attacker`` the attacker is to
-    move (three or more liberties: no; one: yes; two: it tries each, smaller point first),
-    else the defender, in atari. A depth-first search with a stack of boards (numba's cache
-    mishandles recursive functions); the defender has one move, so a capture found under
-    any attacker choice answers the whole question."""
-    d = B[K.COL, stone]
-    a = 3 - d
-    base = 0
-    if not attacker:
-        T0 = B.copy()
-        r = _defend(T0, stone, 0, nodes)
-        if r != 2:
-            return r == 1
-        B = T0
-        base = 1
-    n, l1, l2 = group_libs(B, B[K.GID, stone])
-    if n >= 3:
-        return False
-    if n <= 1:
-        return True
-    stack = np.empty((LADDER_DEPTH + 2, B.shape[0], B.shape[1]), dtype=B.dtype)
-    libs = np.empty((LADDER_DEPTH + 2, 2), dtype=np.int64)
-    branch = np.zeros(LADDER_DEPTH + 2, dtype=np.int64)
-    stack[0] = B
-    libs[0, 0] = l1
-    libs[0, 1] = l2
-    k = 0
-    while k >= 0:
-        if branch[k] == 2:
-            k -= 1
-            continue
-        A = libs[k, branch[k]]
-        branch[k] += 1
-        S = stack[k]
-        if not K.k_legal_noko(S, A, a):
-            continue
-        T = stack[k + 1]
-        T[:, :] = S
-        K.k_play(T, A, a)
-        if T[K.COL, stone] != d or not K.in_atari(T, T[K.GID, stone]):
-            continue
-        r = _defend(T, stone, k + base, nodes)
-        if r == 1:
-            return True
-        if r == 2:
-            _, l1, l2 = group_libs(T, T[K.GID, stone])
-            k += 1
-            libs[k, 0] = l1
-            libs[k, 1] = l2
-            branch[k] = 0
-    return False
-
-
-@njit(cache=True)
-def ladder_captured(B: np.ndarray, stone: int, nodes: np.ndarray) -> bool:
-    """The group at ``stone`` is in atari and its colour is to move: is it captured in a
-    ladder? (``nodes[0]``: positions read so far, 0 for a fresh reading.)"""
-    return _ladder(B, stone, False, nodes)
-
-
-@njit(cache=True)
-def ladder_attack(B: np.ndarray, stone: int, nodes: np.ndarray) -> bool:
-    """The attacker is to move against the group at ``stone``: can a ladder capture it?"""
-    return _ladder(B, stone, True, nodes)
 
 
 @njit(cache=True)

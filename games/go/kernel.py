@@ -37,12 +37,14 @@ The playout policy (``policy`` 1, "MoGo-like"), for the colour c to play, last m
 
 ``policy`` 2 adds MoGo's "capture anywhere" between steps 2 and 3: from a random index of the
 empty list (one draw), the first point scanning cyclically next to an opponent group in
-atari, if legal. ``policy`` 3 ("learned") replaces step 2 by a draw among the empty
-8-neighbours of the last two moves (legal, not c's true eye) by their learned strengths
-(:func:`playout_gamma`: the product of the γ of their 3x3 pattern with atari bits and of
-their capture, escape, atari, self-atari, distance, line and eye levels, from a weights file
-of :mod:`games.go.weights`) against all other empty points at ``plv[NG, 0]`` each (one
-draw); if another point is drawn, capture anywhere (as policy 2) and step 3 follow.
+atari, if legal. ``policy`` 3 ("learned") does not count an escape from atari to two
+liberties that a ladder catches (:func:`ladder_attack`) in step 1, and replaces step 2 by a
+draw among the empty 8-neighbours of the last two moves (legal, not c's true eye) by their
+learned strengths (:func:`playout_gamma`: the product of the γ of their 3x3 pattern with
+atari bits and of their capture, escape, atari, self-atari, distance, line and eye levels,
+from a weights file of :mod:`games.go.weights`) against all other empty points at
+``plv[NG, 0]`` each (one draw); if another point is drawn, capture anywhere (as policy 2)
+and step 3 follow.
 ``policy`` 0 ("light") is step 3 without the self-atari test. A self-atari is bad when the
 group left in atari would have at least ``sa_min`` stones. Playouts use simple ko (the ko
 point), end after two consecutive passes or ``max_moves`` moves, and are scored by area.
@@ -65,6 +67,9 @@ NG = 11  # feature groups of games.go.features (column 0 of a feature row: the p
 (G_PATTERN, G_CAPTURE, G_ESCAPE, G_ATARI, G_SELF_ATARI, G_DIST, G_DIST2, G_LINE, G_EYE,
  G_EMPTY_AREA, G_PASS) = range(NG)
 LEVELS = (0, 4, 6, 4, 3, 10, 10, 4, 1, 4, 2)  # levels per group (the pattern's are codes)
+# ladder reading (games.go.features): extensions and positions read before giving up
+LADDER_DEPTH = 60
+LADDER_NODES = 400
 
 U11 = np.uint64(11)
 U12 = np.uint64(12)
@@ -581,9 +586,24 @@ def draw_local(s: np.uint64, k: int, total: float, far: float, gam: np.ndarray
 
 
 @njit(cache=True)
-def atari_rules(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray) -> tuple[int, np.uint64]:
+def _escape_laddered(B: np.ndarray, lib: int, c: int) -> bool:
+    """c extends at ``lib`` out of atari (to at least two liberties): does it get only two,
+    and does a ladder then catch it?"""
+    B2 = B.copy()
+    k_play(B2, lib, c)
+    n, _, _ = group_libs(B2, B2[GID, lib])
+    if n != 2:
+        return False
+    nodes = np.zeros(1, dtype=np.int64)
+    return ladder_attack(B2, lib, nodes)
+
+
+@njit(cache=True)
+def atari_rules(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray,
+                ladders: bool) -> tuple[int, np.uint64]:
     """Step 1 of policies 1-3 (the last move is a point): save a group of c that the last
-    move put in atari or capture near it (module docstring); PASS if there is nothing."""
+    move put in atari or capture near it (module docstring); PASS if there is nothing. With
+    ``ladders`` (policy 3) an extension to two liberties that a ladder catches is no save."""
     m = B[META]
     col = B[COL]
     w = m[M_W]
@@ -597,7 +617,8 @@ def atari_rules(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray) -> tuple[i
         if not in_atari(B, g):
             continue
         lib = atari_lib(B, g)
-        if k_legal(B, lib, c) and k_self_atari(B, lib, c) == 0:
+        if k_legal(B, lib, c) and k_self_atari(B, lib, c) == 0 and not (
+                ladders and _escape_laddered(B, lib, c)):
             buf[k] = lib
             k += 1
         st = g
@@ -682,7 +703,7 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
     last = m[M_LAST]
     if policy >= 1 and last != PASS:
         # 1. escape atari / capture near the last move
-        q, s = atari_rules(B, c, s, buf)
+        q, s = atari_rules(B, c, s, buf, policy == 3)
         if q != PASS:
             return q, s
     if policy == 3:
@@ -1015,6 +1036,108 @@ def capture_level(B: np.ndarray, p: int, c: int) -> int:
     if takes_last:
         return 2
     return 3 if stones == 1 else 4
+
+
+@njit(cache=True)
+def _attacker_in_atari_next_to(B: np.ndarray, g: int, a: int) -> bool:
+    col = B[COL]
+    w = B[META, M_W]
+    s = g
+    while True:
+        for q in (s + 1, s - 1, s + w, s - w):
+            if col[q] == a and in_atari(B, B[GID, q]):
+                return True
+        s = B[NXT, s]
+        if s == g:
+            break
+    return False
+
+
+@njit(cache=True)
+def _defend(T: np.ndarray, stone: int, depth: int, nodes: np.ndarray) -> int:
+    """The defender's turn in a ladder, on T (changed): 0 escaped, 1 captured, 2 the attacker
+    is to move against two liberties."""
+    d = T[COL, stone]
+    g = T[GID, stone]
+    nodes[0] += 1
+    if depth >= LADDER_DEPTH or nodes[0] > LADDER_NODES:
+        return 0
+    if not in_atari(T, g) or _attacker_in_atari_next_to(T, g, 3 - d):
+        return 0
+    lib = atari_lib(T, g)
+    if not k_legal_noko(T, lib, d):
+        return 1
+    k_play(T, lib, d)
+    n, _, _ = group_libs(T, T[GID, stone])
+    return 0 if n >= 3 else 1 if n <= 1 else 2
+
+
+@njit(cache=True)
+def _ladder(B: np.ndarray, stone: int, attacker: bool, nodes: np.ndarray) -> bool:
+    """Is the group at ``stone`` captured in a ladder? With ``attacker`` the attacker is to
+    move (three or more liberties: no; one: yes; two: it tries each, smaller point first),
+    else the defender, in atari. A depth-first search with a stack of boards (numba's cache
+    mishandles recursive functions); the defender has one move, so a capture found under
+    any attacker choice answers the whole question."""
+    d = B[COL, stone]
+    a = 3 - d
+    base = 0
+    if not attacker:
+        T0 = B.copy()
+        r = _defend(T0, stone, 0, nodes)
+        if r != 2:
+            return r == 1
+        B = T0
+        base = 1
+    n, l1, l2 = group_libs(B, B[GID, stone])
+    if n >= 3:
+        return False
+    if n <= 1:
+        return True
+    stack = np.empty((LADDER_DEPTH + 2, B.shape[0], B.shape[1]), dtype=B.dtype)
+    libs = np.empty((LADDER_DEPTH + 2, 2), dtype=np.int64)
+    branch = np.zeros(LADDER_DEPTH + 2, dtype=np.int64)
+    stack[0] = B
+    libs[0, 0] = l1
+    libs[0, 1] = l2
+    k = 0
+    while k >= 0:
+        if branch[k] == 2:
+            k -= 1
+            continue
+        A = libs[k, branch[k]]
+        branch[k] += 1
+        S = stack[k]
+        if not k_legal_noko(S, A, a):
+            continue
+        T = stack[k + 1]
+        T[:, :] = S
+        k_play(T, A, a)
+        if T[COL, stone] != d or not in_atari(T, T[GID, stone]):
+            continue
+        r = _defend(T, stone, k + base, nodes)
+        if r == 1:
+            return True
+        if r == 2:
+            _, l1, l2 = group_libs(T, T[GID, stone])
+            k += 1
+            libs[k, 0] = l1
+            libs[k, 1] = l2
+            branch[k] = 0
+    return False
+
+
+@njit(cache=True)
+def ladder_captured(B: np.ndarray, stone: int, nodes: np.ndarray) -> bool:
+    """The group at ``stone`` is in atari and its colour is to move: is it captured in a
+    ladder? (``nodes[0]``: positions read so far, 0 for a fresh reading.)"""
+    return _ladder(B, stone, False, nodes)
+
+
+@njit(cache=True)
+def ladder_attack(B: np.ndarray, stone: int, nodes: np.ndarray) -> bool:
+    """The attacker is to move against the group at ``stone``: can a ladder capture it?"""
+    return _ladder(B, stone, True, nodes)
 
 
 @njit(cache=True)

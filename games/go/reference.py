@@ -180,7 +180,8 @@ class RefBoard:
                 if len(libs) != 1:
                     continue
                 (lib,) = libs
-                if self.legal(lib, c) and self.self_atari(lib, c) == 0:
+                if (self.legal(lib, c) and self.self_atari(lib, c) == 0
+                        and not (policy == 3 and self.escape_laddered(lib, c))):
                     cand.append(lib)
                 for st in stones:
                     for q in self.neighbours(st):
@@ -239,6 +240,12 @@ class RefBoard:
                 continue
             return p, s
         return PASS, s
+
+    def escape_laddered(self, lib: int, c: int) -> bool:
+        b2 = self.copy()
+        b2.play(lib, c)
+        return (len(b2.group(lib)[1]) == 2
+                and reference_ladder_attack(b2, lib, 0, [0]))
 
     def local_learned(self, c: int, s: int, ptab: Any, plv: Any) -> tuple[int, int]:
         """Policy 3's local step (kernel.local_candidates and draw_local)."""
