@@ -943,6 +943,8 @@ def pattern20(B: np.ndarray, p: int, c: int) -> int:
 def group_libs(B: np.ndarray, g: int) -> tuple[int, int, int]:
     """(number of distinct liberties of the group at root g, capped at 3; the smallest two
     of them when there are at most two)."""
+    if B[PLIB, g] > 8:
+        return 3, -1, -1  # each liberty is counted at most 4 times: three or more
     col = B[COL]
     w = B[META, M_W]
     l1 = -1
