@@ -11,6 +11,10 @@ A game provides ``features(state, move) -> np.ndarray`` (a vector φ(s, a); bina
   result* matches a target V*(s), not so that each move is strong:
   g = Σ_j z_j/(N T) Σ_t ∇log π(s_t,a_t), ∇log π = φ(s,a) − Σ_b π(s,b) φ(s,b),
   θ ← θ + α (V*(s) − V̂(s)) g.
+* :func:`mm_fit` — move-pattern ratings by minorization-maximization (Coulom 2007,
+  algorithms.md §10): each candidate move is a team of features, P(j) = γ_j / Σ_k γ_k with
+  γ_j = Π_{i∈j} γ_i, fitted to the moves chosen; :func:`mm_log_likelihood`,
+  :func:`mm_prediction_rate`.
 """
 
 from __future__ import annotations
@@ -110,31 +114,71 @@ def _td_update(theta: Vec, phi: Vec, target: float, step: float) -> None:
     theta += step / norm * (target - q) * phi
 
 
-def simulation_balancing(positions: Sequence[tuple[Any, float]], features: Features,
+Sampler = Callable[[Any, Vec, int, int, np.random.Generator],
+                   tuple[Vec, npt.NDArray[np.float64], npt.NDArray[np.float64]]]
+"""``sampler(state, θ, n, seat, rng) -> (z, grads, steps)``: n playouts of the policy π_θ
+from ``state``: outcome for ``seat``, Σ_t ∇log π(s_t, a_t) (one row per playout) and the
+number of policy decisions T of each."""
+
+
+def softmax_sampler(features: Features) -> Sampler:
+    """The :class:`SoftmaxPolicy` over all legal moves, played in Python (the reference)."""
+
+    def sample(state: Any, theta: Vec, n: int, seat: int, rng: np.random.Generator
+               ) -> tuple[Vec, npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        pol = SoftmaxPolicy(features, theta)
+        runs = [_softmax_playout(state, pol, seat, rng) for _ in range(n)]
+        z = np.array([r[0] for r in runs])
+        grads = np.array([r[1] for r in runs]).reshape(n, len(theta))
+        return z, grads, np.array([float(r[2]) for r in runs])
+
+    return sample
+
+
+def simulation_balancing(positions: Sequence[tuple[Any, float]], features: Features | None,
                          theta: Vec, *, rng: np.random.Generator, iterations: int = 1,
                          m_playouts: int = 16, n_playouts: int = 16, step: float = 1.0,
-                         seat: int | None = None) -> Vec:
+                         seat: int | None = None, sampler: Sampler | None = None,
+                         batch: int = 1,
+                         on_position: Callable[[int, float, float], None] | None = None
+                         ) -> Vec:
     """Simulation balancing (Silver & Tesauro; algorithms.md §8).
 
     ``positions`` are (state, V*) pairs with V* the target value of the state for ``seat``
     (default: the player to move). Each iteration visits every position: V̂ from
-    ``m_playouts`` playouts of the softmax policy, the gradient of the expected outcome from
-    ``n_playouts`` more, then θ ← θ + step (V* − V̂) g. Returns the new θ.
+    ``m_playouts`` playouts of the policy, the gradient of the expected outcome
+    g = Σ_j z_j/(N T_j) Σ_t ∇log π from ``n_playouts`` more, then θ ← θ + step (V* − V̂) g
+    (applied every ``batch`` positions). The policy is the softmax over ``features``, or
+    ``sampler``'s (a game's compiled playouts). ``on_position(i, V*, V̂)`` after each.
+    Returns the new θ.
     """
+    smp = sampler if sampler is not None else softmax_sampler(_need(features))
     th = theta.astype(np.float64).copy()
+    delta = np.zeros_like(th)
+    pending = 0
+    i = 0
     for _ in range(iterations):
         for state, target in positions:
             who = state.to_move if seat is None else seat
-            pol = SoftmaxPolicy(features, th)
-            v_hat = np.mean([_softmax_playout(state, pol, who, rng)[0]
-                             for _ in range(m_playouts)])
-            g = np.zeros_like(th)
-            for _ in range(n_playouts):
-                z, grad, steps = _softmax_playout(state, pol, who, rng)
-                g += z * grad / max(steps, 1)
-            g /= n_playouts
-            th += step * (target - v_hat) * g
-    return th
+            v_hat = float(np.mean(smp(state, th, m_playouts, who, rng)[0]))
+            z, grads, steps = smp(state, th, n_playouts, who, rng)
+            g = (z / np.maximum(steps, 1.0)) @ grads / n_playouts
+            delta += step * (target - v_hat) * g
+            pending += 1
+            if pending == batch:
+                th += delta
+                delta[:] = 0.0
+                pending = 0
+            if on_position is not None:
+                on_position(i, target, v_hat)
+            i += 1
+    return th + delta
+
+
+def _need(features: Features | None) -> Features:
+    if features is None:
+        raise ValueError("simulation_balancing needs features or a sampler")
+    return features
 
 
 def _softmax_playout(state: Any, policy: SoftmaxPolicy, seat: int,
@@ -210,3 +254,78 @@ def fit_softmax(X: npt.NDArray[np.float64], offsets: npt.NDArray[np.int64],
         if abs(f - f_old) < tol * max(1.0, abs(f)):
             break
     return th
+# -- move-pattern ratings by minorization-maximization (Coulom 2007) ---------------------------
+# A data set of contests: ``teams`` (K, G) int, row k the features of candidate k, one column
+# per feature group (each feature id appears in one column only; -1: none in that group);
+# the candidates of contest i are rows starts[i]:starts[i + 1]; ``chosen[i]`` is the row of
+# the winner (the move played).
+
+
+def _team_strengths(teams: npt.NDArray[np.integer[Any]], gamma: Vec) -> Vec:
+    g1 = np.append(gamma, 1.0)  # index -1: no feature, strength 1
+    team: Vec = np.prod(g1[teams], axis=1)
+    return team
+
+
+def _contest_sums(team: Vec, starts: npt.NDArray[np.integer[Any]]) -> Vec:
+    sums: Vec = np.add.reduceat(team, starts[:-1]) if len(team) else np.zeros(0)
+    return sums
+
+
+def mm_log_likelihood(teams: npt.NDArray[np.integer[Any]], starts: npt.NDArray[np.integer[Any]],
+                      chosen: npt.NDArray[np.integer[Any]], gamma: Vec) -> float:
+    """Mean log P(chosen) per contest."""
+    team = _team_strengths(teams, gamma)
+    return float(np.mean(np.log(team[chosen] / _contest_sums(team, starts))))
+
+
+def mm_prediction_rate(teams: npt.NDArray[np.integer[Any]],
+                       starts: npt.NDArray[np.integer[Any]],
+                       chosen: npt.NDArray[np.integer[Any]], gamma: Vec) -> float:
+    """Share of contests whose winner has the highest strength (a tie of t candidates at
+    the top counts 1/t)."""
+    team = _team_strengths(teams, gamma)
+    best = np.maximum.reduceat(team, starts[:-1])
+    lens = np.diff(starts)
+    pos = np.repeat(np.arange(len(lens)), lens)
+    ties = np.bincount(pos, weights=(team >= best[pos] * (1 - 1e-12)), minlength=len(lens))
+    hit = team[chosen] >= best * (1 - 1e-12)
+    return float(np.mean(np.where(hit, 1.0 / ties, 0.0)))
+
+
+def mm_fit(teams: npt.NDArray[np.integer[Any]], starts: npt.NDArray[np.integer[Any]],
+           chosen: npt.NDArray[np.integer[Any]], n_features: int, *, iterations: int = 20,
+           prior: float = 1.0, gamma: Vec | None = None,
+           on_iteration: Callable[[int, Vec], None] | None = None) -> Vec:
+    """Feature strengths γ by minorization-maximization, one group (column) at a time:
+    γ_i ← (W_i + prior) / (Σ_p C_ip / E_p + 2 prior / (γ_i + 1)), where W_i counts the
+    winners with feature i, E_p is the sum of the strengths of contest p's candidates and
+    C_ip the strength of i's team-mates summed over p's candidates with i; ``prior`` virtual
+    wins and losses against a strength of 1 keep rare features near 1. Features that never
+    occur keep their strength. ``on_iteration(i, γ)`` after each sweep over the groups."""
+    g = np.ones(n_features) if gamma is None else gamma.astype(np.float64).copy()
+    lens = np.diff(starts)
+    pos = np.repeat(np.arange(len(lens)), lens)
+    winners = teams[chosen]
+    for it in range(iterations):
+        team = _team_strengths(teams, g)
+        for col in range(teams.shape[1]):
+            ids = teams[:, col]
+            has = ids >= 0
+            if not has.any():
+                continue
+            e = _contest_sums(team, starts)
+            fid = ids[has]
+            mates = team[has] / g[fid] / e[pos[has]]
+            denom = np.bincount(fid, weights=mates, minlength=n_features)
+            w = winners[:, col]
+            wins = np.bincount(w[w >= 0], minlength=n_features).astype(np.float64)
+            seen = np.unique(fid)
+            old = g[seen].copy()
+            g[seen] = (wins[seen] + prior) / (denom[seen] + 2.0 * prior / (old + 1.0))
+            ratio = np.ones(n_features + 1)
+            ratio[seen] = g[seen] / old
+            team[has] *= ratio[fid]
+        if on_iteration is not None:
+            on_iteration(it, g)
+    return g

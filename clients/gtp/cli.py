@@ -143,7 +143,10 @@ def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    from clients.gtp.knowledge import load_knowledge
+
     config = load_config(GtpConfig, args.config, args.set)
+    load_knowledge(config)  # a weights file the settings need must load (ConfigError)
     # Nothing but GTP may ever reach the real stdout: keep a private copy of it for the
     # answers and point both sys.stdout and file descriptor 1 at stderr, so a stray print
     # (ours or a library's, even from C) cannot corrupt the protocol stream.

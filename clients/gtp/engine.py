@@ -420,6 +420,7 @@ class GtpEngine:
     def configure(self, key: str, text: str) -> None:
         """Set one config field at runtime (``corvid-param key value``)."""
         from clients.config import ConfigError, apply_override
+        from clients.gtp.knowledge import load_knowledge
 
         fields = {f.name: f.type for f in msgspec.structs.fields(GtpConfig)}
         if key not in fields:
@@ -430,6 +431,7 @@ class GtpEngine:
         try:
             apply_override(data, f"{key}={text}")
             new = msgspec.convert(msgspec.to_builtins(self.config) | data, GtpConfig)
+            load_knowledge(new)  # a weights file the settings need must load
         except (ConfigError, msgspec.ValidationError) as e:
             raise GtpError(f"invalid parameter: {e}") from None
         self.config = new

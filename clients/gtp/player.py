@@ -15,6 +15,7 @@ import zmq
 
 from clients.gtp.config import GtpConfig
 from clients.gtp.engine import Decision, MoveRequest
+from clients.gtp.knowledge import prepare_state
 from games.go.priors import PriorWeights
 from search.abucb import ABUCBConfig
 from search.budget import Budget
@@ -128,6 +129,7 @@ class SearchPlayer:
         state.settings = state.settings._replace(policy=cfg.playout_policy)
         if cfg.prior_scale != 1.0:
             state.prior_weights = PriorWeights().scaled(cfg.prior_scale)
+        prepare_state(state, cfg)  # learned weights and priors (clients.gtp.knowledge)
         legal = list(state.legal_moves())
         if len(legal) <= 1:
             return Decision(None)

@@ -37,10 +37,17 @@ The playout policy (``policy`` 1, "MoGo-like"), for the colour c to play, last m
 
 ``policy`` 2 adds MoGo's "capture anywhere" between steps 2 and 3: from a random index of the
 empty list (one draw), the first point scanning cyclically next to an opponent group in
-atari, if legal. ``policy`` 0 ("light") is step 3 without the self-atari test. A self-atari
-is bad when the group left in atari would have at least ``sa_min`` stones. Playouts use
-simple ko (the ko point), end after two consecutive passes or ``max_moves`` moves, and are
-scored by area.
+atari, if legal. ``policy`` 3 ("learned") does not count an escape from atari to two
+liberties that a ladder catches (:func:`ladder_attack`) in step 1, and replaces step 2 by a
+draw among the empty 8-neighbours of the last two moves (legal, not c's true eye) by their
+learned strengths (:func:`playout_gamma`: the product of the γ of their 3x3 pattern with
+atari bits and of their capture, escape, atari, self-atari, distance, line and eye levels,
+from a weights file of :mod:`games.go.weights`) against all other empty points at
+``plv[NG, 0]`` each (one draw); if another point is drawn, capture anywhere (as policy 2)
+and step 3 follow.
+``policy`` 0 ("light") is step 3 without the self-atari test. A self-atari is bad when the
+group left in atari would have at least ``sa_min`` stones. Playouts use simple ko (the ko
+point), end after two consecutive passes or ``max_moves`` moves, and are scored by area.
 """
 
 from __future__ import annotations
@@ -55,6 +62,16 @@ NROWS = 12
 (M_SIZE, M_W, M_NEMPTY, M_KO, M_TOPLAY, M_LAST, M_LAST2, M_PASSES, M_NMOVES, M_CAPB,
  M_CAPW, M_NATL) = range(12)
 
+# move features (games.go.features; the learned playout policy reads some of them)
+NG = 11  # feature groups of games.go.features (column 0 of a feature row: the pattern code)
+(G_PATTERN, G_CAPTURE, G_ESCAPE, G_ATARI, G_SELF_ATARI, G_DIST, G_DIST2, G_LINE, G_EYE,
+ G_EMPTY_AREA, G_PASS) = range(NG)
+LEVELS = (0, 4, 6, 4, 3, 10, 10, 4, 1, 4, 2)  # levels per group (the pattern's are codes)
+# ladder reading (games.go.features): extensions and positions read before giving up
+LADDER_DEPTH = 60
+LADDER_NODES = 400
+
+U11 = np.uint64(11)
 U12 = np.uint64(12)
 U25 = np.uint64(25)
 U27 = np.uint64(27)
@@ -466,69 +483,182 @@ def _pick_sorted_unique(buf: np.ndarray, k: int, s: np.uint64) -> tuple[int, np.
 
 
 @njit(cache=True)
-def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
-             sa_min: int, buf: np.ndarray) -> tuple[int, np.uint64]:
-    """The playout policy's move for colour c (module docstring). Returns (move, rng state)."""
+def rand_unit(s: np.uint64) -> float:
+    """A float in [0, 1) from the state ``s`` (already advanced): 53 bits of s * UMUL."""
+    return float((s * UMUL) >> U11) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def playout_levels(B: np.ndarray, p: int, c: int
+                   ) -> tuple[int, int, int, int, int, int, int, int, int]:
+    """What the learned playout policy sees of c playing the legal point p: (pattern20 code,
+    then the levels of capture, escape and atari (ladders not read), self-atari, distance
+    to the last and second-last move (1 and 2 only: the 8-neighbourhood), line, eye-like
+    point), as in games.go.features."""
+    m = B[META]
+    col = B[COL]
+    w = m[M_W]
+    size = m[M_SIZE]
+    cap = capture_level(B, p, c)
+    esc = escape_level(B, p, c) if cap == 0 else 0
+    d1 = distance_level(coulom_distance(B, p, m[M_LAST]))
+    d2 = distance_level(coulom_distance(B, p, m[M_LAST2]))
+    r = p // w - 1
+    cc = p % w - 1
+    line = min(min(r, cc), min(size - 1 - r, size - 1 - cc)) + 1
+    eye = 1
+    for n in (p + 1, p - 1, p + w, p - w):
+        if col[n] != c and col[n] != BORDER:
+            eye = 0
+    return (pattern20(B, p, c), cap, esc, atari_level(B, p, c),
+            min(k_self_atari(B, p, c), 3), d1 if d1 <= 2 else 0, d2 if d2 <= 2 else 0,
+            line if line <= 4 else 0, eye)
+
+
+@njit(cache=True)
+def playout_gamma(B: np.ndarray, p: int, c: int, ptab: np.ndarray, plv: np.ndarray) -> float:
+    """The learned playout policy's strength of c playing the legal point p: the product of
+    ``ptab[pattern20]`` and ``plv[group, level]`` over :func:`playout_levels`."""
+    code, cap, esc, at, sa, d1, d2, line, eye = playout_levels(B, p, c)
+    g = np.float64(ptab[code])
+    g *= plv[G_CAPTURE, cap]
+    g *= plv[G_ESCAPE, esc]
+    g *= plv[G_ATARI, at]
+    g *= plv[G_SELF_ATARI, sa]
+    g *= plv[G_DIST, d1]
+    g *= plv[G_DIST2, d2]
+    g *= plv[G_LINE, line]
+    g *= plv[G_EYE, eye]
+    return float(g)
+
+
+@njit(cache=True)
+def local_candidates(B: np.ndarray, c: int, buf: np.ndarray, ptab: np.ndarray,
+                     plv: np.ndarray, gam: np.ndarray) -> tuple[int, float, float]:
+    """Policy 3's local candidates into ``buf[:k]`` and their strengths into ``gam[:k]``: the
+    empty 8-neighbours of the last move, then those of the second-last (order NW N NE W E
+    SW S SE, each once), legal for c and not its true eye. Returns (k, their total
+    strength, the strength of all the other empty points: ``plv[NG, 0]`` each)."""
+    m = B[META]
+    col = B[COL]
+    w = m[M_W]
+    k = 0
+    total = 0.0
+    for base in (m[M_LAST], m[M_LAST2]):
+        if base <= 0:
+            continue
+        for q in (base + w - 1, base + w, base + w + 1, base - 1, base + 1, base - w - 1,
+                  base - w, base - w + 1):
+            if col[q] != EMPTY:
+                continue
+            dup = False
+            for j in range(k):
+                if buf[j] == q:
+                    dup = True
+            if dup or not k_legal(B, q, c) or k_is_eye(B, q, c):
+                continue
+            g = playout_gamma(B, q, c, ptab, plv)
+            buf[k] = q
+            gam[k] = g
+            total += g
+            k += 1
+    return k, total, (m[M_NEMPTY] - k) * plv[NG, 0]
+
+
+@njit(cache=True)
+def draw_local(s: np.uint64, k: int, total: float, far: float, gam: np.ndarray
+               ) -> tuple[int, np.uint64]:
+    """One draw among k local candidates of strengths ``gam[:k]`` and the far moves: the
+    index of the local candidate drawn, or -1 for a far move (no draw at all if the local
+    strength is 0)."""
+    if total <= 0.0:
+        return -1, s
+    s = rand_next(s)
+    u = rand_unit(s) * (total + far)
+    if u >= total:
+        return -1, s
+    acc = 0.0
+    for i in range(k):
+        acc += gam[i]
+        if u < acc:
+            return i, s
+    return k - 1, s
+
+
+@njit(cache=True)
+def _escape_laddered(B: np.ndarray, lib: int, c: int) -> bool:
+    """c extends at ``lib`` out of atari (to at least two liberties): does it get only two,
+    and does a ladder then catch it?"""
+    B2 = B.copy()
+    k_play(B2, lib, c)
+    n, _, _ = group_libs(B2, B2[GID, lib])
+    if n != 2:
+        return False
+    nodes = np.zeros(1, dtype=np.int64)
+    return ladder_attack(B2, lib, nodes)
+
+
+@njit(cache=True)
+def atari_rules(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray,
+                ladders: bool) -> tuple[int, np.uint64]:
+    """Step 1 of policies 1-3 (the last move is a point): save a group of c that the last
+    move put in atari or capture near it (module docstring); PASS if there is nothing. With
+    ``ladders`` (policy 3) an extension to two liberties that a ladder catches is no save."""
     m = B[META]
     col = B[COL]
     w = m[M_W]
     last = m[M_LAST]
     o = 3 - c
-    if policy >= 1 and last != PASS:
-        # 1. escape atari / capture near the last move
-        k = 0
-        for n in (last + 1, last - 1, last + w, last - w):
-            if col[n] != c:
-                continue
-            g = B[GID, n]
-            if not in_atari(B, g):
-                continue
+    k = 0
+    for n in (last + 1, last - 1, last + w, last - w):
+        if col[n] != c:
+            continue
+        g = B[GID, n]
+        if not in_atari(B, g):
+            continue
+        lib = atari_lib(B, g)
+        if k_legal(B, lib, c) and k_self_atari(B, lib, c) == 0 and not (
+                ladders and _escape_laddered(B, lib, c)):
+            buf[k] = lib
+            k += 1
+        st = g
+        while True:
+            for q in (st + 1, st - 1, st + w, st - w):
+                if col[q] == o:
+                    h = B[GID, q]
+                    if in_atari(B, h):
+                        lh = atari_lib(B, h)
+                        if k_legal(B, lh, c):
+                            buf[k] = lh
+                            k += 1
+            st = B[NXT, st]
+            if st == g:
+                break
+    if col[last] == o:
+        g = B[GID, last]
+        if in_atari(B, g):
             lib = atari_lib(B, g)
-            if k_legal(B, lib, c) and k_self_atari(B, lib, c) == 0:
+            if k_legal(B, lib, c):
                 buf[k] = lib
                 k += 1
-            st = g
-            while True:
-                for q in (st + 1, st - 1, st + w, st - w):
-                    if col[q] == o:
-                        h = B[GID, q]
-                        if in_atari(B, h):
-                            lh = atari_lib(B, h)
-                            if k_legal(B, lh, c):
-                                buf[k] = lh
-                                k += 1
-                st = B[NXT, st]
-                if st == g:
-                    break
-        if col[last] == o:
-            g = B[GID, last]
-            if in_atari(B, g):
-                lib = atari_lib(B, g)
-                if k_legal(B, lib, c):
-                    buf[k] = lib
-                    k += 1
-        if k > 0:
-            return _pick_sorted_unique(buf, k, s)
-        # 2. 3x3 patterns around the last move
-        k = 0
-        for q in (last + w - 1, last + w, last + w + 1, last - 1, last + 1, last - w - 1,
-                  last - w, last - w + 1):
-            if col[q] == EMPTY and pat[pattern_code(B, q)]:
-                buf[k] = q
-                k += 1
-        while k > 0:  # draw among the matches; drop a drawn one that fails the checks
-            s = rand_next(s)
-            i = rand_below(s, k)
-            q = buf[i]
-            if k_legal(B, q, c) and not k_is_eye(B, q, c) and k_self_atari(B, q, c) < sa_min:
-                return q, s
-            buf[i] = buf[k - 1]
-            k -= 1
+    if k > 0:
+        return _pick_sorted_unique(buf, k, s)
+    return PASS, s
+
+
+@njit(cache=True)
+def capture_or_random(B: np.ndarray, c: int, s: np.uint64, policy: int, sa_min: int
+                      ) -> tuple[int, np.uint64]:
+    """Steps 3 (policies 2 and 3: capture anywhere) and 4 (random) of the playout policy."""
+    m = B[META]
+    col = B[COL]
+    w = m[M_W]
+    o = 3 - c
     n = m[M_NEMPTY]
     if n == 0:
         return PASS, s
     emp = B[EMP]
-    if policy == 2:
+    if policy >= 2:
         # 3. capture anywhere: the first capture scanning cyclically from a random index
         # (no scan when the atari list has no opponent group)
         s = rand_next(s)
@@ -558,6 +688,48 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
             continue
         return p, s
     return PASS, s
+
+
+@njit(cache=True)
+def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
+             sa_min: int, buf: np.ndarray, ptab: np.ndarray, plv: np.ndarray,
+             gam: np.ndarray) -> tuple[int, np.uint64]:
+    """The playout policy's move for colour c (module docstring). Returns (move, rng state).
+    Policy 3 reads the learned weights ``ptab``/``plv`` (:func:`playout_gamma`) and uses
+    ``gam`` (at least 16 floats) as scratch; the other policies ignore the three."""
+    m = B[META]
+    col = B[COL]
+    w = m[M_W]
+    last = m[M_LAST]
+    if policy >= 1 and last != PASS:
+        # 1. escape atari / capture near the last move
+        q, s = atari_rules(B, c, s, buf, policy == 3)
+        if q != PASS:
+            return q, s
+    if policy == 3:
+        # 2'. the learned local policy: a move near the last two, drawn by its strength,
+        # or (with the far moves' share) on to capture anywhere and random
+        k, total, far = local_candidates(B, c, buf, ptab, plv, gam)
+        i, s = draw_local(s, k, total, far, gam)
+        if i >= 0:
+            return buf[i], s
+    elif policy >= 1 and last != PASS:
+        # 2. 3x3 patterns around the last move
+        k = 0
+        for q in (last + w - 1, last + w, last + w + 1, last - 1, last + 1, last - w - 1,
+                  last - w, last - w + 1):
+            if col[q] == EMPTY and pat[pattern_code(B, q)]:
+                buf[k] = q
+                k += 1
+        while k > 0:  # draw among the matches; drop a drawn one that fails the checks
+            s = rand_next(s)
+            i = rand_below(s, k)
+            q = buf[i]
+            if k_legal(B, q, c) and not k_is_eye(B, q, c) and k_self_atari(B, q, c) < sa_min:
+                return q, s
+            buf[i] = buf[k - 1]
+            k -= 1
+    return capture_or_random(B, c, s, policy, sa_min)
 
 
 @njit(cache=True)
@@ -614,18 +786,21 @@ def k_area(B: np.ndarray, owner: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def k_playout(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray, sa_min: int,
-              max_moves: int, moves: np.ndarray, owner: np.ndarray,
-              buf: np.ndarray) -> tuple[int, int, np.uint64]:
+def k_playout(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray, ptab: np.ndarray,
+              plv: np.ndarray, sa_min: int, max_moves: int, moves: np.ndarray,
+              owner: np.ndarray, buf: np.ndarray) -> tuple[int, int, np.uint64]:
     """Play B (modified in place) to the end. Writes the moves (PASS included) to ``moves``
     and the final owner of each point to ``owner``. Returns (black area - white area,
-    number of moves, rng state). The colour to play is ``B[META, M_TOPLAY]``."""
+    number of moves, rng state). The colour to play is ``B[META, M_TOPLAY]``. ``ptab`` and
+    ``plv`` are the learned weights of policy 3 (:func:`playout_gamma`; any arrays of
+    those types for the other policies)."""
     m = B[META]
+    gam = np.empty(16, dtype=np.float64)
     nm = 0
     passes = m[M_PASSES]
     while passes < 2 and nm < max_moves:
         c = m[M_TOPLAY]
-        p, s = k_choose(B, c, s, policy, pat, sa_min, buf)
+        p, s = k_choose(B, c, s, policy, pat, sa_min, buf, ptab, plv, gam)
         k_play(B, p, c)
         moves[nm] = p
         nm += 1
@@ -635,8 +810,8 @@ def k_playout(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray, sa_min:
 
 @njit(cache=True)
 def k_playout_batch(B0: np.ndarray, seed: np.uint64, n: int, policy: int, pat: np.ndarray,
-                    sa_min: int, max_moves: int, scores: np.ndarray, own: np.ndarray,
-                    neutral: np.ndarray) -> np.uint64:
+                    ptab: np.ndarray, plv: np.ndarray, sa_min: int, max_moves: int,
+                    scores: np.ndarray, own: np.ndarray, neutral: np.ndarray) -> np.uint64:
     """Run n playouts from B0 (not modified). ``scores[i]`` = black area - white area of
     playout i; ``own[p]`` accumulates +1 for each playout whose final owner of p is black and
     -1 for white; ``neutral[p]`` counts the playouts where p ends neutral. Returns the rng
@@ -649,7 +824,8 @@ def k_playout_batch(B0: np.ndarray, seed: np.uint64, n: int, policy: int, pat: n
     s = seed
     for i in range(n):
         B[:, :] = B0
-        sc, nm, s = k_playout(B, s, policy, pat, sa_min, max_moves, moves, owner, buf)
+        sc, nm, s = k_playout(B, s, policy, pat, ptab, plv, sa_min, max_moves, moves, owner,
+                              buf)
         scores[i] = sc
         for p in range(P):
             o = owner[p]
@@ -738,6 +914,275 @@ def k_legal_superko(B: np.ndarray, c: int, Z: np.ndarray, h: np.int64,
     return k
 
 
+@njit(cache=True)
+def swap_colours16(code: int) -> int:
+    """Swap colours 1 and 2 in a 16-bit neighbourhood code (3, off the board, stays)."""
+    return ((code & 0x5555) << 1) | ((code & 0xAAAA) >> 1)
+
+
+@njit(cache=True)
+def pattern20(B: np.ndarray, p: int, c: int) -> int:
+    """The 3x3 code of :func:`games.go.kernel.pattern_code` with colours relative to c (c's
+    stones as 1) and 4 atari bits (N, W, E, S neighbour: a stone whose group has one
+    liberty) from bit 16."""
+    code = pattern_code(B, p)
+    if c == WHITE:
+        code = swap_colours16(code)
+    col = B[COL]
+    w = B[META, M_W]
+    bit = 16
+    for n in (p + w, p - 1, p + 1, p - w):
+        cn = col[n]
+        if (cn == BLACK or cn == WHITE) and in_atari(B, B[GID, n]):
+            code |= 1 << bit
+        bit += 1
+    return code
+
+
+@njit(cache=True)
+def group_libs(B: np.ndarray, g: int) -> tuple[int, int, int]:
+    """(number of distinct liberties of the group at root g, capped at 3; the smallest two
+    of them when there are at most two)."""
+    if B[PLIB, g] > 8:
+        return 3, -1, -1  # each liberty is counted at most 4 times: three or more
+    col = B[COL]
+    w = B[META, M_W]
+    l1 = -1
+    l2 = -1
+    s = g
+    while True:
+        for q in (s + 1, s - 1, s + w, s - w):
+            if col[q] == EMPTY and q != l1 and q != l2:
+                if l1 < 0:
+                    l1 = q
+                elif l2 < 0:
+                    l2 = q
+                else:
+                    return 3, -1, -1
+        s = B[NXT, s]
+        if s == g:
+            break
+    if l1 < 0:
+        return 0, -1, -1
+    if l2 < 0:
+        return 1, l1, -1
+    return 2, min(l1, l2), max(l1, l2)
+
+
+@njit(cache=True)
+def coulom_distance(B: np.ndarray, p: int, q: int) -> int:
+    """dx + dy + max(dx, dy) between two points (q may be PASS: a large number)."""
+    if q == PASS or q <= 0:
+        return 1000
+    w = int(B[META, M_W])
+    dx = abs(p % w - q % w)
+    dy = abs(p // w - q // w)
+    return dx + dy + max(dx, dy)
+
+
+@njit(cache=True)
+def distance_level(d: int) -> int:
+    if d < 2:
+        return 0
+    if d <= 9:
+        return d - 1
+    if d <= 12:
+        return 9
+    if d <= 16:
+        return 10
+    return 0
+
+
+@njit(cache=True)
+def _touches(B: np.ndarray, g: int, q: int) -> bool:
+    """Is the point q next to a stone of the group at root g?"""
+    w = B[META, M_W]
+    s = g
+    while True:
+        if q == s + 1 or q == s - 1 or q == s + w or q == s - w:
+            return True
+        s = B[NXT, s]
+        if s == g:
+            break
+    return False
+
+
+@njit(cache=True)
+def capture_level(B: np.ndarray, p: int, c: int) -> int:
+    """The CAPTURE level of c playing at p (0: captures nothing)."""
+    o = 3 - c
+    col = B[COL]
+    w = B[META, M_W]
+    last = B[META, M_LAST]
+    stones = 0
+    saves = False
+    takes_last = False
+    for g in _groups_next_to(B, p, o, True):
+        if g < 0:
+            break
+        stones += B[GSIZE, g]
+        if last > 0 and col[last] == o and B[GID, last] == g:
+            takes_last = True
+        s = g
+        while True:
+            for q in (s + 1, s - 1, s + w, s - w):
+                if col[q] == c and in_atari(B, B[GID, q]):
+                    saves = True
+            s = B[NXT, s]
+            if s == g:
+                break
+    if stones == 0:
+        return 0
+    if saves:
+        return 1
+    if takes_last:
+        return 2
+    return 3 if stones == 1 else 4
+
+
+@njit(cache=True)
+def _attacker_in_atari_next_to(B: np.ndarray, g: int, a: int) -> bool:
+    col = B[COL]
+    w = B[META, M_W]
+    s = g
+    while True:
+        for q in (s + 1, s - 1, s + w, s - w):
+            if col[q] == a and in_atari(B, B[GID, q]):
+                return True
+        s = B[NXT, s]
+        if s == g:
+            break
+    return False
+
+
+@njit(cache=True)
+def _defend(T: np.ndarray, stone: int, depth: int, nodes: np.ndarray) -> int:
+    """The defender's turn in a ladder, on T (changed): 0 escaped, 1 captured, 2 the attacker
+    is to move against two liberties."""
+    d = T[COL, stone]
+    g = T[GID, stone]
+    nodes[0] += 1
+    if depth >= LADDER_DEPTH or nodes[0] > LADDER_NODES:
+        return 0
+    if not in_atari(T, g) or _attacker_in_atari_next_to(T, g, 3 - d):
+        return 0
+    lib = atari_lib(T, g)
+    if not k_legal_noko(T, lib, d):
+        return 1
+    k_play(T, lib, d)
+    n, _, _ = group_libs(T, T[GID, stone])
+    return 0 if n >= 3 else 1 if n <= 1 else 2
+
+
+@njit(cache=True)
+def _ladder(B: np.ndarray, stone: int, attacker: bool, nodes: np.ndarray) -> bool:
+    """Is the group at ``stone`` captured in a ladder? With ``attacker`` the attacker is to
+    move (three or more liberties: no; one: yes; two: it tries each, smaller point first),
+    else the defender, in atari. A depth-first search with a stack of boards (numba's cache
+    mishandles recursive functions); the defender has one move, so a capture found under
+    any attacker choice answers the whole question."""
+    d = B[COL, stone]
+    a = 3 - d
+    base = 0
+    if not attacker:
+        T0 = B.copy()
+        r = _defend(T0, stone, 0, nodes)
+        if r != 2:
+            return r == 1
+        B = T0
+        base = 1
+    n, l1, l2 = group_libs(B, B[GID, stone])
+    if n >= 3:
+        return False
+    if n <= 1:
+        return True
+    stack = np.empty((LADDER_DEPTH + 2, B.shape[0], B.shape[1]), dtype=B.dtype)
+    libs = np.empty((LADDER_DEPTH + 2, 2), dtype=np.int64)
+    branch = np.zeros(LADDER_DEPTH + 2, dtype=np.int64)
+    stack[0] = B
+    libs[0, 0] = l1
+    libs[0, 1] = l2
+    k = 0
+    while k >= 0:
+        if branch[k] == 2:
+            k -= 1
+            continue
+        A = libs[k, branch[k]]
+        branch[k] += 1
+        S = stack[k]
+        if not k_legal_noko(S, A, a):
+            continue
+        T = stack[k + 1]
+        T[:, :] = S
+        k_play(T, A, a)
+        if T[COL, stone] != d or not in_atari(T, T[GID, stone]):
+            continue
+        r = _defend(T, stone, k + base, nodes)
+        if r == 1:
+            return True
+        if r == 2:
+            _, l1, l2 = group_libs(T, T[GID, stone])
+            k += 1
+            libs[k, 0] = l1
+            libs[k, 1] = l2
+            branch[k] = 0
+    return False
+
+
+@njit(cache=True)
+def ladder_captured(B: np.ndarray, stone: int, nodes: np.ndarray) -> bool:
+    """The group at ``stone`` is in atari and its colour is to move: is it captured in a
+    ladder? (``nodes[0]``: positions read so far, 0 for a fresh reading.)"""
+    return _ladder(B, stone, False, nodes)
+
+
+@njit(cache=True)
+def ladder_attack(B: np.ndarray, stone: int, nodes: np.ndarray) -> bool:
+    """The attacker is to move against the group at ``stone``: can a ladder capture it?"""
+    return _ladder(B, stone, True, nodes)
+
+
+@njit(cache=True)
+def escape_level(B: np.ndarray, p: int, c: int) -> int:
+    """The ESCAPE level of c playing at p, which captures nothing, with two liberties
+    counted as safe (:mod:`games.go.features` reads the ladders): 0 if no group of c next
+    to p is in atari or if the move leaves it in atari, 1 three or more liberties, 2 two;
+    + 3 when the last move gave that atari. Copies the board only in that case."""
+    last = B[META, M_LAST]
+    new = False
+    any_atari = False
+    for g in _groups_next_to(B, p, c, True):
+        if g < 0:
+            break
+        any_atari = True
+        if last > 0 and _touches(B, g, last):
+            new = True
+    if not any_atari:
+        return 0
+    B2 = B.copy()
+    k_play(B2, p, c)
+    n, _, _ = group_libs(B2, B2[GID, p])
+    if n <= 1:
+        return 0
+    level = 1 if n >= 3 else 2
+    return level + 3 if new else level
+
+
+@njit(cache=True)
+def atari_level(B: np.ndarray, p: int, c: int) -> int:
+    """The ATARI level of c playing at p, ladders not read: 0 if no opponent group goes
+    into atari, else 1 for a one-stone group, 2 for a larger one (the larger if several)."""
+    best = 0
+    for g in _groups_next_to(B, p, 3 - c, False):
+        if g < 0:
+            break
+        n, l1, l2 = group_libs(B, g)
+        if n == 2 and (l1 == p or l2 == p):
+            best = max(best, 1 if B[GSIZE, g] == 1 else 2)
+    return best
+
+
+
 NFEAT = 7
 F_CAPTURE, F_SAVE, F_PATTERN, F_SELF_ATARI, F_LINE, F_EMPTY_AREA, F_DIST_LAST = range(NFEAT)
 
@@ -799,13 +1244,14 @@ def k_features(B: np.ndarray, c: int, moves: np.ndarray, pat: np.ndarray,
 
 
 @njit(cache=True)
-def k_playout_record(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray, sa_min: int,
-                     max_moves: int, moves: np.ndarray, colours: np.ndarray,
-                     owner: np.ndarray, buf: np.ndarray) -> tuple[int, int, np.uint64]:
+def k_playout_record(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray,
+                     ptab: np.ndarray, plv: np.ndarray, sa_min: int, max_moves: int,
+                     moves: np.ndarray, colours: np.ndarray, owner: np.ndarray,
+                     buf: np.ndarray) -> tuple[int, int, np.uint64]:
     """:func:`k_playout`, then the moves with passes left out in ``moves[:n]`` and the colour
     that played each in ``colours[:n]``. Returns (black - white area, n, rng state)."""
     first = B[META, M_TOPLAY]
-    sc, nm, s = k_playout(B, s, policy, pat, sa_min, max_moves, moves, owner, buf)
+    sc, nm, s = k_playout(B, s, policy, pat, ptab, plv, sa_min, max_moves, moves, owner, buf)
     k = 0
     for i in range(nm):
         if moves[i] != PASS:
@@ -852,8 +1298,8 @@ def k_prior_sums(F: np.ndarray, Wt: np.ndarray, wins: np.ndarray, visits: np.nda
 
 @njit(cache=True)
 def k_playout_after(B0: np.ndarray, first: np.ndarray, seed: np.uint64, policy: int,
-                    pat: np.ndarray, sa_min: int, max_moves: int,
-                    scores: np.ndarray) -> np.uint64:
+                    pat: np.ndarray, ptab: np.ndarray, plv: np.ndarray, sa_min: int,
+                    max_moves: int, scores: np.ndarray) -> np.uint64:
     """For each i, from a fresh copy of B0 the colour to play plays ``first[i]`` (legal;
     PASS allowed), then a playout: ``scores[i]`` = black area - white area. B0 unchanged."""
     B = B0.copy()
@@ -865,6 +1311,7 @@ def k_playout_after(B0: np.ndarray, first: np.ndarray, seed: np.uint64, policy: 
     for i in range(first.shape[0]):
         B[:, :] = B0
         k_play(B, first[i], B[META, M_TOPLAY])
-        sc, nm, s = k_playout(B, s, policy, pat, sa_min, max_moves, moves, owner, buf)
+        sc, nm, s = k_playout(B, s, policy, pat, ptab, plv, sa_min, max_moves, moves, owner,
+                              buf)
         scores[i] = sc
     return s

@@ -85,3 +85,68 @@ def pattern_table() -> np.ndarray:
             table[code] = True
     table.setflags(write=False)
     return table
+
+
+# -- the 20-bit codes of learned move ratings (games.go.features.pattern20) -----------------
+# Cells of the 3x3 picture as (dx, dy) for the 8 neighbours in code order (NW N NE W E SW S SE,
+# dy = +1 is up) and for the 4 atari bits (N W E S).
+_CELLS = ((-1, 1), (0, 1), (1, 1), (-1, 0), (1, 0), (-1, -1), (0, -1), (1, -1))
+_ORTHO = ((0, 1), (-1, 0), (1, 0), (0, -1))
+
+
+def _symmetry(t: int, dx: int, dy: int) -> tuple[int, int]:
+    """Symmetry t (0..7) of the square: a mirror if t >= 4, then t % 4 quarter turns."""
+    if t >= 4:
+        dx = -dx
+    for _ in range(t % 4):
+        dx, dy = -dy, dx
+    return dx, dy
+
+
+def _transform_codes(codes: np.ndarray, t: int) -> np.ndarray:
+    """The codes seen through symmetry t of the square (vectorised)."""
+    out = np.zeros_like(codes)
+    for i, cell in enumerate(_CELLS):
+        j = _CELLS.index(_symmetry(t, *cell))
+        out |= ((codes >> (2 * i)) & 3) << (2 * j)
+    for i, cell in enumerate(_ORTHO):
+        j = _ORTHO.index(_symmetry(t, *cell))
+        out |= ((codes >> (16 + i)) & 1) << (16 + j)
+    return out
+
+
+def valid_code(codes: np.ndarray) -> np.ndarray:
+    """Codes that can occur: atari bits only on stones, off-board cells forming an edge or
+    corner (a whole row and/or column of the picture)."""
+    ok = np.ones(codes.shape, dtype=bool)
+    cell = [(codes >> (2 * i)) & 3 for i in range(8)]
+    for i, (dx, dy) in enumerate(_ORTHO):
+        stone = (cell[_CELLS.index((dx, dy))] == 1) | (cell[_CELLS.index((dx, dy))] == 2)
+        ok &= stone | (((codes >> (16 + i)) & 1) == 0)
+    off = [c == 3 for c in cell]
+    by = {xy: off[i] for i, xy in enumerate(_CELLS)}
+    top = by[(0, 1)]
+    bottom = by[(0, -1)]
+    left = by[(-1, 0)]
+    right = by[(1, 0)]
+    ok &= ~(top & bottom) & ~(left & right)
+    for (dx, dy), o in by.items():
+        should = (top if dy == 1 else bottom if dy == -1 else False)
+        should = should | (right if dx == 1 else left if dx == -1 else False)
+        ok &= o == should
+    return ok
+
+
+@functools.lru_cache(maxsize=1)
+def canonical20() -> np.ndarray:
+    """int32[2^20]: the canonical code of each 20-bit move pattern (the least code over the
+    8 symmetries; -1 for codes that cannot occur). Colours are already relative to the
+    mover, so no colour swap is left to do. Read-only."""
+    codes = np.arange(1 << 20, dtype=np.int64)
+    best = codes.copy()
+    for t in range(1, 8):
+        best = np.minimum(best, _transform_codes(codes, t))
+    best[~valid_code(codes)] = -1
+    out = best.astype(np.int32)
+    out.setflags(write=False)
+    return out

@@ -1,10 +1,16 @@
 """Prior knowledge for new UCT nodes, as equivalent experience (algorithms.md §5).
 
-Every legal move starts from the even-game prior (``even_wins`` of ``even_visits``); each
-feature of the move (from :func:`games.go.kernel.k_features`) adds its own (wins, visits):
-a good feature adds as many wins as visits, a bad one adds visits only. The node's prior
-value is wins / visits and its prior count is visits (michi's and Fuego's scheme; the
-figures below are ours).
+Two sources. The heuristic priors (:class:`PriorWeights`): every legal move starts from the
+even-game prior (``even_wins`` of ``even_visits``); each feature of the move (from
+:func:`games.go.kernel.k_features`) adds its own (wins, visits): a good feature adds as many
+wins as visits, a bad one adds visits only (michi's and Fuego's scheme; the figures are
+ours). The learned priors (:class:`LearnedPriors`, used when a state has them): the move's
+strength γ from the learned feature ratings of a weights file (:mod:`games.go.weights`,
+algorithms.md §10) gives r = (γ / max γ)^τ and ``visits`` pseudo-visits at value
+low + (high - low) r (:func:`games.go.features.k_learned_priors`); with ``td_visits``,
+every point also gets that many pseudo-visits at the TD(0) value σ(φᵀθ) of the position
+after it (:mod:`games.go.shapes`, seed 000). PASS keeps its heuristic prior. The node's
+prior value is wins / visits, its prior count visits.
 """
 
 from __future__ import annotations
@@ -15,8 +21,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 
 from games.contract import Priors
+from games.go import features as FT
 from games.go import kernel as K
 from games.go.patterns import pattern_table
+from games.go.shapes import k_afterstate_values, shape_tables
 
 if TYPE_CHECKING:
     from games.go.state import GoState
@@ -50,6 +58,20 @@ class PriorWeights(NamedTuple):
         return PriorWeights(*scaled)
 
 
+class LearnedPriors(NamedTuple):
+    """How the learned move strengths become equivalent experience."""
+
+    visits: float = 20.0  # pseudo-visits of every move (0: the heuristic priors instead)
+    low: float = 0.3  # prior value of the least likely moves ...
+    high: float = 0.9  # ... and of the most likely one
+    tau: float = 0.5  # r = (gamma / max gamma) ** tau
+    td_visits: float = 0.0  # pseudo-visits at the TD(0) shape value sigma(phi theta), added
+
+    def params(self) -> np.ndarray:
+        """The ``prm`` array of :func:`games.go.features.k_learned_priors`."""
+        return np.array([self.visits, self.low, self.high, self.tau], dtype=np.float64)
+
+
 def feature_matrix(state: GoState, moves: list[int]) -> np.ndarray:
     """(len(moves), K.NFEAT) int32 features of the points in ``moves`` (no PASS)."""
     arr = np.asarray(moves, dtype=np.int32)
@@ -73,17 +95,34 @@ def weight_table(wt: PriorWeights) -> np.ndarray:
 
 
 def go_priors(state: GoState, weights: PriorWeights | None = None) -> Priors:
-    """Priors for ``state.legal_moves()`` (points first, PASS last)."""
-    wt = weights or PriorWeights()
+    """Priors for ``state.legal_moves()`` (points first, PASS last): the learned ones if
+    ``state.learned_priors`` is set, else the heuristic ``weights`` (default: the state's)."""
+    wt = weights or state.prior_weights
     moves = state.legal_moves()
     if not moves:
         return Priors([], np.zeros(0), np.zeros(0))
     points = moves[:-1]  # legal_moves() ends with PASS
     n = len(points)
-    f = feature_matrix(state, points)
     wins = np.empty(n + 1)
     visits = np.empty(n + 1)
-    K.k_prior_sums(f, weight_table(wt), wins, visits)
+    arr = np.asarray(points, dtype=np.int32)
+    lp = state.learned_priors
+    if lp is not None and lp.visits > 0:
+        g = state.knowledge().prior
+        scratch = np.empty((n, FT.NG), dtype=np.int32)
+        FT.k_learned_priors(state._b, state.to_play, arr, g.pattern_table, g.levels,  # noqa: SLF001
+                            lp.params(), scratch, wins, visits)
+    else:
+        K.k_prior_sums(feature_matrix(state, points), weight_table(wt), wins, visits)
+    if lp is not None and lp.td_visits > 0 and n:
+        theta = state.knowledge().td_theta
+        if theta is None:
+            raise ValueError("td_visits needs weights with a TD(0) value (corvid go td)")
+        two, three = shape_tables()
+        q = np.empty(n)
+        k_afterstate_values(state._b, state.to_play, arr, two, three, theta, q)  # noqa: SLF001
+        wins[:n] += lp.td_visits / (1.0 + np.exp(-q))
+        visits[:n] += lp.td_visits
     wins[n] = wt.even_wins + (wt.pass_move[0] if n else 0.0)
     visits[n] = wt.even_visits + (wt.pass_move[1] if n else 0.0)
     return Priors(moves, wins / visits, visits)

@@ -8,6 +8,8 @@ Slow: for tests only.
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.go.coords import BLACK, BORDER, EMPTY, PASS, WHITE
 
 MASK = (1 << 64) - 1
@@ -23,6 +25,10 @@ def rand_next(s: int) -> int:
 
 def rand_below(s: int, k: int) -> int:
     return (((s * MUL) & MASK) >> 33) % k
+
+
+def rand_unit(s: int) -> float:
+    return (((s * MUL) & MASK) >> 11) / 9007199254740992.0
 
 
 class RefBoard:
@@ -41,6 +47,7 @@ class RefBoard:
         self.ko = 0
         self.to_play = BLACK
         self.last = PASS
+        self.last2 = PASS
         self.passes = 0
         self.captures = {BLACK: 0, WHITE: 0}
 
@@ -58,6 +65,7 @@ class RefBoard:
         ref.ko = int(arr[K.META, K.M_KO])  # type: ignore[index]
         ref.to_play = int(arr[K.META, K.M_TOPLAY])  # type: ignore[index]
         ref.last = int(arr[K.META, K.M_LAST])  # type: ignore[index]
+        ref.last2 = int(arr[K.META, K.M_LAST2])  # type: ignore[index]
         ref.passes = int(arr[K.META, K.M_PASSES])  # type: ignore[index]
         return ref
 
@@ -93,8 +101,17 @@ class RefBoard:
         finally:
             self.col[p] = EMPTY
 
+    def copy(self) -> RefBoard:
+        new = RefBoard.__new__(RefBoard)
+        new.__dict__.update(self.__dict__)
+        new.col = list(self.col)
+        new.empties = list(self.empties)
+        new.captures = dict(self.captures)
+        return new
+
     def play(self, p: int, c: int) -> int:
         self.to_play = 3 - c
+        self.last2 = self.last
         self.last = p
         self.ko = 0
         if p == PASS:
@@ -150,8 +167,8 @@ class RefBoard:
             code |= self.col[p + d] << (2 * i)
         return code
 
-    def choose(self, c: int, s: int, policy: int, pat: object, sa_min: int
-               ) -> tuple[int, int]:
+    def choose(self, c: int, s: int, policy: int, pat: object, sa_min: int,
+               ptab: Any = None, plv: Any = None) -> tuple[int, int]:
         last = self.last
         w = self.w
         if policy >= 1 and last != PASS:
@@ -163,7 +180,8 @@ class RefBoard:
                 if len(libs) != 1:
                     continue
                 (lib,) = libs
-                if self.legal(lib, c) and self.self_atari(lib, c) == 0:
+                if (self.legal(lib, c) and self.self_atari(lib, c) == 0
+                        and not (policy == 3 and self.escape_laddered(lib, c))):
                     cand.append(lib)
                 for st in stones:
                     for q in self.neighbours(st):
@@ -183,6 +201,11 @@ class RefBoard:
                 u = sorted(set(cand))
                 s = rand_next(s)
                 return u[rand_below(s, len(u))], s
+        if policy == 3:
+            q, s = self.local_learned(c, s, ptab, plv)
+            if q != PASS:
+                return q, s
+        elif policy >= 1 and last != PASS:
             cand = [last + d for d in (w - 1, w, w + 1, -1, 1, -w - 1, -w, -w + 1)
                     if self.col[last + d] == EMPTY
                     and pat[self.pattern_code(last + d)]]  # type: ignore[index]
@@ -198,7 +221,7 @@ class RefBoard:
         n = len(self.empties)
         if n == 0:
             return PASS, s
-        if policy == 2:
+        if policy >= 2:
             s = rand_next(s)
             start = rand_below(s, n)
             for i in range(n):
@@ -217,6 +240,46 @@ class RefBoard:
                 continue
             return p, s
         return PASS, s
+
+    def escape_laddered(self, lib: int, c: int) -> bool:
+        b2 = self.copy()
+        b2.play(lib, c)
+        return (len(b2.group(lib)[1]) == 2
+                and reference_ladder_attack(b2, lib, 0, [0]))
+
+    def local_learned(self, c: int, s: int, ptab: Any, plv: Any) -> tuple[int, int]:
+        """Policy 3's local step (kernel.local_candidates and draw_local)."""
+        from games.go import features as F
+
+        w = self.w
+        cand: list[int] = []
+        gam: list[float] = []
+        for base in (self.last, self.last2):
+            if base <= 0:
+                continue
+            for d in (w - 1, w, w + 1, -1, 1, -w - 1, -w, -w + 1):
+                q = base + d
+                if (self.col[q] != EMPTY or q in cand or not self.legal(q, c)
+                        or self.is_eye(q, c)):
+                    continue
+                cand.append(q)
+                gam.append(reference_playout_gamma(self, q, c, ptab, plv))
+        total = 0.0
+        for g in gam:
+            total += g
+        far = (len(self.empties) - len(cand)) * plv[F.NG, 0]
+        if total <= 0.0:
+            return PASS, s
+        s = rand_next(s)
+        u = rand_unit(s) * (total + far)
+        if u >= total:
+            return PASS, s
+        acc = 0.0
+        for q, g in zip(cand, gam, strict=True):
+            acc += g
+            if u < acc:
+                return q, s
+        return cand[-1], s
 
     def area(self) -> tuple[int, list[int]]:
         """(black area - white area, owner per point) by Tromp-Taylor."""
@@ -247,13 +310,13 @@ class RefBoard:
                     score += len(region) if who == BLACK else -len(region)
         return score, owner
 
-    def playout(self, s: int, policy: int, pat: object, sa_min: int, max_moves: int
-                ) -> tuple[int, list[int], int]:
+    def playout(self, s: int, policy: int, pat: object, sa_min: int, max_moves: int,
+                ptab: Any = None, plv: Any = None) -> tuple[int, list[int], int]:
         """(black area - white area, moves, rng state); plays on self."""
         moves: list[int] = []
         while self.passes < 2 and len(moves) < max_moves:
             c = self.to_play
-            p, s = self.choose(c, s, policy, pat, sa_min)
+            p, s = self.choose(c, s, policy, pat, sa_min, ptab, plv)
             self.play(p, c)
             moves.append(p)
         return self.area()[0], moves, s
@@ -286,3 +349,180 @@ def reference_features(ref: RefBoard, p: int, c: int, pat: object) -> list[int]:
         dist = max(abs(lr - r), abs(lc - cc))
     return [sum(cap_groups.values()), sum(save_groups.values()) if sa == 0 else 0,
             1 if pat[ref.pattern_code(p)] else 0, sa, line, empty, dist]  # type: ignore[index]
+
+
+def reference_pattern20(ref: RefBoard, p: int, c: int) -> int:
+    """:func:`games.go.features.pattern20` by flood fills."""
+    code = 0
+    w = ref.w
+    for i, d in enumerate((w - 1, w, w + 1, -1, 1, -w - 1, -w, -w + 1)):
+        v = ref.col[p + d]
+        if c == WHITE and v in (BLACK, WHITE):
+            v = 3 - v
+        code |= v << (2 * i)
+    for i, q in enumerate((p + w, p - 1, p + 1, p - w)):
+        if ref.col[q] in (BLACK, WHITE) and len(ref.group(q)[1]) == 1:
+            code |= 1 << (16 + i)
+    return code
+
+
+def reference_ladder_captured(ref: RefBoard, stone: int, depth: int, nodes: list[int]) -> bool:
+    """:func:`games.go.features.ladder_captured` by flood fills and board copies."""
+    from games.go.features import LADDER_DEPTH, LADDER_NODES
+
+    nodes[0] += 1
+    if depth >= LADDER_DEPTH or nodes[0] > LADDER_NODES:
+        return False
+    d = ref.col[stone]
+    stones, libs = ref.group(stone)
+    if len(libs) != 1:
+        return False
+    for s in stones:
+        for q in ref.neighbours(s):
+            if ref.col[q] == 3 - d and len(ref.group(q)[1]) == 1:
+                return False  # the defender captures
+    (lib,) = libs
+    if not ref.legal(lib, d, use_ko=False):
+        return True
+    b2 = ref.copy()
+    b2.play(lib, d)
+    return reference_ladder_attack(b2, stone, depth + 1, nodes)
+
+
+def reference_ladder_attack(ref: RefBoard, stone: int, depth: int, nodes: list[int]) -> bool:
+    d = ref.col[stone]
+    libs = ref.group(stone)[1]
+    if len(libs) >= 3:
+        return False
+    if len(libs) <= 1:
+        return True
+    for a in sorted(libs):
+        if not ref.legal(a, 3 - d, use_ko=False):
+            continue
+        b3 = ref.copy()
+        b3.play(a, 3 - d)
+        if (b3.col[stone] == d and len(b3.group(stone)[1]) == 1
+                and reference_ladder_captured(b3, stone, depth, nodes)):
+            return True
+    return False
+
+
+def _coulom_level(ref: RefBoard, p: int, q: int) -> int:
+    if q == PASS or q <= 0:
+        return 0
+    dx = abs(p % ref.w - q % ref.w)
+    dy = abs(p // ref.w - q // ref.w)
+    d = dx + dy + max(dx, dy)
+    if 2 <= d <= 9:
+        return d - 1
+    return 9 if 10 <= d <= 12 else 10 if 13 <= d <= 16 else 0
+
+
+def reference_playout_gamma(ref: RefBoard, p: int, c: int, ptab: Any, plv: Any) -> float:
+    """:func:`games.go.kernel.playout_gamma` (same products in the same order)."""
+    from games.go import features as F
+
+    f = reference_move_features(ref, p, c, ladders=False)
+    g = float(ptab[f[F.G_PATTERN]])
+    for group in (F.G_CAPTURE, F.G_ESCAPE, F.G_ATARI, F.G_SELF_ATARI):
+        g *= plv[group, f[group]]
+    for group in (F.G_DIST, F.G_DIST2):
+        g *= plv[group, f[group] if f[group] <= 2 else 0]
+    g *= plv[F.G_LINE, f[F.G_LINE]]
+    g *= plv[F.G_EYE, f[F.G_EYE]]
+    return float(g)
+
+
+def reference_move_features(ref: RefBoard, p: int, c: int, ladders: bool = True) -> list[int]:
+    """:func:`games.go.features.k_move_features` for one move, written from the docstring
+    (without ``ladders``, as the playout policy sees it: no ladder is read)."""
+    from games.go import features as F
+
+    out = [0] * F.NG
+    if p == PASS:
+        out[F.G_PATTERN] = -1
+        out[F.G_PASS] = 2 if ref.passes > 0 else 1
+        return out
+    o = 3 - c
+    out[F.G_PATTERN] = reference_pattern20(ref, p, c)
+    groups = {}  # the distinct groups next to p: min stone -> (stones, liberties)
+    for n in ref.neighbours(p):
+        if ref.col[n] in (BLACK, WHITE):
+            stones, libs = ref.group(n)
+            groups[min(stones)] = (stones, libs)
+    captured = [st for st, lb in groups.values() if ref.col[min(st)] == o and len(lb) == 1]
+    ours_in_atari = [st for st, lb in groups.values() if ref.col[min(st)] == c and len(lb) == 1]
+    n_cap = sum(len(st) for st in captured)
+    if n_cap:
+        saves = any(ref.col[q] == c and len(ref.group(q)[1]) == 1
+                    for st in captured for s in st for q in ref.neighbours(s))
+        if saves:
+            out[F.G_CAPTURE] = 1
+        elif any(ref.last in st for st in captured):
+            out[F.G_CAPTURE] = 2
+        else:
+            out[F.G_CAPTURE] = 3 if n_cap == 1 else 4
+    elif ours_in_atari:
+        b2 = ref.copy()
+        b2.play(p, c)
+        libs = b2.group(p)[1]
+        if len(libs) >= 2:
+            level = 1 if len(libs) >= 3 else (
+                3 if ladders and reference_ladder_attack(b2, p, 0, [0]) else 2)
+            new = any(ref.last in ref.neighbours(s) for st in ours_in_atari for s in st)
+            out[F.G_ESCAPE] = level + 3 if new else level
+    best = 0
+    for stones, libs in groups.values():
+        if ref.col[min(stones)] != o or len(libs) != 2 or p not in libs:
+            continue
+        level = 1 if len(stones) == 1 else 2
+        b2 = ref.copy()
+        b2.play(p, c)
+        if ladders and reference_ladder_captured(b2, min(stones), 0, [0]):
+            level += 2
+        best = max(best, level)
+    out[F.G_ATARI] = best
+    out[F.G_SELF_ATARI] = min(ref.self_atari(p, c), 3)
+    out[F.G_DIST] = _coulom_level(ref, p, ref.last)
+    out[F.G_DIST2] = _coulom_level(ref, p, ref.last2)
+    size, w = ref.size, ref.w
+    r, cc = p // w - 1, p % w - 1
+    line = min(r, cc, size - 1 - r, size - 1 - cc) + 1
+    out[F.G_LINE] = line if line <= 4 else 0
+    out[F.G_EYE] = int(all(ref.col[n] in (c, BORDER) for n in ref.neighbours(p)))
+    near = any(ref.col[(rr + 1) * w + c2 + 1] in (BLACK, WHITE)
+               for rr in range(size) for c2 in range(size)
+               if abs(rr - r) + abs(c2 - cc) <= 3)
+    out[F.G_EMPTY_AREA] = 0 if near else min(line, 4)
+    return out
+
+
+def reference_shape_counts(ref: RefBoard, c: int) -> list[float]:
+    """:func:`games.go.shapes.k_shape_counts`: shapes enumerated with explicit symmetries."""
+    from games.go.shapes import N_POINT, n_shape_features, shape_tables
+
+    two, three = shape_tables()
+    n, w = ref.size, ref.w
+    out = [0.0] * n_shape_features()
+
+    def rel(r: int, cc: int) -> int:
+        v = ref.col[(r + 1) * w + cc + 1]
+        return 0 if v not in (BLACK, WHITE) else (1 if v == c else 2)
+
+    classes = sorted({tuple(sorted((a, b))) for a in range(5) for b in range(5)},
+                     key=lambda t: (t[1], t[0]))
+    assert len(classes) * 2 == N_POINT
+    for r in range(n):
+        for cc in range(n):
+            v = rel(r, cc)
+            if v:
+                key = tuple(sorted((min(r, n - 1 - r, 4), min(cc, n - 1 - cc, 4))))
+                out[2 * classes.index(key) + v - 1] += 1.0
+    for size, table in ((2, two), (3, three)):
+        for r in range(n - size + 1):
+            for cc in range(n - size + 1):
+                code = sum(rel(r + i // size, cc + i % size) * 3 ** i
+                           for i in range(size * size))
+                if table[code] >= 0:
+                    out[int(table[code])] += 1.0
+    return out

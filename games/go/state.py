@@ -29,7 +29,8 @@ from games.go.coords import (
     point_to_vertex,
 )
 from games.go.patterns import pattern_table
-from games.go.priors import PriorWeights, go_priors
+from games.go.priors import LearnedPriors, PriorWeights, go_priors
+from games.go.weights import MAXLEVEL, GoWeights, load_weights
 
 
 class IllegalMove(ValueError):
@@ -46,7 +47,9 @@ class IllegalMove(ValueError):
 class PlayoutSettings(NamedTuple):
     """Playout policy knobs (the defaults are the tuned values)."""
 
-    policy: int = 2  # 2: MoGo-like and capture anywhere, 1: MoGo-like (local), 0: light
+    # 3: learned (weights file), 2: MoGo-like and capture anywhere, 1: MoGo-like (local),
+    # 0: light
+    policy: int = 2
     sa_min: int = 2  # a self-atari leaving a group of at least this many stones is refused
     max_moves_factor: int = 3  # a playout stops after factor * size^2 moves
 
@@ -67,6 +70,10 @@ _WHITE_WINS = np.array([0.0, 1.0])
 _JIGO = np.array([0.5, 0.5])
 _NO_EVALS = np.zeros(0)
 _NO_EVALS.setflags(write=False)
+_NO_PTAB = np.ones(1, dtype=np.float32)  # the learned policy's arrays, for the other policies
+_NO_PLV = np.ones((K.NG + 1, MAXLEVEL + 1))
+for _a in (_NO_PTAB, _NO_PLV):
+    _a.setflags(write=False)
 
 
 class _Snapshot(NamedTuple):
@@ -82,12 +89,18 @@ class GoState:
 
     def __init__(self, size: int = 9, komi: float = 7.5,
                  playout: PlayoutSettings | None = None,
-                 prior_weights: PriorWeights | None = None) -> None:
+                 prior_weights: PriorWeights | None = None,
+                 learned_priors: LearnedPriors | None = None,
+                 weights: GoWeights | None = None) -> None:
         check_size(size)
         self.size = size
         self.komi = float(komi)
         self.settings = playout or PlayoutSettings()
         self.prior_weights = prior_weights or PriorWeights()
+        # learned priors (None: the heuristic prior_weights) from weights (None: the bundled
+        # file, loaded when first needed)
+        self.learned_priors = learned_priors
+        self.weights = weights
         self._b = K.new_board(size)
         self._z = zobrist(size)
         self._hash = 0
@@ -346,6 +359,8 @@ class GoState:
         new.komi = self.komi
         new.settings = self.settings
         new.prior_weights = self.prior_weights
+        new.learned_priors = self.learned_priors
+        new.weights = self.weights
         new._b = self._b.copy()
         new._z = self._z
         new._hash = self._hash
@@ -382,14 +397,23 @@ class GoState:
             self._scratch_arrays = sc
         return sc
 
+    def policy_arrays(self, policy: int | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(ptab, plv) of the playout kernels for ``policy`` (default: the settings'): the
+        learned playout weights for policy 3, placeholders otherwise."""
+        if (self.settings.policy if policy is None else policy) != 3:
+            return _NO_PTAB, _NO_PLV
+        w = self.knowledge().playout
+        return w.pattern_table, w.policy_levels
+
     def playout(self, rng: np.random.Generator, seat: int) -> Playout:
         """Contract: play a copy to the end with the playout policy (simple ko inside the
         playout). ``moves``/``players`` leave out passes; players are seats."""
         moves, colours, owner, buf = self._scratch()
         seed = np.uint64(int(rng.integers(1, 2**62)))
         sc, n, _ = K.k_playout_record(self._b.copy(), seed, self.settings.policy,
-                                      pattern_table(), self.settings.sa_min,
-                                      self.max_playout_moves, moves, colours, owner, buf)
+                                      pattern_table(), *self.policy_arrays(),
+                                      self.settings.sa_min, self.max_playout_moves, moves,
+                                      colours, owner, buf)
         s = sc - self.komi
         ret = _BLACK_WINS if s > 0 else _WHITE_WINS if s < 0 else _JIGO
         return Playout(ret.copy(), _NO_EVALS, moves[:n].astype(np.int64),
@@ -403,7 +427,8 @@ class GoState:
         scores = np.empty(len(first), dtype=np.int64)
         seed = np.uint64(int(rng.integers(1, 2**62)))
         K.k_playout_after(self._b, first, seed, self.settings.policy, pattern_table(),
-                          self.settings.sa_min, self.max_playout_moves, scores)
+                          *self.policy_arrays(), self.settings.sa_min, self.max_playout_moves,
+                          scores)
         margin = scores - self.komi
         black = np.where(margin > 0, 1.0, np.where(margin < 0, 0.0, 0.5))
         ret = black if self.colour_of(seat) == BLACK else 1.0 - black
@@ -427,8 +452,8 @@ class GoState:
         pol = self.settings.policy if policy is None else policy
         b = self._b.copy()
         b[K.META, K.M_PASSES] = 0  # after the game's two passes, still play the position out
-        K.k_playout_batch(b, seed, n, pol, pattern_table(), self.settings.sa_min,
-                          self.max_playout_moves, scores, own, neutral)
+        K.k_playout_batch(b, seed, n, pol, pattern_table(), *self.policy_arrays(pol),
+                          self.settings.sa_min, self.max_playout_moves, scores, own, neutral)
         return scores, own, neutral
 
     def ownership_stats(self, rng: np.random.Generator, playouts: int = 200
@@ -471,6 +496,12 @@ class GoState:
         return tree_game(self)
 
     # -- priors ------------------------------------------------------------------------
+    def knowledge(self) -> GoWeights:
+        """The learned weights: ``self.weights``, else the bundled file (games.go.weights)."""
+        if self.weights is None:
+            self.weights = load_weights()
+        return self.weights
+
     def priors(self) -> Priors:
         """Contract: prior (value, equivalent experience) of each legal move (priors.py)."""
         return go_priors(self, self.prior_weights)

@@ -21,8 +21,10 @@ from numba import njit
 from games.contract import TreeGame
 from games.go import kernel as K
 from games.go.coords import PASS, WHITE
+from games.go.features import NG, k_learned_priors
 from games.go.patterns import pattern_table
 from games.go.priors import weight_table
+from games.go.shapes import k_afterstate_values, shape_tables
 from games.splitmix import rng_next
 
 if TYPE_CHECKING:
@@ -30,8 +32,12 @@ if TYPE_CHECKING:
 
 MAX_PATH = 1024  # path positions remembered for superko (deeper ones are not checked)
 _SEED_MOD = np.uint64(2**62 - 1)
-# ctx: (Z, seen, pat, Wt, ip, fp, moves32, colours32, owner, buf, F, pts, wins, visits)
+# ctx: (Z, seen, pat, Wt, ip, fp, moves32, colours32, owner, buf, F, pts, wins, visits,
+#       ptab, plv, prior_ptab, prior_levels, lp, FM, two, three, td_theta)
 # ip: policy, sa_min, playout move cap; fp: komi, even wins, even visits, pass wins, visits
+# ptab, plv: playout policy 3's weights (placeholders for the other policies); prior_ptab,
+# prior_levels, lp (learned priors: use the move ratings (0/1), their params (n, v0, v1, tau),
+# TD(0) visits), FM: their feature scratch; two, three, td_theta: the TD(0) shape value
 
 
 @njit(cache=True)
@@ -86,8 +92,19 @@ def t_legal(ctx: Any, st: Any, moves: np.ndarray, values: np.ndarray, counts: np
     moves[n] = PASS
     if priors:
         if n > 0:
-            K.k_features(B, c, pts[:n], pat, F)
-            K.k_prior_sums(F[:n], Wt, wins, visits)
+            lp = ctx[18]
+            if lp[0] > 0:
+                k_learned_priors(B, c, pts[:n], ctx[16], ctx[17], lp[1:5], ctx[19], wins,
+                                 visits)
+            else:
+                K.k_features(B, c, pts[:n], pat, F)
+                K.k_prior_sums(F[:n], Wt, wins, visits)
+            if lp[5] > 0:
+                q = ctx[12][n:2 * n]  # scratch beyond the n moves' wins
+                k_afterstate_values(B, c, pts[:n], ctx[20], ctx[21], ctx[22], q)
+                for i in range(n):
+                    wins[i] += lp[5] / (1.0 + np.exp(-q[i]))
+                    visits[i] += lp[5]
             for i in range(n):
                 values[i] = wins[i] / visits[i]
                 counts[i] = visits[i]
@@ -122,8 +139,8 @@ def t_playout(ctx: Any, st: Any, rng: np.ndarray, moves: np.ndarray, players: np
         score = K.k_area(B, owner) - fp[0]
     else:
         seed = np.uint64(1) + rng_next(rng) % _SEED_MOD
-        sc, n, _ = K.k_playout_record(B, seed, ip[0], pat, ip[1], ip[2], moves32, colours32,
-                                      owner, buf)
+        sc, n, _ = K.k_playout_record(B, seed, ip[0], pat, ctx[14], ctx[15], ip[1], ip[2],
+                                      moves32, colours32, owner, buf)
         score = sc - fp[0]
         for i in range(n):
             moves[i] = moves32[i]
@@ -161,9 +178,40 @@ def tree_game(state: GoState) -> TreeGame:
         np.empty(4 * P + 8, dtype=np.int32),
         np.zeros((P, K.NFEAT), dtype=np.int32),
         np.zeros(P, dtype=np.int32),
+        np.zeros(2 * P),
         np.zeros(P),
-        np.zeros(P),
+        *state.policy_arrays(),
+        *_learned_prior_context(state, P),
     )
     H = np.zeros(2 + MAX_PATH, dtype=np.int64)
     H[0] = state.position_hash()
     return TreeGame(KERNELS, ctx, (b.copy(), H), 2, state.size * state.size + 1, P, cap + 1)
+
+
+_NO_TABLE = np.ones(1, dtype=np.float32)
+_NO_LEVELS = np.ones((1, 1))
+_NO_THETA = np.zeros(1)
+_NO_IDS = np.full(1, -1, dtype=np.int32)
+for _a in (_NO_TABLE, _NO_LEVELS, _NO_THETA, _NO_IDS):
+    _a.setflags(write=False)
+
+
+def _learned_prior_context(state: GoState, P: int) -> tuple[Any, ...]:
+    """ctx[16:23]: the learned priors of ``state`` (games.go.priors.go_priors) as arrays."""
+    lp = state.learned_priors
+    mm = lp is not None and lp.visits > 0
+    td = lp is not None and lp.td_visits > 0
+    flags = np.zeros(6)
+    ptab, levels, theta = _NO_TABLE, _NO_LEVELS, _NO_THETA
+    two, three = _NO_IDS, _NO_IDS
+    if lp is not None:
+        flags[:] = (1.0 if mm else 0.0, *lp.params(), lp.td_visits)
+        w = state.knowledge()
+        if mm:
+            ptab, levels = w.prior.pattern_table, w.prior.levels
+        if td:
+            if w.td_theta is None:
+                raise ValueError("td_visits needs weights with a TD(0) value (corvid go td)")
+            theta = w.td_theta
+            two, three = shape_tables()
+    return (ptab, levels, flags, np.zeros((P, NG), dtype=np.int32), two, three, theta)

@@ -1,13 +1,18 @@
 import numpy as np
+import pytest
 
 from search.learn import (
     SoftmaxPolicy,
     _softmax_playout,
     fit_softmax,
+    mm_fit,
+    mm_log_likelihood,
+    mm_prediction_rate,
     q_policy,
     sigmoid,
     simulation_balancing,
     softmax_log_likelihood,
+    softmax_sampler,
     td0_selfplay,
 )
 from tests.toygames import Nim
@@ -113,3 +118,59 @@ def test_fit_softmax_stays_near_its_prior_on_little_data() -> None:
     assert np.abs(near - prior).max() < 0.3
     far = fit_softmax(*_choices(true, 4000, 3), l2=1.0, prior=prior)
     assert np.abs(far - true).max() < 0.2
+def synthetic_contests(gamma: np.ndarray, positions: int, rng: np.random.Generator
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Contests of 2 groups (features 0-2 and 3-5, -1 = none) drawn from the true model."""
+    teams, starts, chosen = [], [0], []
+    g1 = np.append(gamma, 1.0)
+    for _ in range(positions):
+        k = int(rng.integers(2, 8))
+        t = np.stack([rng.integers(-1, 3, k), rng.choice([-1, 3, 4, 5], k)], axis=1)
+        t[:, 0] = np.where(t[:, 0] >= 0, t[:, 0], -1)
+        p = np.prod(g1[t], axis=1)
+        chosen.append(starts[-1] + int(rng.choice(k, p=p / p.sum())))
+        starts.append(starts[-1] + k)
+        teams.append(t)
+    return np.concatenate(teams), np.array(starts), np.array(chosen)
+
+
+def test_mm_recovers_the_strengths_it_was_given() -> None:
+    rng = np.random.default_rng(1)
+    true = np.array([4.0, 1.0, 0.25, 2.0, 0.5, 8.0])
+    teams, starts, chosen = synthetic_contests(true, 6000, rng)
+    seen: list[float] = []
+    gamma = mm_fit(teams, starts, chosen, 6, iterations=40, prior=1.0,
+                   on_iteration=lambda i, g: seen.append(mm_log_likelihood(teams, starts,
+                                                                           chosen, g)))
+    assert np.all(np.diff(seen) > -1e-9)  # MM never lowers the (regularised) likelihood much
+    assert np.allclose(np.log(gamma), np.log(true), atol=0.15), gamma
+    rate = mm_prediction_rate(teams, starts, chosen, gamma)
+    assert abs(rate - mm_prediction_rate(teams, starts, chosen, true)) < 0.01
+    assert 0.3 < rate < 0.9
+
+
+def test_mm_prediction_rate_counts_ties_as_shares() -> None:
+    teams = np.array([[0], [1], [0], [-1]])
+    starts = np.array([0, 2, 4])
+    chosen = np.array([0, 3])  # position 1: chosen is the no-feature candidate
+    assert mm_prediction_rate(teams, starts, chosen, np.array([1.0, 1.0])) == 0.5 * (0.5 + 0.5)
+    assert mm_prediction_rate(teams, starts, chosen, np.array([2.0, 1.0])) == 0.5
+    assert mm_fit(teams, starts, chosen, 3, iterations=3)[2] == 1.0  # unseen feature: kept
+
+
+def test_simulation_balancing_with_a_sampler_and_batches() -> None:
+    runs = []
+    for kw in ({"features": coin_features}, {"features": None,
+                                             "sampler": softmax_sampler(coin_features)}):
+        runs.append(simulation_balancing([(Coin(), 0.8)], theta=np.array([0.0]),
+                                         rng=np.random.default_rng(3), iterations=20,
+                                         step=2.0, **kw))  # type: ignore[arg-type]
+    assert runs[0].tolist() == runs[1].tolist()  # the default sampler is the softmax one
+    seen: list[tuple[int, float, float]] = []
+    batched = simulation_balancing([(Coin(), 0.8)] * 4, coin_features, np.array([0.0]),
+                                   rng=np.random.default_rng(3), step=2.0, batch=4,
+                                   on_position=lambda i, t, v: seen.append((i, t, v)))
+    assert [x[0] for x in seen] == [0, 1, 2, 3] and all(x[1] == 0.8 for x in seen)
+    assert batched[0] > 0  # the target is above the start's 0.5
+    with pytest.raises(ValueError, match="features or a sampler"):
+        simulation_balancing([(Coin(), 0.8)], None, np.array([0.0]), rng=np.random.default_rng())

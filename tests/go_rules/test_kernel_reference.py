@@ -52,13 +52,27 @@ def check_same(b: np.ndarray, ref: RefBoard) -> None:
     assert owner.tolist() == rowner
 
 
+def synthetic_policy(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Random learned-policy weights (ptab, plv) of policy 3: every entry matters."""
+    rng = np.random.default_rng(seed)
+    ptab = np.exp(rng.normal(0.0, 1.5, 1 << 20)).astype(np.float32)
+    plv = np.exp(rng.normal(0.0, 1.0, (K.NG + 1, 11)))
+    plv[:, 0] = 1.0
+    plv[K.NG, 0] = 0.3  # the far moves' strength
+    return ptab, plv
+
+
 @pytest.mark.parametrize(("size", "seed", "policy"), [(5, 1, 0), (5, 2, 1), (7, 3, 1),
-                                                      (9, 4, 1), (9, 5, 0), (9, 6, 2)])
+                                                      (9, 4, 1), (9, 5, 0), (9, 6, 2),
+                                                      (7, 7, 3), (9, 8, 3)])
 def test_lockstep_random_game(size: int, seed: int, policy: int) -> None:
     """Play a game with the reference policy, mirroring every move on the kernel board;
     compare everything after each move (captures included)."""
     pat = pattern_table()
+    ptab, plv = synthetic_policy(seed)
     b = K.new_board(size)
+    buf = np.empty(4 * b.shape[1] + 8, dtype=np.int32)
+    gam = np.empty(16)
     ref = RefBoard.from_kernel(b)
     s = seed * 1_000_003
     captures = 0
@@ -66,7 +80,9 @@ def test_lockstep_random_game(size: int, seed: int, policy: int) -> None:
         if ref.passes >= 2:
             break
         c = ref.to_play
-        p, s = ref.choose(c, s, policy, pat, 2)
+        kp, ks = K.k_choose(b, c, np.uint64(s), policy, pat, 2, buf, ptab, plv, gam)
+        p, s = ref.choose(c, s, policy, pat, 2, ptab, plv)
+        assert (kp, int(ks)) == (p, s)  # the same choice from the same rng state
         rc = ref.play(p, c)
         kc = K.k_play(b, p, c)
         assert kc == rc
@@ -77,11 +93,12 @@ def test_lockstep_random_game(size: int, seed: int, policy: int) -> None:
 
 
 @pytest.mark.parametrize("size", [5, 9, 13, 19])
-@pytest.mark.parametrize("policy", [0, 1, 2])
+@pytest.mark.parametrize("policy", [0, 1, 2, 3])
 def test_playouts_identical(size: int, policy: int) -> None:
     """Same position, same seed: the kernel and the reference play the same moves, end in
     the same rng state and score."""
     pat = pattern_table()
+    ptab, plv = synthetic_policy(size)
     rng = np.random.default_rng(size * 10 + policy)
     base = GoState(size, 7.5)
     for _ in range(size):  # a few moves in, so the playouts start from varied positions
@@ -95,8 +112,9 @@ def test_playouts_identical(size: int, policy: int) -> None:
         moves = np.empty(cap + 1, dtype=np.int32)
         owner = np.empty(b.shape[1], dtype=np.int32)
         buf = np.empty(4 * b.shape[1] + 8, dtype=np.int32)
-        sc, nm, s = K.k_playout(b, np.uint64(seed), policy, pat, 2, cap, moves, owner, buf)
-        rsc, rmoves, rs = ref.playout(seed, policy, pat, 2, cap)
+        sc, nm, s = K.k_playout(b, np.uint64(seed), policy, pat, ptab, plv, 2, cap, moves,
+                                owner, buf)
+        rsc, rmoves, rs = ref.playout(seed, policy, pat, 2, cap, ptab, plv)
         assert moves[:nm].tolist() == rmoves
         assert sc == rsc
         assert int(s) == rs

@@ -1,0 +1,198 @@
+"""Move features for learned move ratings (algorithms.md §10), as numba kernels.
+
+:func:`k_move_features` describes each candidate move of the colour c to play by one level per
+feature group (0: the move does not have the feature), and column 0 holds the move's 3x3
+pattern code. The groups:
+
+===========  ======================================================================
+PATTERN      :func:`pattern20`: the 8 neighbours (empty, the mover's, the opponent's,
+             off the board) and whether each orthogonal neighbour's group is in atari,
+             with the mover's stones always as colour 1 (so black and white share it);
+             :mod:`games.go.patterns` makes it canonical under the 8 symmetries
+CAPTURE      1 the capture saves one of our groups in atari, 2 it captures the stone(s)
+             of the last move, 3 it captures one stone, 4 two or more
+ESCAPE       (no capture) a group of ours in atari next to the move gets out of atari:
+             1 to three or more liberties, 2 to two and no ladder catches it, 3 to two
+             and a ladder does; 4-6 the same when the last move gave that atari
+ATARI        the move puts an opponent group in atari: 1 a one-stone group, 2 a larger
+             one, 3 and 4 the same when a ladder captures it (the highest level of the
+             groups it ataris)
+SELF_ATARI   the move's group is left in atari (nothing captured): 1, 2, 3+ stones
+DIST         distance to the last move, d = dx + dy + max(dx, dy) (Coulom 2007): level
+             d - 1 for d = 2..9, 9 for d = 10..12, 10 for d = 13..16, none beyond
+DIST2        the same for the second-last move
+LINE         1..4: the move is on the first..fourth line
+EYE          1: all four neighbours are ours or off the board (an eye-like point)
+EMPTY_AREA   no stone within Manhattan distance 3: the line, 1..4 (4 for the 4th and up)
+PASS         (the PASS move only) 1, or 2 after the opponent's pass
+===========  ======================================================================
+
+Ladders (:func:`ladder_captured`): the defender, in atari, first escapes if any attacker
+group next to it is in atari (it captures); else it extends: three or more liberties escape,
+one (or an illegal extension) is captured, two let the attacker try each liberty in
+increasing order. Reading stops (as an escape) at ``LADDER_DEPTH`` extensions or after
+``LADDER_NODES`` positions. Simple ko is ignored inside ladders.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from games.go import kernel as K
+from games.go.coords import BLACK, BORDER, PASS, WHITE
+from games.go.kernel import (
+    G_ATARI,
+    G_CAPTURE,
+    G_DIST,
+    G_DIST2,
+    G_EMPTY_AREA,
+    G_ESCAPE,
+    G_EYE,
+    G_LINE,
+    G_PASS,
+    G_PATTERN,
+    G_SELF_ATARI,
+    LADDER_DEPTH,
+    LADDER_NODES,
+    NG,
+    capture_level,
+    coulom_distance,
+    distance_level,
+    group_libs,
+    ladder_attack,
+    ladder_captured,
+    pattern20,
+)
+
+LEVELS = K.LEVELS
+__all__ = [
+    "G_ATARI", "G_CAPTURE", "G_DIST", "G_DIST2", "G_EMPTY_AREA", "G_ESCAPE", "G_EYE", "G_LINE",
+    "G_PASS", "G_PATTERN", "G_SELF_ATARI", "GROUP_NAMES", "LADDER_DEPTH", "LADDER_NODES",
+    "LEVELS", "NG", "atari_level", "capture_level", "coulom_distance", "distance_level",
+    "escape_level", "group_libs", "k_gammas", "k_learned_priors", "k_move_features",
+    "ladder_attack", "ladder_captured", "pattern20",
+]
+GROUP_NAMES = ("pattern", "capture", "escape", "atari", "self_atari", "dist", "dist2",
+               "line", "eye", "empty_area", "pass")
+
+
+@njit(cache=True)
+def escape_level(B: np.ndarray, p: int, c: int, nodes: np.ndarray) -> int:
+    """The ESCAPE level with ladders read: two liberties a ladder takes are 3 (6)."""
+    level = K.escape_level(B, p, c)
+    if level == 2 or level == 5:
+        B2 = B.copy()
+        K.k_play(B2, p, c)
+        nodes[0] = 0
+        if ladder_attack(B2, p, nodes):
+            level += 1
+    return level
+
+
+@njit(cache=True)
+def atari_level(B: np.ndarray, p: int, c: int, nodes: np.ndarray) -> int:
+    """The ATARI level with ladders read (+2 when a ladder captures the group)."""
+    best = 0
+    for g in K._groups_next_to(B, p, 3 - c, False):
+        if g < 0:
+            break
+        n, l1, l2 = group_libs(B, g)
+        if n != 2 or (l1 != p and l2 != p):
+            continue
+        level = 1 if B[K.GSIZE, g] == 1 else 2
+        B2 = B.copy()
+        K.k_play(B2, p, c)
+        nodes[0] = 0
+        if ladder_captured(B2, g, nodes):
+            level += 2
+        best = max(best, level)
+    return best
+
+
+@njit(cache=True)
+def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray) -> None:
+    """Features of each move in ``moves`` (legal for c; PASS allowed) into ``out[i, :NG]``:
+    column 0 the :func:`pattern20` code (-1 for PASS), the others the level of each group
+    (module docstring)."""
+    col = B[K.COL]
+    m = B[K.META]
+    w = m[K.M_W]
+    size = m[K.M_SIZE]
+    last = m[K.M_LAST]
+    last2 = m[K.M_LAST2]
+    nodes = np.zeros(1, dtype=np.int64)
+    for i in range(moves.shape[0]):
+        p = moves[i]
+        for j in range(NG):
+            out[i, j] = 0
+        if p == PASS:
+            out[i, G_PATTERN] = -1
+            out[i, G_PASS] = 2 if m[K.M_PASSES] > 0 else 1
+            continue
+        out[i, G_PATTERN] = pattern20(B, p, c)
+        cap = capture_level(B, p, c)
+        out[i, G_CAPTURE] = cap
+        if cap == 0:
+            out[i, G_ESCAPE] = escape_level(B, p, c, nodes)
+        out[i, G_ATARI] = atari_level(B, p, c, nodes)
+        sa = K.k_self_atari(B, p, c)
+        out[i, G_SELF_ATARI] = min(sa, 3)
+        out[i, G_DIST] = distance_level(coulom_distance(B, p, last))
+        out[i, G_DIST2] = distance_level(coulom_distance(B, p, last2))
+        r = p // w - 1
+        cc = p % w - 1
+        line = min(min(r, cc), min(size - 1 - r, size - 1 - cc)) + 1
+        out[i, G_LINE] = line if line <= 4 else 0
+        eye = 1
+        for n in (p + 1, p - 1, p + w, p - w):
+            if col[n] != c and col[n] != BORDER:
+                eye = 0
+        out[i, G_EYE] = eye
+        empty = 1
+        for dr in range(-3, 4):
+            for dc in range(-3 + abs(dr), 4 - abs(dr)):
+                rr = r + dr
+                c2 = cc + dc
+                if 0 <= rr < size and 0 <= c2 < size:
+                    v = col[(rr + 1) * w + c2 + 1]
+                    if v == BLACK or v == WHITE:
+                        empty = 0
+        out[i, G_EMPTY_AREA] = min(line, 4) if empty else 0
+
+
+@njit(cache=True)
+def k_gammas(B: np.ndarray, c: int, moves: np.ndarray, ptab: np.ndarray, levels: np.ndarray,
+             F: np.ndarray, gam: np.ndarray) -> None:
+    """γ of each move in ``moves`` (legal for c): the product of the γ of its features,
+    ``ptab`` indexed by the raw :func:`pattern20` code and ``levels[group, level]``.
+    ``F`` (at least len(moves) rows) receives the features."""
+    n = moves.shape[0]
+    k_move_features(B, c, moves, F[:n])
+    for i in range(n):
+        code = F[i, G_PATTERN]
+        g = np.float64(ptab[code]) if code >= 0 else 1.0
+        for j in range(1, NG):
+            g *= levels[j, F[i, j]]
+        gam[i] = g
+
+
+@njit(cache=True)
+def k_learned_priors(B: np.ndarray, c: int, moves: np.ndarray, ptab: np.ndarray,
+                     levels: np.ndarray, prm: np.ndarray, F: np.ndarray, wins: np.ndarray,
+                     visits: np.ndarray) -> None:
+    """Priors of the points in ``moves`` from their γ (:func:`k_gammas`) as equivalent
+    experience: with r = (γ / max γ)^τ, each move gets ``n`` pseudo-visits at value
+    v0 + (v1 - v0) r; ``prm`` = (n, v0, v1, τ)."""
+    n = moves.shape[0]
+    if n == 0:
+        return
+    k_gammas(B, c, moves, ptab, levels, F, wins)
+    top = 0.0
+    for i in range(n):
+        top = max(top, wins[i])
+    count, v0, v1, tau = prm[0], prm[1], prm[2], prm[3]
+    for i in range(n):
+        r = (wins[i] / top) ** tau if top > 0 else 1.0
+        wins[i] = count * (v0 + (v1 - v0) * r)
+        visits[i] = count

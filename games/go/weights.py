@@ -1,0 +1,138 @@
+"""Learned Go knowledge: move-feature strengths (priors) and playout-policy weights.
+
+A weights file is an ``.npz`` (made by ``corvid go learn``) holding
+
+* ``prior_levels`` float64 (NG, MAXLEVEL + 1): γ of each level of each feature group of
+  :mod:`games.go.features` (column 0, "no feature", is 1), ``prior_codes`` int32 (sorted
+  canonical 3x3 codes, :func:`games.go.patterns.canonical20`) and ``prior_gammas`` their γ;
+* ``playout_levels``, ``playout_codes``, ``playout_gammas``: the same for the playout policy
+  (policy 3 of :mod:`games.go.kernel`, which reads only some of the groups), and
+  ``playout_scalars`` (``[0]``: the mean γ of a move away from the last two moves);
+* ``td_theta`` (optional): the weights θ of a TD(0) value over the local shapes of
+  :mod:`games.go.shapes`, Q = σ(φᵀθ) (``corvid go td``);
+* ``manifest``: JSON (data, command, seed, date, figures), also written beside the file.
+
+Patterns a file does not list have γ = 1. At run time each pattern table is expanded to a
+float32 array indexed by the raw 20-bit code of :func:`games.go.features.pattern20`, so the
+kernels need no canonical lookup.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from games.go.patterns import canonical20
+
+MAXLEVEL = 10
+DATA_DIR = Path(__file__).resolve().parent / "data"
+DEFAULT_WEIGHTS = DATA_DIR / "weights-9x9.npz"
+
+
+@dataclass(frozen=True, eq=False)
+class FeatureGammas:
+    """γ per level of each feature group and per canonical 3x3 pattern."""
+
+    levels: np.ndarray  # float64 (NG, MAXLEVEL + 1), levels[:, 0] == 1
+    codes: np.ndarray  # int32, sorted canonical codes
+    gammas: np.ndarray  # float64, γ of each code
+    # the playout policy's scalars: [0] the mean γ of a move away from the last two moves
+    scalars: np.ndarray = field(default_factory=lambda: np.ones(1))
+
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled without the expanded tables
+        return (FeatureGammas, (self.levels, self.codes, self.gammas, self.scalars))
+
+    @functools.cached_property
+    def pattern_table(self) -> np.ndarray:
+        """float32[2^20]: γ by raw pattern code (1 for codes not listed). Read-only."""
+        canon = canonical20()
+        table = np.ones(1 << 20, dtype=np.float32)
+        if len(self.codes):
+            i = np.searchsorted(self.codes, canon)
+            i = np.minimum(i, len(self.codes) - 1)
+            hit = (canon >= 0) & (self.codes[i] == canon)
+            table[hit] = self.gammas[i[hit]]
+        table.setflags(write=False)
+        return table
+
+    @functools.cached_property
+    def policy_levels(self) -> np.ndarray:
+        """The ``plv`` array of the playout kernels: ``levels`` and one more row holding
+        ``scalars``. Read-only."""
+        extra = np.zeros((1, MAXLEVEL + 1))
+        extra[0, :len(self.scalars)] = self.scalars
+        out = np.vstack([self.levels, extra])
+        out.setflags(write=False)
+        return out
+
+
+
+@dataclass(frozen=True, eq=False)
+class GoWeights:
+    """The contents of a weights file."""
+
+    prior: FeatureGammas
+    playout: FeatureGammas
+    manifest: dict[str, Any] = field(default_factory=dict)
+    path: str = ""
+    td_theta: np.ndarray | None = None
+
+    def __reduce__(self) -> tuple[Any, ...]:  # a file's weights travel as its path
+        if self.path and Path(self.path).exists():
+            return (load_weights, (self.path,))
+        return (GoWeights, (self.prior, self.playout, self.manifest, self.path,
+                            self.td_theta))
+
+
+def save_weights(path: Path, weights: GoWeights) -> None:
+    """Write ``path`` (.npz) and the manifest beside it (.json)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    manifest = json.dumps(weights.manifest, indent=1, sort_keys=True)
+    arrays: dict[str, Any] = {"manifest": np.array(manifest)}
+    for name, fg in (("prior", weights.prior), ("playout", weights.playout)):
+        arrays[f"{name}_levels"] = fg.levels
+        arrays[f"{name}_codes"] = fg.codes.astype(np.int32)
+        arrays[f"{name}_gammas"] = fg.gammas
+        arrays[f"{name}_scalars"] = fg.scalars
+    if weights.td_theta is not None:
+        arrays["td_theta"] = weights.td_theta
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez_compressed(tmp, **arrays)
+    tmp.replace(path)
+    path.with_suffix(".json").write_text(manifest + "\n", encoding="utf-8")
+
+
+@functools.lru_cache(maxsize=8)
+def load_weights(path: str = "") -> GoWeights:
+    """The weights in ``path`` ("" = the bundled file). Cached: the arrays are read-only.
+    Raises FileNotFoundError or ValueError (not a weights file)."""
+    p = Path(path) if path else DEFAULT_WEIGHTS
+    if not p.exists():
+        raise FileNotFoundError(f"Go weights file {p} not found")
+    try:
+        with np.load(p) as z:
+            parts = {}
+            for name in ("prior", "playout"):
+                levels = np.asarray(z[f"{name}_levels"], dtype=np.float64)
+                codes = np.asarray(z[f"{name}_codes"], dtype=np.int32)
+                gammas = np.asarray(z[f"{name}_gammas"], dtype=np.float64)
+                scalars = np.asarray(z[f"{name}_scalars"], dtype=np.float64)
+                if levels.ndim != 2 or levels.shape[1] != MAXLEVEL + 1 or codes.shape != \
+                        gammas.shape or np.any(np.diff(codes) <= 0):
+                    raise ValueError("inconsistent arrays")
+                for a in (levels, codes, gammas, scalars):
+                    a.setflags(write=False)
+                parts[name] = FeatureGammas(levels, codes, gammas, scalars)
+            manifest = json.loads(str(z["manifest"]))
+            td = np.asarray(z["td_theta"], dtype=np.float64) if "td_theta" in z else None
+            if td is not None:
+                td.setflags(write=False)
+    except (KeyError, OSError, ValueError, zipfile.BadZipFile) as e:
+        raise ValueError(f"{p} is not a Go weights file: {e}") from e
+    return GoWeights(parts["prior"], parts["playout"], manifest, str(p), td)

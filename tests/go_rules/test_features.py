@@ -1,0 +1,234 @@
+"""Move features of learned ratings (games.go.features): hand-made positions for each group,
+the ladder reader, the canonical 3x3 patterns, and the kernel against the reference."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from games.go import BLACK, PASS, WHITE, GoState, vertex_to_point
+from games.go import features as F
+from games.go.diagram import parse_diagram
+from games.go.patterns import canonical20
+from games.go.reference import RefBoard, reference_move_features
+
+LADDER = """
+ 9 . . . . . . . . .
+ 8 . . . . . . . . .
+ 7 . . . . . . . . .
+ 6 . . . . X . . . .
+ 5 . . . X O . . . .
+ 4 . . . . . X . . .
+ 3 . . . . . . . . .
+ 2 . . . . . . . . .
+ 1 . . . . . . . . .
+"""
+
+
+def position(diagram: str, to_play: int = BLACK,
+             moves: tuple[tuple[int, str], ...] = ()) -> GoState:
+    size, black, white = parse_diagram(diagram)
+    s = GoState(size, 7.0)
+    s.place_setup(BLACK, black)
+    s.place_setup(WHITE, white)
+    s.to_play = moves[0][0] if moves else to_play
+    for colour, vertex in moves:
+        s.play_colour(colour, vertex_to_point(vertex, size))
+    if moves:
+        s.to_play = to_play
+    return s
+
+
+def features(s: GoState, vertex: str) -> dict[str, int]:
+    p = PASS if vertex == "pass" else vertex_to_point(vertex, s.size)
+    out = np.zeros((1, F.NG), dtype=np.int32)
+    F.k_move_features(s._b, s.to_play, np.array([p], dtype=np.int32), out)
+    ref = reference_move_features(RefBoard.from_kernel(s._b), p, s.to_play)
+    assert out[0].tolist() == ref
+    return dict(zip(F.GROUP_NAMES, out[0].tolist(), strict=True))
+
+
+def test_atari_caught_in_a_ladder_or_not() -> None:
+    s = position(LADDER)
+    assert features(s, "F5")["atari"] == 3  # the ladder runs to the lower left edge
+    assert features(s, "E4")["atari"] == 3  # and this one to the upper right
+    broken = position(LADDER.replace(" 3 . . . . . . . . .", " 3 . . O . . . . . ."))
+    assert features(broken, "F5")["atari"] == 1  # a one-stone group, ladder broken
+    assert features(broken, "E4")["atari"] == 3
+    two = position(LADDER.replace(" 5 . . . X O . .", " 5 . . . X O X .").replace(
+        " 4 . . . . . X", " 4 . . . X O ."))
+    assert features(two, "F4")["atari"] == 2  # two stones, they escape at E3
+
+
+def test_escape_levels() -> None:
+    s = position(LADDER, WHITE, ((BLACK, "F5"),))
+    assert features(s, "E4")["escape"] == 6  # two liberties, laddered, atari of the last move
+    broken = position(LADDER.replace(" 3 . . . . . . . . .", " 3 . . O . . . . . ."),
+                      WHITE, ((BLACK, "F5"),))
+    assert features(broken, "E4")["escape"] == 5
+    open_ = position("""
+        . . . . .
+        . . X . .
+        . X O X .
+        . . . . .
+        . . . . .""", WHITE)
+    assert features(open_, "C2")["escape"] == 1  # three liberties, not after the last move
+    assert features(open_, "C2")["self_atari"] == 0
+
+
+def test_capture_levels() -> None:
+    one = position("""
+        . . . . .
+        . . X . .
+        . X O X .
+        . . . . .
+        . . . . .""")
+    assert features(one, "C2")["capture"] == 3
+    two = position("""
+        . . X . .
+        . X O X .
+        . X O X .
+        . . . . .
+        . . . . .""")
+    assert features(two, "C2")["capture"] == 4
+    last = position("""
+        . . . . .
+        . . X . .
+        . X . X .
+        . . . . .
+        . . . . .""", BLACK, ((WHITE, "C3"),))
+    assert features(last, "C2")["capture"] == 2
+    saves = position("""
+        . . . . .
+        . O X . .
+        O X O X .
+        . . . . .
+        . . . . .""")
+    f = features(saves, "C2")  # captures C3 and so saves B3 (in atari, liberty B2)
+    assert (f["capture"], f["escape"]) == (1, 0)
+
+
+def test_self_atari_sizes() -> None:
+    s = position("""
+        . . . . .
+        . . . . .
+        . . . . .
+        . . . . .
+        . O . . .""")
+    assert features(s, "A1")["self_atari"] == 1
+    s2 = position("""
+        . . . . .
+        . . . . .
+        . . . . .
+        . O . . .
+        . X O . .""")
+    f = features(s2, "A1")
+    assert (f["self_atari"], f["escape"]) == (2, 0)  # extends B1 into atari: no escape
+    assert features(s2, "C2")["self_atari"] == 0
+
+
+def test_distances_to_the_last_two_moves() -> None:
+    s = position(LADDER.replace("X", ".").replace("O", "."), BLACK,
+                 ((BLACK, "A9"), (WHITE, "E5")))
+    expect = {"E6": 1, "F6": 2, "E7": 3, "F7": 4, "G7": 5, "J9": 9, "A1": 9, "J1": 9}
+    for v, level in expect.items():
+        assert features(s, v)["dist"] == level, v
+    assert features(s, "A8")["dist2"] == 1  # next to black's A9
+    assert features(s, "C7")["dist2"] == 5  # dx 2, dy 2
+    fresh = GoState(9)
+    assert features(fresh, "E5")["dist"] == features(fresh, "E5")["dist2"] == 0
+
+
+def test_line_eye_empty_area_and_pass() -> None:
+    s = GoState(9)
+    assert [features(s, v)["line"] for v in ("A1", "B2", "C3", "D4", "E5")] == [1, 2, 3, 4, 0]
+    assert [features(s, v)["empty_area"] for v in ("A1", "B5", "C3", "E5")] == [1, 2, 3, 4]
+    s.play_colour(BLACK, vertex_to_point("D4", 9))
+    assert features(s, "B3")["empty_area"] == 0  # D4 is at Manhattan distance 3
+    assert features(s, "A2")["empty_area"] == 1
+    eye = position("""
+        . . . . .
+        . O X O .
+        . X . X .
+        . . X . .
+        . . . . .""")
+    assert features(eye, "C3")["eye"] == 1
+    assert features(eye, "C4")["eye"] == 0
+    assert features(s, "pass")["pass"] == 1
+    s.pass_move()
+    assert features(s, "pass") == {**dict.fromkeys(F.GROUP_NAMES, 0), "pattern": -1, "pass": 2}
+
+
+def _rotated(s: GoState, t: int) -> tuple[GoState, dict[int, int]]:
+    """The position with its stones moved by symmetry t, and the point map."""
+    n = s.size
+    pmap = {}
+    for r in range(n):
+        for c in range(n):
+            x, y = c - (n - 1) / 2, r - (n - 1) / 2
+            if t >= 4:
+                x = -x
+            for _ in range(t % 4):
+                x, y = -y, x
+            pmap[(r + 1) * (n + 2) + c + 1] = int(
+                (y + (n - 1) / 2 + 1) * (n + 2) + x + (n - 1) / 2 + 1)
+    out = GoState(n, 7.0)
+    for colour in (BLACK, WHITE):
+        out.place_setup(colour, [pmap[p] for p in s.stones(colour)])
+    out.to_play = s.to_play
+    return out, pmap
+
+
+def test_patterns_are_canonical_under_symmetry_and_colour() -> None:
+    rng = np.random.default_rng(3)
+    canon = canonical20()
+    s = GoState(7)
+    for _ in range(25):
+        moves = s.legal_moves()
+        s.play(moves[int(rng.integers(len(moves) - 1))])
+    points = [p for p in s.legal_points() if p != PASS]
+    base = {p: int(canon[F.pattern20(s._b, p, s.to_play)]) for p in points}
+    assert all(v >= 0 for v in base.values())
+    for t in range(8):
+        r, pmap = _rotated(s, t)
+        for p in points:
+            assert int(canon[F.pattern20(r._b, pmap[p], r.to_play)]) == base[p], (t, p)
+    swapped = GoState(7, 7.0)
+    swapped.place_setup(BLACK, s.stones(WHITE))
+    swapped.place_setup(WHITE, s.stones(BLACK))
+    swapped.to_play = 3 - s.to_play
+    for p in points:
+        assert F.pattern20(swapped._b, p, swapped.to_play) == F.pattern20(s._b, p, s.to_play)
+
+
+def test_atari_bits_of_the_pattern() -> None:
+    s = position("""
+        . . . . .
+        . . X . .
+        . X O X .
+        . . . . .
+        . . . . .""")
+    code = F.pattern20(s._b, vertex_to_point("C2", 5), BLACK)
+    assert code >> 16 == 0b0001 << 0  # the N neighbour (the white stone) is in atari
+    assert (code >> 2) & 3 == 2  # N is the opponent's
+
+
+@pytest.mark.parametrize(("size", "seed"), [(7, 1), (9, 2), (9, 3), (13, 4)])
+def test_kernel_matches_reference_on_random_positions(size: int, seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    seen = np.zeros(F.NG, dtype=np.int64)
+    s = GoState(size, 7.0)
+    for step in range(2 * size * size):
+        moves = s.legal_moves()
+        if len(moves) <= 1:
+            break
+        if step % 5 == 0:
+            arr = np.array(moves, dtype=np.int32)
+            out = np.zeros((len(arr), F.NG), dtype=np.int32)
+            F.k_move_features(s._b, s.to_play, arr, out)
+            ref = RefBoard.from_kernel(s._b)
+            for i, p in enumerate(moves):
+                assert out[i].tolist() == reference_move_features(ref, p, s.to_play), p
+            seen += (out > 0).sum(axis=0)
+        s.play(moves[int(rng.integers(len(moves) - 1))])
+    assert seen[F.G_CAPTURE] > 0 and seen[F.G_SELF_ATARI] > 0 and seen[F.G_ATARI] > 0

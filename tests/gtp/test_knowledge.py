@@ -1,0 +1,83 @@
+"""`corvid gtp` with learned knowledge: the weights setting, the learned priors and playout
+policy 3 reaching the search, and clear errors for a weights file that does not load."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from clients.config import ConfigError, load_config
+from clients.gtp.config import GtpConfig
+from clients.gtp.engine import GtpEngine
+from clients.gtp.knowledge import load_knowledge
+from clients.gtp.player import SearchPlayer
+from games.go.priors import LearnedPriors
+from tests.goweights import make_weights
+from tests.paths import REPO
+
+
+@pytest.fixture(scope="module")
+def weights_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return make_weights(tmp_path_factory.mktemp("w"), games=3)
+
+
+def engine(**cfg: object) -> GtpEngine:
+    settings: dict[str, object] = {"default_size": 9, "default_komi": 7.0, "warmup": False,
+                                   "playouts": 150, "reuse": False, **cfg}
+    config = GtpConfig(**settings)  # type: ignore[arg-type]
+    return GtpEngine(config, SearchPlayer(config))
+
+
+def talk(e: GtpEngine, script: str) -> bytes:
+    return b"".join(e.handle_line(ln)[0] for ln in script.strip().split("\n"))
+
+
+@pytest.mark.parametrize("compiled", [True, False])
+def test_learned_priors_reach_the_search(weights_file: Path, compiled: bool) -> None:
+    e = engine(weights=str(weights_file), learned_priors=True, prior_visits=40.0,
+               playout_policy=3, compiled=compiled)
+    assert talk(e, "play b e5\ngenmove w").startswith(b"= ")
+    player = e.generator
+    assert isinstance(player, SearchPlayer)
+    if compiled:
+        n0 = player.core.root_edges()["N0"]
+    else:
+        assert player.core.root is not None
+        n0 = player.core.root.N0
+    assert np.all(n0[:-1] == 40.0)  # every point: prior_visits (PASS keeps its own)
+    assert load_knowledge(e.config) is not None
+    assert talk(e, "corvid-param learned_priors 0\ncorvid-param playout_policy 2") == \
+        b"= \n\n= \n\n"
+    assert load_knowledge(e.config) is None
+
+
+def test_a_weights_file_that_does_not_load_is_refused(weights_file: Path,
+                                                      tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="weights"):
+        load_knowledge(load_config(GtpConfig, overrides=[
+            f"weights={tmp_path / 'missing.npz'}", "playout_policy=3"]))
+    # not needed, not read
+    assert load_knowledge(load_config(GtpConfig, overrides=["weights=/nowhere.npz"])) is None
+    e = engine(weights=str(tmp_path / "missing.npz"))
+    assert talk(e, "corvid-param learned_priors 1").startswith(b"? invalid parameter: weights")
+    assert talk(e, f"corvid-param weights {weights_file}\ncorvid-param learned_priors 1") == \
+        b"= \n\n= \n\n"
+    assert e.config.learned_priors
+    p = subprocess.run([sys.executable, "-m", "clients.cli", "gtp", "--set", "playout_policy=3",
+                        "--set", f"weights={tmp_path / 'missing.npz'}"], cwd=REPO,
+                       capture_output=True, text=True, input="quit\n", check=False)
+    assert p.returncode == 2 and "weights" in p.stderr and p.stdout == ""
+
+
+def test_learned_priors_config_maps_to_the_state() -> None:
+    from clients.gtp.knowledge import learned_priors
+
+    cfg = GtpConfig(learned_priors=True, prior_visits=7.0, prior_low=0.1, prior_high=0.7,
+                    prior_tau=2.0)
+    assert learned_priors(cfg) == LearnedPriors(7.0, 0.1, 0.7, 2.0)
+    with pytest.raises(ConfigError, match="prior_high"):
+        load_config(GtpConfig, overrides=["prior_high=1.5"])

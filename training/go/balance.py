@@ -1,0 +1,209 @@
+"""``corvid go balance``: simulation balancing of the learned playout policy (policy 3).
+
+Starting from a weights file (``corvid go learn``), the playout part's strengths are tuned
+by :func:`search.learn.simulation_balancing` (algorithms.md §8) so that the mean result of
+policy-3 playouts from a position matches its target value: here the result of the recorded
+game from that position for the player to move (an unbiased, noisy estimate of the value
+under the recording engine's play), on positions sampled from the games. The prior part of
+the weights is kept. The mean squared error of the playouts' value against the targets on
+held-out positions is reported before and after.
+"""
+
+from __future__ import annotations
+
+import datetime
+import hashlib
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from games.go import PASS, GoState
+from games.go import kernel as K
+from games.go.balance import k_balance_playouts
+from games.go.patterns import canonical20
+from games.go.weights import MAXLEVEL, FeatureGammas, GoWeights, load_weights, save_weights
+from search.learn import simulation_balancing
+from training.go.dataset import replay, sgf_files
+
+LEVEL_GROUPS = (K.G_CAPTURE, K.G_ESCAPE, K.G_ATARI, K.G_SELF_ATARI, K.G_DIST, K.G_DIST2,
+                K.G_LINE, K.G_EYE)
+PLAYOUT_LEVELS = {K.G_DIST: 2, K.G_DIST2: 2}  # the playout sees only levels 1-2 of these
+
+
+@dataclass
+class Position:
+    """A position for the learners: the kernel board, the komi, and the player to move
+    (``to_move``: seat, 0 = black)."""
+
+    board: np.ndarray
+    komi: float
+
+    @property
+    def to_move(self) -> int:
+        return int(self.board[K.META, K.M_TOPLAY]) - 1
+
+
+def game_positions(data: bytes, every: int, skip: int) -> list[tuple[Position, float]]:
+    """Every ``every``-th position from move ``skip`` up to the first pass of an SGF game,
+    with the game's result for the player to move (1 win, 0 loss, 0.5 jigo); none if the
+    result is unknown."""
+    from sgfmill import sgf
+
+    root = sgf.Sgf_game.from_bytes(data).get_root()
+    result = root.get_raw("RE").decode() if root.has_property("RE") else ""
+    winner = {"B": 1, "W": 2}.get(result[:1])
+    if winner is None and result != "0":
+        return []
+    s, history = replay(data)
+    out = []
+    for i, (colour, p) in enumerate(history):
+        if p == PASS:
+            break
+        s.to_play = colour
+        if i >= skip and (i - skip) % every == 0:
+            target = 0.5 if winner is None else float(winner == colour)
+            out.append((Position(s._b.copy(), s.komi), target))  # noqa: SLF001
+        s.play_colour(colour, p)
+    return out
+
+
+def load_positions(dirs: list[Path], every: int = 4, skip: int = 6
+                   ) -> list[tuple[Position, float]]:
+    return [x for d in dirs for f in sgf_files(d)
+            for x in game_positions(f.read_bytes(), every, skip)]
+
+
+class PolicyParameters:
+    """θ = log γ of the playout part of a weights file, and the tables the kernels read."""
+
+    def __init__(self, playout: FeatureGammas) -> None:
+        self.base = playout
+        lidx = np.full((K.NG + 1, MAXLEVEL + 1), -1, dtype=np.int32)
+        theta: list[float] = []
+        for g in LEVEL_GROUPS:
+            for lv in range(1, PLAYOUT_LEVELS.get(g, K.LEVELS[g]) + 1):
+                lidx[g, lv] = len(theta)
+                theta.append(float(np.log(playout.levels[g, lv])))
+        self.n_levels = len(theta)
+        lidx[K.NG, 0] = len(theta)
+        theta.append(float(np.log(playout.scalars[0])))
+        self.pattern0 = len(theta)
+        self.theta0 = np.concatenate([theta, np.log(playout.gammas)])
+        canon = canonical20()
+        i = np.searchsorted(playout.codes, canon)
+        i = np.minimum(i, max(len(playout.codes) - 1, 0))
+        hit = (canon >= 0) & (playout.codes[i] == canon) if len(playout.codes) else canon < -1
+        self.pidx = np.where(hit, self.pattern0 + i, -1).astype(np.int32)
+        self.lidx = lidx
+        self._key = b""
+        self._tables: tuple[np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0))
+
+    def gammas(self, theta: npt.NDArray[np.float64]) -> FeatureGammas:
+        levels = np.ones((K.NG, MAXLEVEL + 1))
+        for g in LEVEL_GROUPS:
+            for lv in range(1, MAXLEVEL + 1):
+                if self.lidx[g, lv] >= 0:
+                    levels[g, lv] = np.exp(theta[self.lidx[g, lv]])
+        return FeatureGammas(levels, self.base.codes, np.exp(theta[self.pattern0:]),
+                             np.array([np.exp(theta[self.lidx[K.NG, 0]])]))
+
+    def tables(self, theta: npt.NDArray[np.float64]) -> tuple[np.ndarray, np.ndarray]:
+        """(ptab, plv) for θ (the last ones are kept)."""
+        key = hashlib.sha1(theta.tobytes()).digest()
+        if key != self._key:
+            fg = self.gammas(theta)
+            self._tables = (fg.pattern_table, fg.policy_levels)
+            self._key = key
+        return self._tables
+
+    def sampler(self, sa_min: int = 2, max_moves_factor: int = 3,
+                patterns: bool = True) -> Any:
+        """The sampler of :func:`search.learn.simulation_balancing` (without ``patterns``
+        the pattern strengths get no gradient: only the levels and the far moves' move)."""
+        def sample(pos: Position, theta: npt.NDArray[np.float64], n: int, seat: int,
+                   rng: np.random.Generator) -> tuple[Any, Any, Any]:
+            ptab, plv = self.tables(theta)
+            size = int(pos.board[K.META, K.M_SIZE])
+            z = np.empty(n)
+            grads = np.empty((n, len(theta)))
+            steps = np.empty(n)
+            seed = np.uint64(int(rng.integers(1, 2**62)))
+            k_balance_playouts(pos.board, seed, n, ptab, plv, self.pidx, self.lidx, sa_min,
+                               max_moves_factor * size * size, pos.komi, seat + 1, z, grads,
+                               steps)
+            if not patterns:
+                grads[:, self.pattern0:] = 0.0
+            return z, grads, steps
+
+        return sample
+
+
+def playout_mse(positions: list[tuple[Position, float]], policy: int, playouts: int,
+                rng: np.random.Generator, weights: GoWeights | None = None) -> float:
+    """Mean squared error of the mean result of ``playouts`` playouts of ``policy`` from each
+    position (for the player to move) against its target."""
+    err = 0.0
+    for pos, target in positions:
+        s = GoState(int(pos.board[K.META, K.M_SIZE]), pos.komi, weights=weights)
+        s._b = pos.board.copy()  # noqa: SLF001
+        scores, _ = s.playout_scores(rng, playouts, policy=policy)
+        margin = scores - pos.komi
+        black = float(np.mean(np.where(margin > 0, 1.0, np.where(margin < 0, 0.0, 0.5))))
+        v = black if pos.to_move == 0 else 1.0 - black
+        err += (v - target) ** 2
+    return err / max(len(positions), 1)
+
+
+def balance_weights(weights_path: str, dirs: list[Path], out: Path, *, iterations: int = 1,
+                    step: float = 1.0, m_playouts: int = 16, n_playouts: int = 16,
+                    batch: int = 8, positions: int = 0, test_share: float = 0.1,
+                    seed: int = 1, patterns: bool = True, command: str = "",
+                    log: Callable[[str], None] = print) -> GoWeights:
+    base = load_weights(weights_path)
+    rng = np.random.default_rng(seed)
+    data = load_positions(dirs)
+    cut = len(data) - int(round(test_share * len(data)))
+    train, test = data[:cut], data[cut:]
+    if positions:
+        pick = rng.choice(len(train), size=min(positions, len(train)), replace=False)
+        train = [train[i] for i in sorted(pick)]
+    order = rng.permutation(len(train))
+    train = [train[i] for i in order]
+    log(f"{len(train)} training positions, {len(test)} held out")
+    params = PolicyParameters(base.playout)
+    mse0 = playout_mse(test, 3, 64, np.random.default_rng(seed), base) if test else float("nan")
+    log(f"held-out MSE before: {mse0:.4f}")
+    err = [0.0, 0]
+
+    def progress(i: int, target: float, v_hat: float) -> None:
+        err[0] += (target - v_hat) ** 2
+        err[1] += 1
+        if err[1] == 500:
+            log(f"  position {i + 1}: running MSE {err[0] / err[1]:.4f}")
+            err[0], err[1] = 0.0, 0
+
+    theta = simulation_balancing(train, None, params.theta0, rng=rng, iterations=iterations,
+                                 m_playouts=m_playouts, n_playouts=n_playouts, step=step,
+                                 sampler=params.sampler(patterns=patterns), batch=batch,
+                                 on_position=progress)
+    playout = params.gammas(theta)
+    tuned = GoWeights(base.prior, playout, {}, str(out))
+    mse1 = playout_mse(test, 3, 64, np.random.default_rng(seed), tuned) if test else float("nan")
+    log(f"held-out MSE after: {mse1:.4f}")
+    manifest = dict(base.manifest)
+    manifest["simulation_balancing"] = {
+        "base_weights": {"path": str(weights_path), "date": base.manifest.get("date")},
+        "data": {"directories": [str(d) for d in dirs], "positions": len(train),
+                 "held_out": len(test)},
+        "command": command, "seed": seed, "date": datetime.date.today().isoformat(),
+        "iterations": iterations, "step": step, "m_playouts": m_playouts,
+        "n_playouts": n_playouts, "batch": batch, "patterns": patterns,
+        "held_out_mse_before": mse0, "held_out_mse_after": mse1,
+    }
+    weights = GoWeights(base.prior, playout, manifest, str(out))
+    save_weights(out, weights)
+    return weights

@@ -1,0 +1,134 @@
+"""Positions of recorded games as move-feature teams for the learners.
+
+Each position before a move of a game (up to and including its first pass: after it, GNU Go
+and corvid only clean up dead stones) becomes one contest: the candidates are the contract's
+legal moves (``GoState.legal_moves()``: legal points not filling the mover's own true eye,
+then PASS), each described by :func:`games.go.features.k_move_features` with its pattern
+made canonical (:func:`games.go.patterns.canonical20`), and the winner is the move played.
+A move that is not a candidate (an eye filled) leaves its position out.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from games.go import PASS, GoState
+from games.go import features as F
+from games.go.patterns import canonical20
+from games.go.sgf import from_sgf
+
+FEATURES_VERSION = 1  # bump when games.go.features changes what it computes
+
+
+@dataclass
+class Contests:
+    """``feats[k]``: candidate k's features (pattern column canonical); the candidates of
+    position i are ``starts[i]:starts[i + 1]``, the one played ``chosen[i]`` (an index into
+    feats); ``game[i]`` numbers the game of position i (0-based, in file order)."""
+
+    feats: np.ndarray  # int32 (K, NG)
+    starts: np.ndarray  # int64 (P + 1)
+    chosen: np.ndarray  # int64 (P)
+    game: np.ndarray  # int32 (P)
+
+    @property
+    def positions(self) -> int:
+        return len(self.chosen)
+
+    def subset(self, keep: np.ndarray) -> Contests:
+        """The positions where ``keep`` (bool per position) holds."""
+        idx = np.flatnonzero(keep)
+        lens = self.starts[idx + 1] - self.starts[idx]
+        starts = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
+        rows = np.concatenate([np.arange(self.starts[i], self.starts[i + 1]) for i in idx]
+                              ) if len(idx) else np.zeros(0, dtype=np.int64)
+        chosen = starts[:-1] + (self.chosen[idx] - self.starts[idx])
+        return Contests(self.feats[rows], starts, chosen, self.game[idx])
+
+
+def replay(data: bytes) -> tuple[GoState, list[tuple[int, int]]]:
+    """The starting position of an SGF game (setup stones placed) and its moves."""
+    final = from_sgf(data)
+    s = GoState(final.size, final.komi)
+    for colour in (1, 2):
+        stones = [p for c, p in final.setup if c == colour]
+        if stones:
+            s.place_setup(colour, stones)
+    if final.history:
+        s.to_play = final.history[0][0]
+    return s, list(final.history)
+
+
+def game_contests(data: bytes) -> tuple[list[np.ndarray], list[int]]:
+    """(features of each position's candidates, index of the move played) for one game."""
+    s, history = replay(data)
+    canon = canonical20()
+    out: list[np.ndarray] = []
+    chosen: list[int] = []
+    for colour, p in history:
+        s.to_play = colour
+        moves = s.legal_moves()
+        if p in moves:
+            arr = np.asarray(moves, dtype=np.int32)
+            f = np.zeros((len(arr), F.NG), dtype=np.int32)
+            F.k_move_features(s._b, colour, arr, f)  # noqa: SLF001
+            pat = f[:, F.G_PATTERN]
+            f[:, F.G_PATTERN] = np.where(pat >= 0, canon[np.maximum(pat, 0)], -1)
+            out.append(f)
+            chosen.append(moves.index(p))
+        s.play_colour(colour, p)
+        if p == PASS:
+            break
+    return out, chosen
+
+
+def sgf_files(directory: Path) -> list[Path]:
+    return sorted(directory.glob("*.sgf"))
+
+
+def build_contests(files: list[Path]) -> Contests:
+    feats: list[np.ndarray] = []
+    starts = [0]
+    chosen: list[int] = []
+    game: list[int] = []
+    for g, path in enumerate(files):
+        fs, ch = game_contests(path.read_bytes())
+        for f, c in zip(fs, ch, strict=True):
+            chosen.append(starts[-1] + c)
+            starts.append(starts[-1] + len(f))
+            feats.append(f)
+            game.append(g)
+    return Contests(
+        np.concatenate(feats) if feats else np.zeros((0, F.NG), dtype=np.int32),
+        np.asarray(starts, dtype=np.int64), np.asarray(chosen, dtype=np.int64),
+        np.asarray(game, dtype=np.int32))
+
+
+def files_digest(files: list[Path]) -> str:
+    """A digest of the games' contents (what a weights manifest names as its data)."""
+    h = hashlib.sha256()
+    for path in files:
+        h.update(path.name.encode())
+        h.update(hashlib.sha256(path.read_bytes()).digest())
+    return h.hexdigest()[:16]
+
+
+def load_contests(files: list[Path], cache: Path | None = None) -> Contests:
+    """:func:`build_contests`, kept in ``cache`` (an .npz, rebuilt when the games or the
+    features version change)."""
+    key = f"{FEATURES_VERSION}-{files_digest(files)}"
+    if cache is not None and cache.exists():
+        with np.load(cache) as z:
+            if str(z["key"]) == key:
+                return Contests(z["feats"], z["starts"], z["chosen"], z["game"])
+    c = build_contests(files)
+    if cache is not None:
+        tmp = cache.with_suffix(".tmp.npz")
+        np.savez_compressed(tmp, key=key, feats=c.feats, starts=c.starts, chosen=c.chosen,
+                            game=c.game)
+        tmp.replace(cache)
+    return c

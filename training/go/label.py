@@ -1,0 +1,109 @@
+"""``corvid go label``: positions of recorded games labelled with deep-search values.
+
+Positions are drawn (seeded) from the games in a directory: a game, then a move number
+between ``skip`` and its first pass. Each is searched by ``corvid gtp``'s UCT (its default
+settings, changed by ``--set``) with a large playout budget; the label is the root's value
+for the player to move. One JSON line per position in the output file (game file, move
+number, value, playouts), appended as each finishes, so an interrupted run resumes (with
+the same games directory, seed and count, the same positions are drawn). These are the
+"labelled positions" of seed 000's measure (bench/go_mse.py).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from games.go import PASS, GoState
+from training.go.dataset import replay, sgf_files
+
+
+@dataclass(frozen=True)
+class LabelledPosition:
+    game: str  # file name in the games directory
+    move: int  # moves played before the position
+    value: float  # deep-search value for the player to move
+    playouts: int
+
+
+def position_at(path: Path, move: int) -> GoState:
+    """The position of an SGF game after ``move`` moves (setup stones placed)."""
+    s, history = replay(path.read_bytes())
+    for colour, p in history[:move]:
+        s.play_colour(colour, p)
+    if move < len(history):
+        s.to_play = history[move][0]
+    return s
+
+
+def pick_positions(files: list[Path], n: int, seed: int, skip: int = 6
+                   ) -> list[tuple[Path, int]]:
+    """n distinct (game, move) pairs: a random game, a random move from ``skip`` up to the
+    first pass (games too short are skipped)."""
+    rng = np.random.default_rng(seed)
+    lengths = {}
+    for f in files:
+        _, history = replay(f.read_bytes())
+        k = next((i for i, (_, p) in enumerate(history) if p == PASS), len(history))
+        if k > skip:
+            lengths[f] = k
+    pool = sorted(lengths)
+    if not pool:
+        return []
+    out: list[tuple[Path, int]] = []
+    seen = set()
+    tries = 0
+    while len(out) < n and tries < 20 * n:
+        tries += 1
+        f = pool[int(rng.integers(len(pool)))]
+        m = int(rng.integers(skip, lengths[f]))
+        if (f.name, m) not in seen:
+            seen.add((f.name, m))
+            out.append((f, m))
+    return out
+
+
+def read_labels(path: Path) -> list[LabelledPosition]:
+    if not path.exists():
+        return []
+    return [LabelledPosition(**json.loads(line)) for line in
+            path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def label_positions(games: Path, out: Path, *, positions: int, playouts: int, seed: int,
+                    settings: list[str],
+                    log: Callable[[str], None] = print) -> list[LabelledPosition]:
+    """Label ``positions`` positions of the games in ``games`` (those already in ``out``
+    are kept)."""
+    from clients.config import load_config
+    from clients.gtp.config import GtpConfig
+    from clients.gtp.knowledge import prepare_state
+    from clients.gtp.player import uct_config
+    from games.go.priors import PriorWeights
+    from search.budget import Budget
+    from search.uct import UCT
+
+    cfg = load_config(GtpConfig, None, settings)
+    done = {(x.game, x.move) for x in read_labels(out)}
+    todo = [(f, m) for f, m in pick_positions(sgf_files(games), positions, seed)
+            if (f.name, m) not in done]
+    log(f"{len(done)} positions labelled in {out}; labelling {len(todo)}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    for i, (f, m) in enumerate(todo):
+        s = position_at(f, m)
+        s.settings = s.settings._replace(policy=cfg.playout_policy)
+        if cfg.prior_scale != 1.0:
+            s.prior_weights = PriorWeights().scaled(cfg.prior_scale)
+        prepare_state(s, cfg)
+        s.forget_undo()
+        rng = np.random.default_rng([seed, i, m])
+        res = UCT(uct_config(cfg)).search(s, None, Budget(playouts=playouts), rng)
+        rec = LabelledPosition(f.name, m, round(float(res.value), 5), int(res.playouts))
+        with out.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(rec.__dict__) + "\n")
+        log(f"{f.name} move {m}: {rec.value:.3f}")
+    return read_labels(out)
