@@ -2,33 +2,45 @@
 
 Starts ``corvid serve blokus`` on free ports of 127.0.0.1 (both seats and both move orders,
 alternating every game / every two games) and ``corvid blokus`` as the player under test;
-the opponent is a built-in one of the host (``first-legal``, ``biggest``) or a second
-``corvid blokus`` process with another core (``uct``, ``alphabeta``, ``greedy``).
+the opponent is a built-in one of the host (``first-legal``, ``biggest``), a second
+``corvid blokus`` process with another core (``uct``, ``alphabeta``, ``abucb``, ``flat``,
+``greedy``), or a named player (``v1``: ``--set preset=v1``, the wave-1 default).
 
-    python bench/blokus_strength.py --games 10 --opponent biggest  # the default core
+    python bench/blokus_strength.py --games 10 --opponent biggest  # the default player
     python bench/blokus_strength.py --games 4 --opponent uct --core alphabeta --json
+    python bench/blokus_strength.py --games 200 --opponent v1 --out runs/v1.jsonl --json
 
-Prints the host's table of games and, with ``--json``, the host's figures as the last line:
-``{"games", "wins", "draws", "losses", "win_rate", "timeouts", "violations", ...}`` (for the
-player under test).
+The games run in chunks of ``--chunk`` games (a multiple of 4, so that each chunk covers both
+seats and both move orders), each a host of its own with seed ``seed + chunk``. With
+``--out FILE`` every finished chunk is a JSON line there and a rerun skips the chunks already
+done: an interrupted match resumes where it stopped.
+
+Prints each chunk's table of games and the pooled figures; with ``--json`` the last line is
+``{"games", "wins", "draws", "losses", "win_rate", "ci95", "timeouts", "violations",
+"opponent_violations", "answer_max", "answer_p99", "answer_mean", "load", ...}`` for the
+player under test (answer times in seconds as the host measured them, ``load`` the 1-minute
+load average at the start and the end: time-limited games depend on it).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
+import os
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import _common  # noqa: F401  (sys.path)
 
-from clients.blokus.config import PlayerConfig
+from clients.blokus.config import PRESETS, PlayerConfig
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILTIN = ("first-legal", "biggest")
-CORES = ("uct", "alphabeta", "greedy")
+CORES = ("uct", "alphabeta", "abucb", "flat", "greedy")
 
 
 def corvid() -> list[str]:
@@ -36,58 +48,54 @@ def corvid() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "clients.cli"]
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--games", type=int, default=10)
-    ap.add_argument("--opponent", default="biggest", choices=[*BUILTIN, *CORES])
-    ap.add_argument("--core", default=PlayerConfig().core, choices=CORES,
-                    help="core of the player under test (default: the client's, %(default)s)")
-    ap.add_argument("--time", type=float, default=1.0, help="host seconds per move")
-    ap.add_argument("--dialect", default="2014", choices=["2014", "2013"])
-    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                    help="extra setting for the player under test")
-    ap.add_argument("--opponent-set", action="append", default=[], metavar="KEY=VALUE",
-                    help="extra setting for a client opponent")
-    ap.add_argument("--sgf-dir", metavar="DIR")
-    ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--json", action="store_true")
-    args = ap.parse_args(argv)
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (draws counted as half a win)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = wins / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return round(max(0.0, c - h), 4), round(min(1.0, c + h), 4)
 
+
+def run_chunk(args: argparse.Namespace, games: int, seed: int) -> tuple[dict[str, Any], str]:
+    """One host with ``games`` games; its JSON figures and its printed table."""
     cmd = corvid()
     serve = [*cmd, "--log-level", "warning", "serve", "blokus", "--port", "0", "--games",
-             str(args.games), "--seat", "alternate", "--first", "alternate", "--dialect",
-             args.dialect, "--timeout", str(args.time), "--seed", str(args.seed), "--json"]
+             str(games), "--seat", "alternate", "--first", "alternate", "--dialect",
+             args.dialect, "--timeout", str(args.time), "--seed", str(seed), "--json"]
     if args.opponent in BUILTIN:
         serve += ["--opponent", args.opponent]
     else:
         serve += ["--port2", "0"]
     if args.sgf_dir:
-        serve += ["--sgf-dir", args.sgf_dir]
-    t0 = time.monotonic()
+        serve += ["--sgf-dir", str(Path(args.sgf_dir) / f"seed-{seed}")]
     srv = subprocess.Popen(serve, cwd=ROOT, stdout=subprocess.PIPE, text=True)
     procs: list[subprocess.Popen[str]] = []
     try:
         assert srv.stdout is not None
         first = srv.stdout.readline()
         if not first.startswith("# listening"):
-            print(f"the host did not start: {first!r}", file=sys.stderr)
-            return 1
+            raise RuntimeError(f"the host did not start: {first!r}")
         ports = [int(p) for p in first.rsplit(":", 1)[1].split(",")]
 
-        def client(port: int, core: str, sets: list[str], seed: int, team: str
-                   ) -> subprocess.Popen[str]:
+        def client(port: int, sets: list[str], seed: int, team: str) -> subprocess.Popen[str]:
             c = [*cmd, "--log-level", "warning", "blokus", "--port", str(port), "--games",
-                 str(args.games), "--dialect", args.dialect, "--team-code", team,
-                 "--set", f"core={core}", "--set", f"time={args.time}",
-                 "--set", f"seed={seed}"]
+                 str(games), "--dialect", args.dialect, "--team-code", team,
+                 "--set", f"time={args.time}", "--set", f"seed={seed}"]
             for s in sets:
                 c += ["--set", s]
             return subprocess.Popen(c, cwd=ROOT, text=True)
 
-        procs.append(client(ports[0], args.core, args.set, args.seed, "01"))
+        mine = ([f"core={args.core}"] if args.core else []) + args.set
+        procs.append(client(ports[0], mine, seed, "01"))
         if args.opponent in CORES:
-            procs.append(client(ports[1], args.opponent, args.opponent_set, args.seed + 1,
-                                "02"))
+            procs.append(client(ports[1], [f"core={args.opponent}", *args.opponent_set],
+                                seed + 1, "02"))
+        elif args.opponent in PRESETS:
+            procs.append(client(ports[1], [f"preset={args.opponent}", *args.opponent_set],
+                                seed + 1, "02"))
         out, _ = srv.communicate()
         for p in procs:
             p.wait(timeout=60)
@@ -96,15 +104,96 @@ def main(argv: list[str] | None = None) -> int:
             if p.poll() is None:
                 p.kill()
     lines = out.strip().splitlines()
-    figures = json.loads(lines[-1])
-    figures.update(core=args.core, opponent=args.opponent, time=args.time,
-                   dialect=args.dialect, seconds=round(time.monotonic() - t0, 1))
-    print(f"player under test: {args.core}  opponent: {args.opponent}  "
-          f"{args.time:g} s per move  dialect {args.dialect}")
-    for line in lines[:-1]:
-        print(line)
+    return json.loads(lines[-1]), "\n".join(lines[:-1])
+
+
+def pooled(chunks: list[dict[str, Any]]) -> dict[str, Any]:
+    """The figures of all chunks together."""
+    tot: dict[str, Any] = {k: sum(c[k] for c in chunks) for k in
+                           ("games", "wins", "draws", "losses", "timeouts", "violations",
+                            "opponent_violations")}
+    n = tot["games"]
+    score = tot["wins"] + 0.5 * tot["draws"]
+    tot["win_rate"] = round(score / n, 4) if n else 0.0
+    tot["ci95"] = wilson(score, n)
+    times = sorted(t for c in chunks for t in c.get("answer_ms", []))
+    tot["answer_max"] = times[-1] / 1000 if times else 0.0
+    tot["answer_p99"] = times[math.ceil(0.99 * len(times)) - 1] / 1000 if times else 0.0
+    tot["answer_mean"] = round(sum(times) / len(times) / 1000, 4) if times else 0.0
+    tot["load"] = [c["load"] for c in chunks]
+    return tot
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--games", type=int, default=10)
+    ap.add_argument("--opponent", default="biggest", choices=[*BUILTIN, *CORES, *PRESETS])
+    ap.add_argument("--core", default="", choices=["", *CORES],
+                    help="core of the player under test (default: the client's, "
+                    f"{PlayerConfig().core})")
+    ap.add_argument("--time", type=float, default=1.0, help="host seconds per move")
+    ap.add_argument("--dialect", default="2014", choices=["2014", "2013"])
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="extra setting for the player under test (e.g. preset=v1)")
+    ap.add_argument("--opponent-set", action="append", default=[], metavar="KEY=VALUE",
+                    help="extra setting for a client opponent")
+    ap.add_argument("--chunk", type=int, default=20,
+                    help="games per host run (a multiple of 4; default %(default)s)")
+    ap.add_argument("--out", metavar="FILE", help="JSON lines of finished chunks; a rerun "
+                    "resumes after them")
+    ap.add_argument("--sgf-dir", metavar="DIR")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    if args.chunk <= 0 or args.chunk % 4:
+        ap.error("--chunk must be a positive multiple of 4")
+
+    key = {k: getattr(args, k) for k in ("opponent", "core", "time", "dialect", "set",
+                                         "opponent_set", "chunk", "seed")}
+    done: list[dict[str, Any]] = []
+    out = Path(args.out) if args.out else None
+    if out is not None and out.exists():
+        for line in out.read_text().splitlines():
+            rec = json.loads(line)
+            if rec.get("key") != key:
+                print(f"{out} holds another match ({rec.get('key')}); use another --out",
+                      file=sys.stderr)
+                return 2
+            done.append(rec)
+    t0 = time.monotonic()
+    label = args.core or PlayerConfig().core
+    print(f"player under test: {label} {' '.join(args.set)}  opponent: {args.opponent}  "
+          f"{args.time:g} s per move  dialect {args.dialect}", flush=True)
+    if done:
+        print(f"resuming: {sum(c['games'] for c in done)} games done in {out}", flush=True)
+    start = sum(c["games"] for c in done)
+    while start < args.games:
+        n = min(args.chunk, args.games - start)
+        index = start // args.chunk
+        load0 = os.getloadavg()[0]
+        figures, table = run_chunk(args, n, args.seed + index)
+        figures["load"] = [round(load0, 2), round(os.getloadavg()[0], 2)]
+        figures["key"] = key
+        figures["chunk"] = index
+        print(table, flush=True)
+        print(f"chunk {index}: {figures['wins']}-{figures['draws']}-{figures['losses']}, "
+              f"timeouts {figures['timeouts']}, answer max {figures['answer_max']:.3f} s, "
+              f"load {figures['load'][0]:.1f}..{figures['load'][1]:.1f}", flush=True)
+        done.append(figures)
+        if out is not None:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            with out.open("a") as f:
+                f.write(json.dumps(figures) + "\n")
+        start += n
+    tot = pooled(done)
+    tot.update(core=label, set=args.set, opponent=args.opponent, time=args.time,
+               dialect=args.dialect, seconds=round(time.monotonic() - t0, 1))
+    print(f"games {tot['games']}  W-D-L {tot['wins']}-{tot['draws']}-{tot['losses']}  "
+          f"win rate {tot['win_rate']:.3f} (95% {tot['ci95'][0]:.3f}..{tot['ci95'][1]:.3f})  "
+          f"timeouts {tot['timeouts']}  violations {tot['violations']}  "
+          f"answer max {tot['answer_max']:.3f} s p99 {tot['answer_p99']:.3f} s")
     if args.json:
-        print(json.dumps(figures))
+        print(json.dumps(tot))
     return 0
 
 

@@ -9,8 +9,8 @@ from typing import Any
 
 import structlog
 
-from clients.blokus.config import PlayerConfig
-from clients.config import add_config_arguments, load_config
+from clients.blokus.config import PlayerConfig, load_player_config, preset_help
+from clients.config import add_config_arguments
 
 log = structlog.get_logger()
 
@@ -22,7 +22,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         description="Connect to an ICFPT Blokus Duo host (TCP, or a serial device) and play. "
         "Core and time are settings: --set core=alphabeta|uct|flat|abucb|greedy, "
         "--set workers=N (uct, flat, abucb), --set time=1.0, "
-        "--set margin=0.25, --set weights=FILE, --set seed=N.",
+        "--set margin=0.25, --set weights=FILE, --set seed=N. A preset names a whole "
+        "player beneath the settings given (--set preset=v1: the wave-1 default, alphabeta "
+        "over the bundled evaluation).",
     )
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=10000)
@@ -37,6 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--wait", type=float, default=10.0,
                    help="keep retrying a refused TCP connection this many seconds")
     add_config_arguments(p, PlayerConfig)
+    p.epilog = f"{p.epilog}\n\npresets:\n  {preset_help()}"
     p.set_defaults(func=run_play)
     sub = p.add_subparsers(dest="blokus_command", metavar="{learn}")
     lp = sub.add_parser("learn", help="train the learned evaluation (algorithms.md 7)",
@@ -69,7 +72,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def run_play(args: argparse.Namespace) -> int:
     from clients.blokus.player import BlokusPlayer
 
-    cfg = load_config(PlayerConfig, args.config, args.set)
+    cfg = load_player_config(args.config, args.set)
     team = args.team_code if args.team_code is not None else cfg.team_code
     player = BlokusPlayer(cfg)
     try:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Annotated, Any
 
 import msgspec
 
+from clients.config import load_config
 from games.blokus_duo import BlokusConfig
 from search.abucb import ABUCBConfig
 from search.alphabeta import AlphaBetaConfig
@@ -27,6 +30,7 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     the search gets ``time - margin`` minus what was already spent since the prompt
     arrived."""
 
+    preset: str = ""  # a named player (PRESETS) beneath the settings given; "" = none
     # alphabeta with the bundled weights beat uct 119-5-76 at 1 s per move (docs/blokus-host.md)
     core: str = "alphabeta"
     compiled: bool = True
@@ -50,3 +54,29 @@ class PlayerConfig(msgspec.Struct, frozen=True):
         if self.workers > 1 and self.core not in PARALLEL_CORES:
             raise ValueError(f"workers={self.workers} needs core "
                              + ", ".join(PARALLEL_CORES) + f", not {self.core!r}")
+
+
+# Named players: a preset's settings lie beneath the file's and the --set ones (nested
+# sections merge key by key). v1 is the wave-1 default player, kept so that every later
+# version can be measured against it: alpha-beta over the bundled learned evaluation.
+PRESETS: dict[str, dict[str, Any]] = {
+    "v1": {
+        "core": "alphabeta",
+        "weights": "",
+        "margin": 0.25,
+        "alphabeta": {"max_depth": 8, "width": 12, "root_width": 24, "order": True,
+                      "check_every": 16},
+    },
+}
+
+
+def preset_help() -> str:
+    """One line per preset, for --help."""
+    return "\n".join(f"preset={name}: " + ", ".join(f"{k}={v}" for k, v in vals.items())
+                     for name, vals in PRESETS.items())
+
+
+def load_player_config(path: str | Path | None = None, overrides: Iterable[str] = ()
+                       ) -> PlayerConfig:
+    """The player's settings: defaults <- preset <- TOML file <- ``--set`` overrides."""
+    return load_config(PlayerConfig, path, overrides, presets=PRESETS)

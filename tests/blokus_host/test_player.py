@@ -159,6 +159,25 @@ def test_cores_and_workers_that_cannot_serve_are_refused() -> None:
     assert load_config(PlayerConfig, overrides=["workers=2", "core=uct"]).workers == 2
 
 
+def test_preset_v1_is_the_wave_1_player(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from clients.blokus.config import load_player_config
+    from clients.config import ConfigError
+
+    v1 = load_player_config(None, ["preset=v1"])
+    assert v1.core == "alphabeta" and v1.weights == "" and v1.margin == 0.25
+    assert v1.alphabeta == AlphaBetaConfig(max_depth=8, width=12, root_width=24)
+    # what the user sets lies above the preset, in a file or an override
+    assert load_player_config(None, ["preset=v1", "alphabeta.width=16"]).alphabeta.width == 16
+    f = tmp_path / "b.toml"
+    f.write_text('preset = "v1"\nmargin = 0.3\n')
+    c = load_player_config(f, ["seed=4"])
+    assert (c.core, c.margin, c.seed, c.alphabeta.root_width) == ("alphabeta", 0.3, 4, 24)
+    with pytest.raises(ConfigError, match="unknown preset 'v0'"):
+        load_player_config(None, ["preset=v0"])
+    with pytest.raises(ConfigError, match="workers=2 needs core"):
+        load_player_config(None, ["preset=v1", "workers=2"])
+
+
 @pytest.mark.integration
 def test_root_parallel_workers_and_their_failure() -> None:
     cfg = PlayerConfig(core="uct", workers=2, time=1.0, margin=0.2, seed=3)
