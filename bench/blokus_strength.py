@@ -37,6 +37,7 @@ from typing import Any
 import _common  # noqa: F401  (sys.path)
 
 from clients.blokus.config import PRESETS, PlayerConfig
+from servers.arena.stats import wilson
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILTIN = ("first-legal", "biggest")
@@ -46,17 +47,6 @@ CORES = ("uct", "alphabeta", "abucb", "flat", "greedy")
 def corvid() -> list[str]:
     script = Path(sys.executable).parent / "corvid"
     return [str(script)] if script.exists() else [sys.executable, "-m", "clients.cli"]
-
-
-def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
-    """The Wilson score interval of a win rate (draws counted as half a win)."""
-    if n == 0:
-        return 0.0, 1.0
-    p = wins / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return round(max(0.0, c - h), 4), round(min(1.0, c + h), 4)
 
 
 def run_chunk(args: argparse.Namespace, games: int, seed: int) -> tuple[dict[str, Any], str]:
@@ -115,7 +105,7 @@ def pooled(chunks: list[dict[str, Any]]) -> dict[str, Any]:
     n = tot["games"]
     score = tot["wins"] + 0.5 * tot["draws"]
     tot["win_rate"] = round(score / n, 4) if n else 0.0
-    tot["ci95"] = wilson(score, n)
+    tot["ci95"] = [round(x, 4) for x in wilson(score, n)]
     times = sorted(t for c in chunks for t in c.get("answer_ms", []))
     tot["answer_max"] = times[-1] / 1000 if times else 0.0
     tot["answer_p99"] = times[math.ceil(0.99 * len(times)) - 1] / 1000 if times else 0.0
