@@ -1,5 +1,6 @@
-"""``corvid blokus``: the Blokus Duo player for the ICFPT host (TCP or serial), and
-``corvid blokus learn``: train the learned evaluation (best-of-n selective simulations)."""
+"""``corvid blokus``: the Blokus Duo player for the ICFPT host (TCP or serial). Its
+subcommands ``learn`` and ``book`` are the pipelines of ``training/blokus``, registered through
+the ``corvid.blokus`` entry points."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import Any
 import structlog
 
 from clients.blokus.config import PlayerConfig, load_player_config, preset_help
+from clients.cli import add_plugins
 from clients.config import add_config_arguments
 
 log = structlog.get_logger()
@@ -41,32 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     add_config_arguments(p, PlayerConfig)
     p.epilog = f"{p.epilog}\n\npresets:\n  {preset_help()}"
     p.set_defaults(func=run_play)
-    sub = p.add_subparsers(dest="blokus_command", metavar="{learn}")
-    lp = sub.add_parser("learn", help="train the learned evaluation (algorithms.md 7)",
-                        description="Best-of-n selective-simulation learning of the linear "
-                        "evaluation; writes a weights .npz for --set core=alphabeta "
-                        "--set weights=FILE.")
-    lp.add_argument("--out", required=True, metavar="FILE")
-    lp.add_argument("--n", type=int, default=8, help="best-of-n in the simulations")
-    lp.add_argument("--m", type=int, default=8, help="simulations per training position")
-    lp.add_argument("--updates", type=int, default=50, help="gradient steps (self-play "
-                    "games)")
-    lp.add_argument("--positions", type=int, default=8,
-                    help="training positions drawn per self-play game (0: all)")
-    lp.add_argument("--k", type=float, default=0.02)
-    lp.add_argument("--alpha", type=float, default=0.5)
-    lp.add_argument("--eps-start", type=float, default=0.5)
-    lp.add_argument("--eps-end", type=float, default=0.05)
-    lp.add_argument("--selfplay-n", type=int, default=16,
-                    help="greedy self-play moves chosen among this many random moves (0: all)")
-    lp.add_argument("--minutes", type=float, default=0.0, help="stop after this long (0: no "
-                    "limit)")
-    lp.add_argument("--init", metavar="FILE", help="start from these weights")
-    lp.add_argument("--prior-score", type=float, default=0.0, metavar="S",
-                    help="without --init, start from +S on the own placed-squares total and "
-                    "-S on the opponent's (0: zero weights)")
-    lp.add_argument("--seed", type=int, default=0)
-    lp.set_defaults(func=run_learn)
+    sub = p.add_subparsers(dest="blokus_command", metavar="{learn,book}")
+    add_plugins(sub, "corvid.blokus")  # training/blokus: learn, book
 
 
 def run_play(args: argparse.Namespace) -> int:
@@ -141,9 +119,3 @@ def _warmup(player: object) -> None:
     finally:
         player.core.reset()
     log.info("warmup", seconds=round(time.perf_counter() - t, 3))
-
-
-def run_learn(args: argparse.Namespace) -> int:
-    from clients.blokus.learn import learn_main
-
-    return learn_main(args)

@@ -226,6 +226,7 @@ def test_learn_command_writes_weights_the_player_loads(tmp_path) -> None:  # typ
     assert args.func(args) == 0
     w, k, meta = load_weights(out)
     assert meta["updates"] == 1 and meta["n"] == 2 and k == 0.02
+    assert meta["simulations"] == "compiled" and meta["seed"] == 1
     assert abs(w[1764] - 5.0) < 1.0 and abs(w[3537] + 5.0) < 1.0  # the prior, one step on
     ev, where = load_eval(str(out))
     assert where == str(out) and len(ev.w) == len(w)
