@@ -67,7 +67,8 @@ def _play(args: argparse.Namespace, cfg: PlayerConfig, player: Any, team: str) -
         _warmup(player)
     player.core.start()
     log.info("blokus_player", core=cfg.core, workers=cfg.workers, time=cfg.time,
-             margin=cfg.margin, weights=player.core.weights or None, dialect=args.dialect,
+             margin=cfg.margin, weights=player.core.weights or None,
+             book=player.core.book_file, dialect=args.dialect,
              team_code=team)
     if args.serial:
         transport = SerialTransport(args.serial, baudrate=args.baud)

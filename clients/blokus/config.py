@@ -40,6 +40,8 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     seed: int = 0
     team_code: str = "01"
     weights: str = ""  # a weights .npz (corvid blokus learn); "" = the bundled file
+    # the opening book (corvid blokus book): "" = the bundled one, "none" = no book, or a file
+    book: str = ""
     uct: UCTConfig = UCTConfig(c=0.0, rave=True, rave_k=300.0, priors=True, reuse=True)
     alphabeta: AlphaBetaConfig = AlphaBetaConfig(max_depth=8, width=12, root_width=24)
     abucb: ABUCBConfig = ABUCBConfig(depth=2, width=12)
@@ -63,6 +65,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "v1": {
         "core": "alphabeta",
         "weights": "",
+        "book": "none",
         "margin": 0.25,
         "alphabeta": {"max_depth": 8, "width": 12, "root_width": 24, "order": True,
                       "check_every": 16},

@@ -24,3 +24,22 @@ def _run_learn(args: argparse.Namespace) -> int:
     from training.blokus.learn import learn_main
 
     return learn_main(args)
+
+
+def register_book(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    from training.blokus.book import add_arguments
+
+    bp = subparsers.add_parser(
+        "book", help="build the opening book from long searches, resumable",
+        description="Search every position of the first plies (breadth first, the most "
+        "visited moves followed) with a fixed number of playouts and write the book the "
+        "player uses (--set book=FILE; the bundled one is games/blokus_duo/data/book.json), "
+        "with its manifest. Searches are journalled as they end; a rerun resumes.")
+    add_arguments(bp)
+    bp.set_defaults(func=_run_book)
+
+
+def _run_book(args: argparse.Namespace) -> int:
+    from training.blokus.book import book_main
+
+    return book_main(args)
