@@ -411,12 +411,16 @@ POLICY_WEIGHTS = 15
 
 @hot(inline=True)
 def k_weight(c, q, weights, cells, ncells, corners, ncorners, board, forb, att, meta, near,
-             last):
-    """The weighted policy's weight (in (0, 1]) of colour c's legal placement q: size, local
-    reply to the opponent's last placement (``near`` marks its edge and corner cells, ``last``
-    >= 0), corner gain (new attach points), taking the opponent's attach points, opening."""
+             last, u):
+    """The weighted policy's weight (in (0, 1]) of colour c's legal placement q: size, the
+    opening, local reply to the opponent's last placement (``near`` marks its edge and corner
+    cells, ``last`` >= 0), taking the opponent's attach points, corner gain (new attach
+    points). Every factor is at most 1, so as soon as the product so far is at most ``u`` it
+    is returned at once (the placement is rejected by ``u`` either way)."""
     n = ncells[q]
     wt = weights[n]
+    if n < 5 and meta[M_PLACED + c] < weights[W_OPEN_PIECES]:
+        wt *= weights[W_OPEN]
     f = weights[W_FAR]
     if last >= 0:
         for j in range(n):
@@ -424,15 +428,8 @@ def k_weight(c, q, weights, cells, ncells, corners, ncorners, board, forb, att, 
                 f = weights[W_NEAR]
                 break
     wt *= f
-    if weights[W_GAIN] < 1.0:
-        cap = weights[W_GAIN_CAP]
-        gain = 0
-        for j in range(ncorners[q]):
-            x = corners[q, j]
-            if board[x] < 0 and forb[c, x] == 0 and att[c, x] == 0:
-                gain += 1
-        if gain < cap:
-            wt *= weights[W_GAIN] ** (cap - gain)
+    if wt <= u:
+        return wt
     if weights[W_NOTAKE] < 1.0:
         o = 1 - c
         take = False
@@ -442,8 +439,19 @@ def k_weight(c, q, weights, cells, ncells, corners, ncorners, board, forb, att, 
                 break
         if not take:
             wt *= weights[W_NOTAKE]
-    if n < 5 and meta[M_PLACED + c] < weights[W_OPEN_PIECES]:
-        wt *= weights[W_OPEN]
+            if wt <= u:
+                return wt
+    if weights[W_GAIN] < 1.0:
+        cap = weights[W_GAIN_CAP]
+        gain = 0
+        for j in range(ncorners[q]):
+            x = corners[q, j]
+            if board[x] < 0 and forb[c, x] == 0 and att[c, x] == 0:
+                gain += 1
+                if gain >= cap:
+                    break
+        if gain < cap:
+            wt *= weights[W_GAIN] ** (cap - gain)
     return wt
 
 
@@ -457,7 +465,8 @@ def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, nco
     buckets: a uniform entry; an illegal one is dropped and the draw repeated; after
     ``_COMPACT_AFTER`` dead draws all of c's buckets are compacted at once).
     weighted: probability proportional to :func:`k_weight` (rejection sampling: a uniform
-    legal placement is accepted with its weight). ``near`` is a (S,) uint8 scratch array."""
+    legal placement is accepted when a uniform number is below its weight). ``near`` is a
+    (S,) uint8 scratch array."""
     total = 0
     for p in range(NUM_PIECES):
         total += ncand[c, p]
@@ -493,9 +502,9 @@ def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, nco
             continue
         if policy == POLICY_UNIFORM:
             break
-        wt = k_weight(c, q, weights, cells, ncells, corners, ncorners, board, forb, att,
-                      meta, near, last)
-        if rng_unit(rng) < wt:
+        u = rng_unit(rng)
+        if k_weight(c, q, weights, cells, ncells, corners, ncorners, board, forb, att, meta,
+                    near, last, u) > u:
             break
         q = -1
     if last >= 0:
