@@ -21,18 +21,25 @@ BLOKUS_CORES = ("uct", "flat", "abucb", "alphabeta", "greedy")
 PARALLEL_CORES = ("uct", "flat", "abucb")
 
 
+# the default player's game: the knowledge priors (measured, docs/blokus-host.md); uniform
+# playouts (the weighted ones win nothing at equal playouts and cost ~1.8x the time), no
+# opening pruning, no score-margin reward (neither measured better)
+GAME = BlokusConfig(priors="knowledge")
+
+
 class PlayerConfig(msgspec.Struct, frozen=True):
-    """core: ``alphabeta`` (iterative deepening over the learned evaluation in ``weights``),
-    ``uct`` (UCT with RAVE and the game's priors, on the compiled tree unless ``compiled`` is
-    false), ``flat`` (flat Monte Carlo, UCB1-TUNED at the root), ``abucb`` (α-β over UCB
+    """core: ``uct`` (UCT with RAVE and the game's priors, on the compiled tree unless
+    ``compiled`` is false), ``alphabeta`` (iterative deepening over the learned evaluation in
+    ``weights``), ``flat`` (flat Monte Carlo, UCB1-TUNED at the root), ``abucb`` (α-β over UCB
     bounds) or ``greedy`` (1 ply of the learned evaluation). ``workers`` > 1 runs uct, flat
     or abucb root-parallel in that many processes. ``time`` is the host's limit per move;
     the search gets ``time - margin`` minus what was already spent since the prompt
-    arrived."""
+    arrived. ``book``: the opening book played before any search."""
 
     preset: str = ""  # a named player (PRESETS) beneath the settings given; "" = none
-    # alphabeta with the bundled weights beat uct 119-5-76 at 1 s per move (docs/blokus-host.md)
-    core: str = "alphabeta"
+    # uct with the knowledge priors beat the wave-1 alphabeta (preset=v1) at 1 s per move
+    # (docs/blokus-host.md)
+    core: str = "uct"
     compiled: bool = True
     workers: Annotated[int, msgspec.Meta(ge=1, le=64)] = 1
     time: float = 1.0
@@ -46,7 +53,7 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     alphabeta: AlphaBetaConfig = AlphaBetaConfig(max_depth=8, width=12, root_width=24)
     abucb: ABUCBConfig = ABUCBConfig(depth=2, width=12)
     flat: FlatConfig = FlatConfig()
-    game: BlokusConfig = BlokusConfig()
+    game: BlokusConfig = GAME
     warmup: bool = True  # compile / load the kernels before connecting
 
     def __post_init__(self) -> None:
@@ -69,14 +76,20 @@ PRESETS: dict[str, dict[str, Any]] = {
         "margin": 0.25,
         "alphabeta": {"max_depth": 8, "width": 12, "root_width": 24, "order": True,
                       "check_every": 16},
+        "game": msgspec.to_builtins(BlokusConfig()),  # the wave-1 game (unused by alphabeta)
     },
+}
+
+
+PRESET_DOCS = {
+    "v1": "the wave-1 default player: core=alphabeta over the bundled weights (max_depth 8, "
+          "width 12, root_width 24), no book, margin 0.25, the wave-1 game settings",
 }
 
 
 def preset_help() -> str:
     """One line per preset, for --help."""
-    return "\n".join(f"preset={name}: " + ", ".join(f"{k}={v}" for k, v in vals.items())
-                     for name, vals in PRESETS.items())
+    return "\n".join(f"preset={name}: {PRESET_DOCS[name]}" for name in PRESETS)
 
 
 def load_player_config(path: str | Path | None = None, overrides: Iterable[str] = ()
