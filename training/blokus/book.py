@@ -22,6 +22,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import numpy as np
 import structlog
 
@@ -109,9 +110,11 @@ def book_main(args: argparse.Namespace) -> int:
                 child = state.clone()
                 child.play_code(code)
                 queue.append(child)
+    cfg = load_player_config(None, args.set)
     book.manifest = {"command": command(args), "seed": args.seed,
                      "date": datetime.date.today().isoformat(), "plies": args.plies,
                      "width": args.width, "playouts": args.playouts, "settings": args.set,
+                     "uct": msgspec.to_builtins(cfg.uct), "game": msgspec.to_builtins(cfg.game),
                      "positions": len(book), "search_seconds": round(seconds, 1),
                      "data": "searches of the positions (no game records)"}
     book.save(args.out)
