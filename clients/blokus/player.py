@@ -294,7 +294,7 @@ class BlokusPlayer:
 def _summary(res: SearchResult, st: BlokusState) -> dict[str, Any]:
     s = res.summary(top=3)
     s["search_move"] = st.code(s.pop("move"))
-    s["top"] = [[st.code(m), v, val] for m, v, val in s["top"]]
+    s["top"] = [[st.code(m), v, None if math.isnan(val) else val] for m, v, val in s["top"]]
     if math.isnan(s["value"]):
         s["value"] = None
     return s
