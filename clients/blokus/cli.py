@@ -22,9 +22,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "blokus",
         help="Blokus Duo player for the ICFPT host (TCP or serial)",
         description="Connect to an ICFPT Blokus Duo host (TCP, or a serial device) and play. "
-        "Core and time are settings: --set core=alphabeta|uct|flat|abucb|greedy, "
-        "--set workers=N (uct, flat, abucb), --set time=1.0, "
-        "--set margin=0.25, --set weights=FILE, --set seed=N. A preset names a whole "
+        "Core and time are settings: --set core=uct|alphabeta|flat|abucb|greedy (default "
+        "uct: UCT with RAVE and the knowledge priors), --set workers=N (uct, flat, abucb), "
+        "--set time=1.0, --set margin=0.25, --set weights=FILE, --set book=none|FILE (the "
+        "opening book; default the bundled one), --set seed=N. A preset names a whole "
         "player beneath the settings given (--set preset=v1: the wave-1 default, alphabeta "
         "over the bundled evaluation).",
     )
