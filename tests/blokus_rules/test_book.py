@@ -82,3 +82,37 @@ def test_a_bad_entry_is_not_played() -> None:
     assert Book({key: s.geo.code(far)}).lookup(s) is None
     with pytest.raises(ValueError, match="is not an opening book"):
         Book.load(Path(__file__))  # not a book: a clear error, not a silent empty book
+
+
+def _position(key: str) -> BlokusState | None:
+    """A game reaching the position of a book key (colour 0 first), if some order of its
+    placements is legal."""
+    from itertools import permutations
+
+    first, second = ([c for c in side.split(",") if c] for side in key.split("|"))
+    for f in permutations(first):
+        for s in permutations(second):
+            game = BlokusState(first=0)
+            try:
+                for i in range(len(f) + len(s)):
+                    game.play_code((f if i % 2 == 0 else s)[i // 2])
+            except ValueError:
+                continue
+            return game
+    return None
+
+
+def test_the_bundled_book() -> None:
+    from games.blokus_duo.book import DEFAULT_BOOK
+
+    book = Book.load(DEFAULT_BOOK)
+    m = book.manifest
+    assert m["command"].startswith("corvid blokus book --out games/blokus_duo/data/book.json")
+    assert m["seed"] == 1 and m["date"] and m["positions"] == len(book) >= 10
+    assert book.lookup(BlokusState(first=0)) is not None  # the first move, both orders
+    assert book.lookup(BlokusState(first=1)) is not None
+    for key, code in book.moves.items():
+        s = _position(key)
+        assert s is not None, key
+        move = book.lookup(s)
+        assert move is not None and s.geo.code(move) == code, key
