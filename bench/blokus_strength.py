@@ -1,26 +1,33 @@
 """Strength of the Blokus Duo player on the mock ICFPT host, at the host's time per move,
 played on the arena (`corvid arena blokus`).
 
-The player under test (`corvid blokus` with ``--core``) meets a built-in opponent of the host
-(``first-legal``, ``biggest``) or a second ``corvid blokus`` with another core; seats
-alternate every game and the player moving first every two games.
+The player under test (`corvid blokus`, its default player unless ``--core`` or ``--set``)
+meets a built-in opponent of the host (``first-legal``, ``biggest``), a second ``corvid
+blokus`` with another core (``uct``, ``alphabeta``, ``abucb``, ``flat``, ``greedy``) or a
+named player (``v1``: ``--set preset=v1``, the wave-1 default); seats alternate every game
+and the player moving first every two games.
 
-    python bench/blokus_strength.py --games 10 --opponent biggest  # the default core
+    python bench/blokus_strength.py --games 10 --opponent biggest  # the default player
     python bench/blokus_strength.py --games 4 --opponent uct --core alphabeta --json
+    python bench/blokus_strength.py --games 200 --opponent v1 --json
     python bench/blokus_strength.py --resume runs/blokus-strength-20261124-221500
 
 Prints the host's line per game (the seat of the player under test, who moved first, the
 result, both scores, plies, how it ended), the arena's table and, with ``--json``, the
 figures of the player under test as the last line: ``{"games", "wins", "draws", "losses",
-"win_rate", "ci95", "timeouts", "violations", "opponent_violations", "core", "opponent",
-"time", "dialect", "seconds"}``. Every game is recorded in the run directory (``--out``,
-default ``runs/blokus-strength-TIME``: Pentobi SGFs and games.jsonl), so an interrupted run
-continues with ``--resume DIR``; ``--parallel J`` plays J games at once (or ``--backend ray``).
+"win_rate", "ci95", "timeouts", "violations", "opponent_violations", "answer_max",
+"answer_p99", "answer_mean", "core", "opponent", "time", "dialect", "seconds"}`` (answer
+times in seconds as the host measured them, from the end of its prompt to the answer).
+Every game is recorded in the run directory (``--out``, default
+``runs/blokus-strength-TIME``: Pentobi SGFs and games.jsonl), so an interrupted run
+continues with ``--resume DIR``; ``--parallel J`` plays J games at once (or ``--backend
+ray``).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -32,7 +39,7 @@ from _common import (  # also puts the repository on sys.path
     play_on_arena,
 )
 
-from clients.blokus.config import BLOKUS_CORES, PlayerConfig
+from clients.blokus.config import BLOKUS_CORES, PRESETS, PlayerConfig
 from clients.logs import setup_logging
 from servers.arena import GameRecord
 from servers.arena.standings import format_table
@@ -48,13 +55,15 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--games", type=int, default=10)
-    ap.add_argument("--opponent", default="biggest", choices=[*BUILTIN, *BLOKUS_CORES])
-    ap.add_argument("--core", default=PlayerConfig().core, choices=BLOKUS_CORES,
-                    help="core of the player under test (default: the client's, %(default)s)")
+    ap.add_argument("--opponent", default="biggest",
+                    choices=[*BUILTIN, *BLOKUS_CORES, *PRESETS])
+    ap.add_argument("--core", default="", choices=["", *BLOKUS_CORES],
+                    help="core of the player under test (default: the client's, "
+                    f"{PlayerConfig().core})")
     ap.add_argument("--time", type=float, default=1.0, help="host seconds per move")
     ap.add_argument("--dialect", default="2014", choices=["2014", "2013"])
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                    help="extra setting for the player under test")
+                    help="extra setting for the player under test (e.g. preset=v1)")
     ap.add_argument("--opponent-set", action="append", default=[], metavar="KEY=VALUE",
                     help="extra setting for a client opponent")
     ap.add_argument("--sgf-dir", metavar="DIR", help="also write the records here "
@@ -65,11 +74,17 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     setup_logging("warning")
 
-    player = f"{PLAYER}=corvid:" + ",".join([f"core={args.core}", *args.set])
-    opponent = f"{OPPONENT}={args.opponent}" if args.opponent in BUILTIN else \
-        f"{OPPONENT}=corvid:" + ",".join([f"core={args.opponent}", *args.opponent_set])
+    mine = ([f"core={args.core}"] if args.core else []) + args.set
+    player = f"{PLAYER}=corvid" + (":" + ",".join(mine) if mine else "")
+    if args.opponent in BUILTIN:
+        opponent = f"{OPPONENT}={args.opponent}"
+    else:
+        key = "preset" if args.opponent in PRESETS else "core"
+        opponent = f"{OPPONENT}=corvid:" + ",".join([f"{key}={args.opponent}",
+                                                      *args.opponent_set])
+    label = " ".join([args.core or PlayerConfig().core, *args.set])
     args.out = arena_out(args, NAME) if not args.resume else None
-    print(f"player under test: {args.core}  opponent: {args.opponent}  {args.time:g} s per "
+    print(f"player under test: {label}  opponent: {args.opponent}  {args.time:g} s per "
           f"move  dialect {args.dialect}; records in {args.resume or args.out}")
     print(f"{'game':>4} {'seat':>4} {'first':>5} {'result':>6} {'p1':>4} {'p2':>4} "
           f"{'plies':>5}  end", flush=True)
@@ -87,12 +102,13 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     fig = figures(res.records)
     opts = res.config.options
-    fig.update(core=args.core, opponent=args.opponent, time=opts["timeout"],
+    fig.update(core=label, opponent=args.opponent, time=opts["timeout"],
                dialect=opts["dialect"], seconds=round(res.seconds, 1))
     print(format_table(res.standings()))
     print(f"games {fig['games']}  wins {fig['wins']}  draws {fig['draws']}  losses "
           f"{fig['losses']}  win rate {fig['win_rate']:.3f}  timeouts {fig['timeouts']}  "
-          f"violations {fig['violations']}", flush=True)
+          f"violations {fig['violations']}  answer max {fig['answer_max']:.3f} s "
+          f"p99 {fig['answer_p99']:.3f} s", flush=True)
     if args.json:
         emit_json(fig)
     return 0 if not fig["failed"] else 1
@@ -135,7 +151,17 @@ def figures(records: list[GameRecord]) -> dict[str, Any]:
             "timeouts": sum(1 for f, _ in faults if f == "timeout"),
             "violations": sum(1 for f, _ in faults if f),
             "opponent_violations": sum(1 for _, f in faults if f),
+            **answer_figures(sorted(t for r, s in zip(ok, mine, strict=True)
+                                    for t in (r.answer_times[s] if r.answer_times else []))),
             "failed": len(records) - len(ok)}
+
+
+def answer_figures(times: list[float]) -> dict[str, float]:
+    """Max, 99th percentile and mean of sorted answer times (s); 0 without any."""
+    if not times:
+        return {"answer_max": 0.0, "answer_p99": 0.0, "answer_mean": 0.0}
+    return {"answer_max": times[-1], "answer_p99": times[math.ceil(0.99 * len(times)) - 1],
+            "answer_mean": round(sum(times) / len(times), 4)}
 
 
 if __name__ == "__main__":

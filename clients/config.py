@@ -7,7 +7,7 @@ from (defaults) <- (TOML file) <- (``--set`` overrides, dotted keys for nested s
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -67,9 +67,14 @@ def _check_keys(data: dict[str, Any], typ: type, where: str = "") -> None:
 
 
 def load_config(
-    typ: type[T], path: str | Path | None = None, overrides: Iterable[str] = ()
+    typ: type[T], path: str | Path | None = None, overrides: Iterable[str] = (),
+    presets: Mapping[str, dict[str, Any]] | None = None,
 ) -> T:
+    """defaults <- (a named preset) <- TOML file <- ``--set`` overrides. With ``presets``, the
+    struct's ``preset`` setting (from the file or an override) names one of them: its
+    settings lie beneath the file's and the overrides' (nested sections merge key by key)."""
     data: dict[str, Any] = msgspec.to_builtins(typ())
+    file_data: dict[str, Any] = {}
     if path is not None:
         try:
             file_data = tomllib.loads(Path(path).read_text())
@@ -78,12 +83,17 @@ def load_config(
         except tomllib.TOMLDecodeError as e:
             raise ConfigError(f"config {path} is not valid TOML: {e}") from e
         _check_keys(file_data, typ)
-        data = _merge(data, file_data)
     over: dict[str, Any] = {}
     for a in overrides:
         apply_override(over, a)
     _check_keys(over, typ)
-    data = _merge(data, over)
+    if presets is not None:
+        name = over.get("preset", file_data.get("preset", data.get("preset")))
+        if name:
+            if name not in presets:
+                raise ConfigError(f"unknown preset {name!r}; known: {', '.join(presets)}")
+            data = _merge(data, presets[name])
+    data = _merge(_merge(data, file_data), over)
     try:
         return msgspec.convert(data, typ)
     except msgspec.ValidationError as e:

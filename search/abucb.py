@@ -3,18 +3,21 @@ playouts, grown where a minimax over optimistic and pessimistic bounds points.
 
 1. Build the game tree to ``depth`` plies, keeping at most ``width`` moves per node (the
    game's prior order when it offers priors, else all moves in a random order).
-2. Run ``min_playouts`` playouts at every leaf.
+2. Run ``min_playouts`` playouts at every leaf (in rounds over the leaves, one playout each,
+   so a budget that ends early leaves them evenly sampled).
 3. Repeat until the budget is spent: give every leaf the interval
    [mean − w, mean + w] (w the UCB1-TUNED width, or the UCB1 one), back the intervals up by
    minimax (the root seat maximises, the other seat minimises; upper bounds and lower bounds
    separately) and descend from the root along the bound that the player to move hopes for —
    the upper bound at the root seat's nodes, the lower bound at the opponent's — to one leaf;
-   run a playout there. This is the leaf that α-β over the bounds would expand first: the
-   descent follows the principal variation of the optimistic tree.
+   run ``batch`` playouts there. This is the leaf that α-β over the bounds would expand
+   first: the descent follows the principal variation of the optimistic tree.
 4. Choose the root move by plain minimax over the leaf means.
 
 Values are from the root seat's point of view (two-player games). Terminal positions inside
-the tree are exact.
+the tree are exact. A leaf's playouts run in one compiled call when the game offers
+``playout_batch`` (from the leaf's parent, the leaf's move first); a leaf never sampled
+(the budget ended first) counts as [0, 1] with mean 0.5.
 """
 
 from __future__ import annotations
@@ -35,14 +38,19 @@ class ABUCBConfig(msgspec.Struct, frozen=True):
     min_playouts: int = 4
     bounds: Literal["ucb1-tuned", "ucb1"] = "ucb1-tuned"
     c: float = 1.4142135623730951
+    batch: int = 8  # playouts per descent
 
 
 class _Node:
-    __slots__ = ("state", "maximise", "children", "moves", "n", "s", "s2", "exact")
+    __slots__ = ("state", "maximise", "children", "moves", "n", "s", "s2", "exact", "parent",
+                 "move")
 
-    def __init__(self, state: Any, maximise: bool) -> None:
+    def __init__(self, state: Any, maximise: bool, parent: _Node | None = None,
+                 move: Any = None) -> None:
         self.state = state
         self.maximise = maximise
+        self.parent = parent
+        self.move = move
         self.children: list[_Node] = []
         self.moves: list[Any] = []
         self.n = 0.0
@@ -55,8 +63,9 @@ class ABUCB:
     def __init__(self, config: ABUCBConfig | None = None) -> None:
         self.config = config or ABUCBConfig()
 
-    def _build(self, state: Any, seat: int, depth: int, rng: np.random.Generator) -> _Node:
-        node = _Node(state, state.is_terminal() or state.to_move == seat)
+    def _build(self, state: Any, seat: int, depth: int, rng: np.random.Generator,
+               parent: _Node | None = None, move: Any = None) -> _Node:
+        node = _Node(state, state.is_terminal() or state.to_move == seat, parent, move)
         if state.is_terminal():
             node.exact = float(state.returns()[seat])
             return node
@@ -75,7 +84,7 @@ class ABUCB:
             child = state.clone()
             child.play(m)
             node.moves.append(m)
-            node.children.append(self._build(child, seat, depth - 1, rng))
+            node.children.append(self._build(child, seat, depth - 1, rng, node, m))
         return node
 
     def _leaves(self, node: _Node) -> list[_Node]:
@@ -83,14 +92,22 @@ class ABUCB:
             return [node] if node.exact is None else []
         return [leaf for c in node.children for leaf in self._leaves(c)]
 
-    def _playout(self, leaf: _Node, seat: int, rng: np.random.Generator) -> None:
-        v = float(leaf.state.playout(rng, seat).returns[seat])
-        leaf.n += 1.0
-        leaf.s += v
-        leaf.s2 += v * v
+    def _playout(self, leaf: _Node, seat: int, rng: np.random.Generator, k: int = 1) -> None:
+        parent = leaf.parent
+        if parent is not None and hasattr(parent.state, "playout_batch"):
+            vs = np.asarray(parent.state.playout_batch([leaf.move] * k, rng, seat).returns,
+                            dtype=np.float64)
+        else:
+            vs = np.array([leaf.state.playout(rng, seat).returns[seat] for _ in range(k)],
+                          dtype=np.float64)
+        leaf.n += float(k)
+        leaf.s += float(vs.sum())
+        leaf.s2 += float((vs * vs).sum())
 
     def _width(self, leaf: _Node, logt: float) -> float:
         n = leaf.n
+        if n == 0:
+            return 0.5
         mean = leaf.s / n
         if self.config.bounds == "ucb1":
             return self.config.c * math.sqrt(logt / n)
@@ -102,7 +119,7 @@ class ABUCB:
         if node.exact is not None:
             return node.exact, node.exact, node.exact
         if not node.children:
-            mean = node.s / node.n
+            mean = node.s / node.n if node.n > 0 else 0.5
             w = self._width(node, logt)
             return mean - w, mean, mean + w
         trip = [self._bounds(c, logt) for c in node.children]
@@ -132,16 +149,21 @@ class ABUCB:
         tree = self._build(root.clone(), seat, max(1, self.config.depth), rng)
         leaves = self._leaves(tree)
         playouts = 0
-        for leaf in leaves:
-            for _ in range(self.config.min_playouts):
+        for _ in range(self.config.min_playouts):
+            for leaf in leaves:
+                if meter.done(playouts):
+                    break
                 self._playout(leaf, seat, rng)
                 playouts += 1
         while leaves and not meter.done(playouts):
             target = self._descend(tree, math.log(max(playouts, 1)))
             if target is None:
                 break
-            self._playout(target, seat, rng)
-            playouts += 1
+            k = max(1, self.config.batch)
+            if budget.playouts is not None:
+                k = min(k, budget.playouts - playouts)
+            self._playout(target, seat, rng, k)
+            playouts += k
         logt = math.log(max(playouts, 1))
         means = [self._bounds(c, logt)[1] for c in tree.children]
         visits = [int(sum(lf.n for lf in self._leaves(c))) for c in tree.children]

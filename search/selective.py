@@ -188,13 +188,18 @@ class SelectiveLearner:
 
     def learn(self, initial: Any, rng: np.random.Generator, w0: np.ndarray | None = None,
               progress: Callable[[int, dict[str, float]], None] | None = None,
-              should_stop: Callable[[], bool] | None = None) -> LearnResult:
-        """Run ``config.updates`` updates from ``initial`` (a fresh game state)."""
+              should_stop: Callable[[], bool] | None = None, start: int = 0,
+              history: list[dict[str, float]] | None = None,
+              on_update: Callable[[int, np.ndarray, list[dict[str, float]]], None] | None = None
+              ) -> LearnResult:
+        """Run updates ``start`` .. ``config.updates - 1`` from ``initial`` (a fresh game
+        state); ``w0`` and ``history`` are the weights and statistics so far (a resumed run).
+        ``on_update(t, w, history)`` is called after each update (for checkpoints)."""
         cfg = self.config
         dim = len(np.asarray(self.features(initial)))
         w = np.zeros(dim) if w0 is None else np.asarray(w0, dtype=np.float64).copy()
-        history: list[dict[str, float]] = []
-        for t in range(cfg.updates):
+        history = list(history or [])
+        for t in range(start, cfg.updates):
             if should_stop is not None and should_stop():
                 break
             eps = self.epsilon(t)
@@ -208,6 +213,8 @@ class SelectiveLearner:
             history.append(stats)
             if progress is not None:
                 progress(t, stats)
+            if on_update is not None:
+                on_update(t, w, history)
         return LearnResult([float(x) for x in w], cfg.k, history)
 
 

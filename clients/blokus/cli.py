@@ -1,5 +1,6 @@
-"""``corvid blokus``: the Blokus Duo player for the ICFPT host (TCP or serial), and
-``corvid blokus learn``: train the learned evaluation (best-of-n selective simulations)."""
+"""``corvid blokus``: the Blokus Duo player for the ICFPT host (TCP or serial). Its
+subcommands ``learn`` and ``book`` are the pipelines of ``training/blokus``, registered through
+the ``corvid.blokus`` entry points."""
 
 from __future__ import annotations
 
@@ -9,8 +10,14 @@ from typing import Any
 
 import structlog
 
-from clients.blokus.config import PlayerConfig, check_team_code
-from clients.config import ConfigError, add_config_arguments, load_config
+from clients.blokus.config import (
+    PlayerConfig,
+    check_team_code,
+    load_player_config,
+    preset_help,
+)
+from clients.cli import add_plugins
+from clients.config import ConfigError, add_config_arguments
 
 log = structlog.get_logger()
 
@@ -19,12 +26,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p = subparsers.add_parser(
         "blokus",
         help="Blokus Duo player for the ICFPT host (TCP or serial)",
-        usage="%(prog)s [OPTIONS]\n       %(prog)s learn --out FILE [LEARN OPTIONS]",
+        usage="%(prog)s [OPTIONS]\n       %(prog)s learn --out FILE [LEARN OPTIONS]\n"
+              "       %(prog)s book --out FILE [BOOK OPTIONS]",
         description="Connect to an ICFPT Blokus Duo host (TCP, or a serial device) and play. "
         "Core and time are settings (listed with their defaults below): --set "
-        "core=alphabeta|uct|flat|abucb|greedy, --set workers=N (uct, flat, abucb), --set "
-        "time=1.0, --set margin=0.25, --set weights=FILE. Exit status 1 when the host broke "
-        "a game (closed early, garbage, silent past --idle-timeout) or could not be reached.",
+        "core=uct|alphabeta|flat|abucb|greedy (default uct: UCT with RAVE and the knowledge "
+        "priors), --set workers=N (uct, flat, abucb), --set time=1.0, --set margin=0.25, "
+        "--set weights=FILE, --set book=none|FILE (the opening book; default the bundled "
+        "one), --set seed=N. A preset names a whole player beneath the settings given (--set "
+        "preset=v1: the wave-1 default, alphabeta over the bundled evaluation). Exit status 1 "
+        "when the host broke a game (closed early, garbage, silent past --idle-timeout) or "
+        "could not be reached.",
     )
     p.add_argument("--host", default="127.0.0.1", help="host address (default 127.0.0.1)")
     p.add_argument("--port", type=int, default=10000, help="host port (default 10000)")
@@ -45,39 +57,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="give up a game when the host sends nothing for this long (default "
                    "0: wait for ever); the exit status is then 1")
     add_config_arguments(p, PlayerConfig, example="time=0.5")
+    p.epilog = f"{p.epilog}\n\npresets:\n  {preset_help()}"
     p.set_defaults(func=run_play)
-    sub = p.add_subparsers(dest="blokus_command", metavar="learn", title="training")
-    lp = sub.add_parser("learn", help="train the learned evaluation (algorithms.md 7)",
-                        description="Best-of-n selective-simulation learning of the linear "
-                        "evaluation; writes a weights .npz for --set core=alphabeta "
-                        "--set weights=FILE.")
-    lp.add_argument("--out", required=True, metavar="FILE")
-    lp.add_argument("--n", type=int, default=8, help="best-of-n in the simulations")
-    lp.add_argument("--m", type=int, default=8, help="simulations per training position")
-    lp.add_argument("--updates", type=int, default=50, help="gradient steps (self-play "
-                    "games)")
-    lp.add_argument("--positions", type=int, default=8,
-                    help="training positions drawn per self-play game (0: all)")
-    lp.add_argument("--k", type=float, default=0.02)
-    lp.add_argument("--alpha", type=float, default=0.5)
-    lp.add_argument("--eps-start", type=float, default=0.5)
-    lp.add_argument("--eps-end", type=float, default=0.05)
-    lp.add_argument("--selfplay-n", type=int, default=16,
-                    help="greedy self-play moves chosen among this many random moves (0: all)")
-    lp.add_argument("--minutes", type=float, default=0.0, help="stop after this long (0: no "
-                    "limit)")
-    lp.add_argument("--init", metavar="FILE", help="start from these weights")
-    lp.add_argument("--prior-score", type=float, default=0.0, metavar="S",
-                    help="without --init, start from +S on the own placed-squares total and "
-                    "-S on the opponent's (0: zero weights)")
-    lp.add_argument("--seed", type=int, default=0)
-    lp.set_defaults(func=run_learn)
+    sub = p.add_subparsers(dest="blokus_command", metavar="{learn,book}", title="training")
+    add_plugins(sub, "corvid.blokus")  # training/blokus: learn, book
 
 
 def run_play(args: argparse.Namespace) -> int:
     from clients.blokus.player import BlokusPlayer
 
-    cfg = load_config(PlayerConfig, args.config, args.set)
+    cfg = load_player_config(args.config, args.set)
     team = args.team_code if args.team_code is not None else cfg.team_code
     try:
         check_team_code(team, "--team-code")
@@ -99,7 +88,8 @@ def _play(args: argparse.Namespace, cfg: PlayerConfig, player: Any, team: str) -
         _warmup(player)
     player.core.start()
     log.info("blokus_player", core=cfg.core, workers=cfg.workers, time=cfg.time,
-             margin=cfg.margin, weights=player.core.weights or None, dialect=args.dialect,
+             margin=cfg.margin, weights=player.core.weights or None,
+             book=player.core.book_file, dialect=args.dialect,
              team_code=team)
     idle = args.idle_timeout if args.idle_timeout > 0 else None
     faults: list[str] = []
@@ -158,9 +148,3 @@ def _warmup(player: object) -> None:
     finally:
         player.core.reset()
     log.info("warmup", seconds=round(time.perf_counter() - t, 3))
-
-
-def run_learn(args: argparse.Namespace) -> int:
-    from clients.blokus.learn import learn_main
-
-    return learn_main(args)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Annotated, Any
 
 import msgspec
 
+from clients.config import load_config
 from games.blokus_duo import BlokusConfig
 from search.abucb import ABUCBConfig
 from search.alphabeta import AlphaBetaConfig
@@ -18,17 +21,25 @@ BLOKUS_CORES = ("uct", "flat", "abucb", "alphabeta", "greedy")
 PARALLEL_CORES = ("uct", "flat", "abucb")
 
 
+# the default player's game: the knowledge priors (measured, docs/blokus-host.md); uniform
+# playouts (the weighted ones win nothing at equal playouts and cost ~1.8x the time), no
+# opening pruning, no score-margin reward (neither measured better)
+GAME = BlokusConfig(priors="knowledge")
+
+
 class PlayerConfig(msgspec.Struct, frozen=True):
-    """core: ``alphabeta`` (iterative deepening over the learned evaluation in ``weights``),
-    ``uct`` (UCT with RAVE and the game's priors, on the compiled tree unless ``compiled`` is
-    false), ``flat`` (flat Monte Carlo, UCB1-TUNED at the root), ``abucb`` (α-β over UCB
+    """core: ``uct`` (UCT with RAVE and the game's priors, on the compiled tree unless
+    ``compiled`` is false), ``alphabeta`` (iterative deepening over the learned evaluation in
+    ``weights``), ``flat`` (flat Monte Carlo, UCB1-TUNED at the root), ``abucb`` (α-β over UCB
     bounds) or ``greedy`` (1 ply of the learned evaluation). ``workers`` > 1 runs uct, flat
     or abucb root-parallel in that many processes. ``time`` is the host's limit per move;
     the search gets ``time - margin`` minus what was already spent since the prompt
-    arrived."""
+    arrived. ``book``: the opening book played before any search."""
 
-    # alphabeta with the bundled weights beat uct 119-5-76 at 1 s per move (docs/blokus-host.md)
-    core: str = "alphabeta"
+    preset: str = ""  # a named player (PRESETS) beneath the settings given; "" = none
+    # uct with the knowledge priors beat the wave-1 alphabeta (preset=v1) at 1 s per move
+    # (docs/blokus-host.md)
+    core: str = "uct"
     compiled: bool = True
     workers: Annotated[int, msgspec.Meta(ge=1, le=64)] = 1
     time: float = 1.0
@@ -36,11 +47,13 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     seed: int = 0
     team_code: str = "01"
     weights: str = ""  # a weights .npz (corvid blokus learn); "" = the bundled file
+    # the opening book (corvid blokus book): "" = the bundled one, "none" = no book, or a file
+    book: str = ""
     uct: UCTConfig = UCTConfig(c=0.0, rave=True, rave_k=300.0, priors=True, reuse=True)
     alphabeta: AlphaBetaConfig = AlphaBetaConfig(max_depth=8, width=12, root_width=24)
     abucb: ABUCBConfig = ABUCBConfig(depth=2, width=12)
     flat: FlatConfig = FlatConfig()
-    game: BlokusConfig = BlokusConfig()
+    game: BlokusConfig = GAME
     warmup: bool = True  # compile / load the kernels before connecting
 
     def __post_init__(self) -> None:
@@ -84,3 +97,36 @@ def check_team_code(code: str, what: str) -> str:
     if len(code) != 2 or not all(0x21 <= ord(c) < 0x7F for c in code):
         raise ValueError(f"{what} {code!r} must be two printable ASCII characters")
     return code
+
+
+# Named players: a preset's settings lie beneath the file's and the --set ones (nested
+# sections merge key by key). v1 is the wave-1 default player, kept so that every later
+# version can be measured against it: alpha-beta over the bundled learned evaluation.
+PRESETS: dict[str, dict[str, Any]] = {
+    "v1": {
+        "core": "alphabeta",
+        "weights": "",
+        "book": "none",
+        "margin": 0.25,
+        "alphabeta": {"max_depth": 8, "width": 12, "root_width": 24, "order": True,
+                      "check_every": 16},
+        "game": msgspec.to_builtins(BlokusConfig()),  # the wave-1 game (unused by alphabeta)
+    },
+}
+
+
+PRESET_DOCS = {
+    "v1": "the wave-1 default player: core=alphabeta over the bundled weights (max_depth 8, "
+          "width 12, root_width 24), no book, margin 0.25, the wave-1 game settings",
+}
+
+
+def preset_help() -> str:
+    """One line per preset, for --help."""
+    return "\n".join(f"preset={name}: {PRESET_DOCS[name]}" for name in PRESETS)
+
+
+def load_player_config(path: str | Path | None = None, overrides: Iterable[str] = ()
+                       ) -> PlayerConfig:
+    """The player's settings: defaults <- preset <- TOML file <- ``--set`` overrides."""
+    return load_config(PlayerConfig, path, overrides, presets=PRESETS)

@@ -15,48 +15,15 @@ from typing import Any
 
 import numpy as np
 import structlog
-from numba import njit
 
 from games.blokus_duo import PASS
-from games.blokus_duo.features import NUM_PLANES, k_features, num_features
+from games.blokus_duo.features import NUM_PLANES, k_child_raw, num_features
 from search.selective import LinearEval, sigmoid
 
 
 def blokus_features(state: Any) -> np.ndarray:
     """The §7 feature vector of a Blokus Duo state from the mover's view."""
     return np.asarray(state.features(), dtype=np.float64)
-
-
-@njit(cache=True, nogil=True)
-def k_child_raw(board, forb, att, cells, ncells, edges, nedges, corners, ncorners,  # type: ignore[no-untyped-def]  # noqa: E501
-                moves, colour, size, w, planes, feat, sb, sf, sa, out):
-    """out[i] = w · features(state + moves[i]) from the opponent's (the next mover's) view."""
-    o = 1 - colour
-    for i in range(len(moves)):
-        mv = moves[i]
-        sb[:] = board
-        sf[:, :] = forb
-        sa[:, :] = att
-        for j in range(ncells[mv]):
-            x = cells[mv, j]
-            sb[x] = colour
-            sf[0, x] = 1
-            sf[1, x] = 1
-            sa[0, x] = 0
-            sa[1, x] = 0
-        for j in range(nedges[mv]):
-            x = edges[mv, j]
-            sf[colour, x] = 1
-            sa[colour, x] = 0
-        for j in range(ncorners[mv]):
-            x = corners[mv, j]
-            if sf[colour, x] == 0:
-                sa[colour, x] = 1
-        k_features(sb, sf, sa, o, size, planes, feat)
-        acc = 0.0
-        for j in range(len(w)):
-            acc += w[j] * feat[j]
-        out[i] = acc
 
 
 class BlokusEval(LinearEval):

@@ -23,6 +23,7 @@ import zmq
 from clients.blokus.config import PARALLEL_CORES, PlayerConfig
 from clients.blokus.evaluation import BlokusEval, blokus_features
 from games.blokus_duo import PASS, BlokusState
+from games.blokus_duo.book import DEFAULT_BOOK, Book
 from protocols.icfpt import FirstMovePrompt, SecondMovePrompt, TurnPrompt
 from search.alphabeta import AlphaBeta, AlphaBetaConfig
 from search.budget import Budget
@@ -47,6 +48,19 @@ def load_eval(path: str) -> tuple[BlokusEval, str]:
         raise FileNotFoundError(f"weights file {path} not found")
     dim = len(blokus_features(BlokusState()))
     return BlokusEval(np.zeros(dim), 0.02), "zero"
+
+
+def load_book(path: str) -> tuple[Book | None, str]:
+    """The opening book from ``path`` ("" = the bundled one, none if there is none; "none" =
+    no book)."""
+    if path == "none":
+        return None, "none"
+    p = Path(path) if path else DEFAULT_BOOK
+    if p.exists():
+        return Book.load(p), str(p)
+    if path:
+        raise FileNotFoundError(f"book file {path} not found")
+    return None, "none"
 
 
 def fallback_move(state: BlokusState) -> int:
@@ -80,6 +94,7 @@ class Core:
         self.pool: WorkerPool | None = None
         self.workers_failed = False
         self.game = 0  # the workers' session: a new game starts new trees
+        self.book, self.book_file = load_book(cfg.book)
         if cfg.core in PARALLEL_CORES:
             name, conf = core_spec(cfg)
             self.searcher = CORES[name][0](conf)
@@ -119,6 +134,12 @@ class Core:
 
     def search(self, state: BlokusState, budget: Budget, rng: np.random.Generator
                ) -> SearchResult:
+        if self.book is not None:
+            move = self.book.lookup(state)
+            if move is not None:
+                return SearchResult(move=move, value=float("nan"), moves=[move], visits=[0],
+                                    values=[float("nan")], playouts=0, elapsed=0.0,
+                                    info={"book": True})
         if self.cfg.workers > 1 and not self.workers_failed:
             self.start()
             if self.pool is not None:
@@ -273,7 +294,7 @@ class BlokusPlayer:
 def _summary(res: SearchResult, st: BlokusState) -> dict[str, Any]:
     s = res.summary(top=3)
     s["search_move"] = st.code(s.pop("move"))
-    s["top"] = [[st.code(m), v, val] for m, v, val in s["top"]]
+    s["top"] = [[st.code(m), v, None if math.isnan(val) else val] for m, v, val in s["top"]]
     if math.isnan(s["value"]):
         s["value"] = None
     return s

@@ -31,16 +31,18 @@ Cells are ``y*14 + x`` with row 0 at the top (contest row 1). A symmetric evalua
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from numba import njit
 
+from games.blokus_duo import kernels as _kernels
 from games.contract import FloatArray
 
 if TYPE_CHECKING:
     from games.blokus_duo.state import BlokusState
 
+K: Any = _kernels  # numba dispatchers: untyped for mypy
 NUM_PLANES = 9
 MAX_INFLUENCE = 5
 PLANE_NAMES = ("score", "effective", "dead", "sure", "infl1", "infl2", "infl3", "infl4",
@@ -65,6 +67,13 @@ def feature_index(plane: int, cell: int | None, own: bool = True, num_cells: int
 @njit(cache=True)
 def k_planes(board, forb, att, colour, size, out):  # type: ignore[no-untyped-def]
     """Fill ``out`` (NUM_PLANES, S) float64 with colour's planes (see module doc)."""
+    W = 2 * MAX_INFLUENCE + 1
+    k_planes_into(board, forb, att, colour, size, out, np.zeros((W, W), dtype=np.uint8))
+
+
+@njit(cache=True)
+def k_planes_into(board, forb, att, colour, size, out, reach):  # type: ignore[no-untyped-def]
+    """:func:`k_planes` with a (2R+1, 2R+1) uint8 scratch array ``reach`` (no allocation)."""
     S = size * size
     o = 1 - colour
     out[:, :] = 0.0
@@ -78,8 +87,6 @@ def k_planes(board, forb, att, colour, size, out):  # type: ignore[no-untyped-de
         if att[colour, x] and board[x] < 0 and forb[o, x]:
             out[3, x] = 1.0
     R = MAX_INFLUENCE
-    W = 2 * R + 1
-    reach = np.zeros((W, W), dtype=np.uint8)
     for e in range(S):
         if att[colour, e] == 0:
             continue
@@ -133,6 +140,167 @@ def k_features(board, forb, att, colour, size, planes, out):  # type: ignore[no-
                 out[base + f * S + x] = v
                 tot += v
             out[base + NUM_PLANES * S + f] = tot
+
+
+@njit(cache=True)
+def k_apply(board, forb, att, cells, ncells, edges, nedges, corners, ncorners, mv, colour,  # type: ignore[no-untyped-def]  # noqa: E501
+            sb, sf, sa):
+    """Scratch copies ``sb``, ``sf``, ``sa`` of the board, forbidden and attach-point arrays
+    after colour plays the placement ``mv`` (the updates of ``kernels.k_play`` that the
+    features read)."""
+    sb[:] = board
+    sf[:, :] = forb
+    sa[:, :] = att
+    for j in range(ncells[mv]):
+        x = cells[mv, j]
+        sb[x] = colour
+        sf[0, x] = 1
+        sf[1, x] = 1
+        sa[0, x] = 0
+        sa[1, x] = 0
+    for j in range(nedges[mv]):
+        x = edges[mv, j]
+        sf[colour, x] = 1
+        sa[colour, x] = 0
+    for j in range(ncorners[mv]):
+        x = corners[mv, j]
+        if sf[colour, x] == 0:
+            sa[colour, x] = 1
+
+
+@njit(cache=True, nogil=True)
+def k_child_raw(board, forb, att, cells, ncells, edges, nedges, corners, ncorners,  # type: ignore[no-untyped-def]  # noqa: E501
+                moves, colour, size, w, planes, feat, sb, sf, sa, out):
+    """out[i] = w · features(state + moves[i]) from the opponent's (the next mover's) view."""
+    o = 1 - colour
+    for i in range(len(moves)):
+        k_apply(board, forb, att, cells, ncells, edges, nedges, corners, ncorners, moves[i],
+                colour, sb, sf, sa)
+        k_features(sb, sf, sa, o, size, planes, feat)
+        acc = 0.0
+        for j in range(len(w)):
+            acc += w[j] * feat[j]
+        out[i] = acc
+
+
+def folded_weights(w: FloatArray, num_cells: int) -> FloatArray:
+    """(2, NUM_PLANES, S) weights with each plane's shared-sum weight added to its cells':
+    w · x = Σ planes · folded, without building x."""
+    S = num_cells
+    B = block_len(S)
+    out = np.empty((2, NUM_PLANES, S))
+    for side in range(2):
+        blk = np.asarray(w[side * B:(side + 1) * B], dtype=np.float64)
+        out[side] = blk[:NUM_PLANES * S].reshape(NUM_PLANES, S) + blk[NUM_PLANES * S:, None]
+    return out
+
+
+@njit(cache=True)
+def k_folded_raw(sb, sf, sa, view, size, wf, planes, reach):  # type: ignore[no-untyped-def]
+    """w · features from ``view``'s side, with the folded weights ``wf``."""
+    acc = 0.0
+    S = size * size
+    for side in range(2):
+        k_planes_into(sb, sf, sa, view if side == 0 else 1 - view, size, planes, reach)
+        for f in range(NUM_PLANES):
+            for x in range(S):
+                acc += planes[f, x] * wf[side, f, x]
+    return acc
+
+
+@njit(cache=True)
+def k_selective(G, board, forb, forbb, att, used, cand, ncand, meta, board2, forb2, forbb2,  # type: ignore[no-untyped-def]  # noqa: E501
+                att2, used2, cand2, ncand2, meta2, wf, k, n, m, colour, rng, out, pick,
+                values, planes, reach, sb, sf, sa, moves_out):
+    """m best-of-n simulations from the position (not changed): at each step n legal
+    placements are drawn at random (all of them when n <= 0 or fewer are legal), sorted, and
+    the one whose child the evaluation σ(k w·x) likes best for the mover is played (a child
+    that ends the game is valued by its result). Returns colour's wins (a draw 1/2); the last
+    simulation's moves go to ``moves_out`` (their number is returned in ``moves_out[-1]``).
+    Scratch: the second state set, ``out``/``pick`` (NP) int32/int64, ``values`` (NP),
+    ``planes``, ``reach``, ``sb``/``sf``/``sa``."""
+    (cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond,
+     bb_word, bb_mask, eb_word, eb_mask, bcpp_start, bcpp, bcpp_mask, bcpp_piece, diamond_nbr,
+     pstart, diamond_word, diamond_bit, diamond_index, bcpp_pat, bcpp_ent) = G
+    size = int(np.sqrt(board.shape[0]) + 0.5)
+    wins = 0.0
+    for _ in range(m):
+        K.k_copy_state(pstart, board, forb, forbb, att, used, cand, ncand, meta, board2, forb2,
+                       forbb2, att2, used2, cand2, ncand2, meta2)
+        nm = 0
+        while meta2[K.M_OVER] == 0:
+            c = meta2[K.M_TO_MOVE]
+            nl = K.k_legal(c, bb_word, bb_mask, pstart, forbb2, cand2, ncand2, out)
+            if nl == 0:
+                mv = -1
+            else:
+                if 0 < n < nl:  # n distinct placements at random (partial Fisher-Yates)
+                    for i in range(n):
+                        j = i + K.rng_below(rng, nl - i)
+                        t = out[i]
+                        out[i] = out[j]
+                        out[j] = t
+                    nl = n
+                for i in range(nl):
+                    pick[i] = out[i]
+                pick[:nl].sort()
+                mv = pick[0]
+                if nl > 1:
+                    best = -1.0
+                    last_piece = meta2[K.M_PLACED + c] == K.NUM_PIECES - 1
+                    for i in range(nl):
+                        q = pick[i]
+                        if last_piece:  # the game ends at once: valued by its result
+                            own = 15 + (5 if piece[q] == 0 else 0)
+                            d = own - K.k_score(meta2, 1 - c)
+                            v = 1.0 if d > 0 else 0.0 if d < 0 else 0.5
+                        else:
+                            k_apply(board2, forb2, att2, cells, ncells, edges, nedges, corners,
+                                    ncorners, q, c, sb, sf, sa)
+                            z = k * k_folded_raw(sb, sf, sa, 1 - c, size, wf, planes, reach)
+                            z = min(700.0, max(-700.0, z))
+                            v = 1.0 - 1.0 / (1.0 + np.exp(-z))
+                        values[i] = v
+                        if v > best:
+                            best = v
+                            mv = q
+            moves_out[nm] = mv
+            nm += 1
+            K.k_play(G, board2, forb2, forbb2, att2, used2, cand2, ncand2, meta2, mv)
+        moves_out[moves_out.shape[0] - 1] = nm
+        d = K.k_score(meta2, colour) - K.k_score(meta2, 1 - colour)
+        wins += 1.0 if d > 0 else 0.0 if d < 0 else 0.5
+    return wins
+
+
+def selective_simulate(state: BlokusState, w: FloatArray, k: float, n: int, m: int,
+                       rng: np.random.Generator) -> float:
+    """The win rate of ``state``'s seat to move in m best-of-n simulations (compiled; the
+    ``simulate`` hook of ``search.selective.SelectiveLearner``)."""
+    return _selective(state, w, k, n, m, rng)[0]
+
+
+def _selective(state: BlokusState, w: FloatArray, k: float, n: int, m: int,
+               rng: np.random.Generator) -> tuple[float, list[int]]:
+    """The win rate and the last simulation's moves."""
+    if state.is_terminal():
+        return float(state.returns()[state.to_move]), []
+    g = state.geo
+    S = g.num_cells
+    arrays = state._arrays()  # noqa: SLF001
+    scratch = tuple(np.empty_like(a) for a in arrays)
+    W = 2 * MAX_INFLUENCE + 1
+    moves = np.empty(4 * 21 + 5, dtype=np.int64)
+    r = np.array([rng.integers(2**63)], dtype=np.uint64)
+    kernel: Any = k_selective
+    wins = kernel(g.kernel_args, *arrays, *scratch, folded_weights(w, S), float(k),
+                       int(n), int(m), state.to_move_colour, r,
+                       np.empty(g.num_placements, dtype=np.int32),
+                       np.empty(g.num_placements, dtype=np.int64), np.empty(g.num_placements),
+                       np.empty((NUM_PLANES, S)), np.zeros((W, W), dtype=np.uint8),
+                       np.empty_like(state.board), np.empty_like(state.forb),
+                       np.empty_like(state.att), moves)
+    return wins / m, [int(x) for x in moves[:int(moves[-1])]]
 
 
 def features(state: BlokusState, colour: int) -> FloatArray:

@@ -396,17 +396,77 @@ def k_compact(c, bb_word, bb_mask, pstart, forbb, cand, ncand):
     return total
 
 
+# weighted playouts: the layout of the policy's weights (BlokusState._policy())
+W_NEAR = 6  # factor of a placement touching the opponent's last placement (edge or corner)
+W_FAR = 7  # ... of one that does not
+W_GAIN = 8  # factor per new attach point short of W_GAIN_CAP (1: no corner-gain term)
+W_GAIN_CAP = 9
+W_NOTAKE = 10  # factor of a placement covering none of the opponent's attach points
+W_OPEN_PIECES = 11  # while the mover has placed fewer pieces than this ...
+W_OPEN = 12  # ... a placement of fewer than 5 squares gets this factor
+W_REWARD = 13  # the reward: weight of the score margin term (0: win/draw/loss only) ...
+W_REWARD_SCALE = 14  # ... the margin that counts fully
+POLICY_WEIGHTS = 15
+
+
+@hot(inline=True)
+def k_weight(c, q, weights, cells, ncells, corners, ncorners, board, forb, att, meta, near,
+             last, u):
+    """The weighted policy's weight (in (0, 1]) of colour c's legal placement q: size, the
+    opening, local reply to the opponent's last placement (``near`` marks its edge and corner
+    cells, ``last`` >= 0), taking the opponent's attach points, corner gain (new attach
+    points). Every factor is at most 1, so as soon as the product so far is at most ``u`` it
+    is returned at once (the placement is rejected by ``u`` either way)."""
+    n = ncells[q]
+    wt = weights[n]
+    if n < 5 and meta[M_PLACED + c] < weights[W_OPEN_PIECES]:
+        wt *= weights[W_OPEN]
+    f = weights[W_FAR]
+    if last >= 0:
+        for j in range(n):
+            if near[cells[q, j]]:
+                f = weights[W_NEAR]
+                break
+    wt *= f
+    if wt <= u:
+        return wt
+    if weights[W_NOTAKE] < 1.0:
+        o = 1 - c
+        take = False
+        for j in range(n):
+            if att[o, cells[q, j]]:
+                take = True
+                break
+        if not take:
+            wt *= weights[W_NOTAKE]
+            if wt <= u:
+                return wt
+    if weights[W_GAIN] < 1.0:
+        cap = weights[W_GAIN_CAP]
+        gain = 0
+        for j in range(ncorners[q]):
+            x = corners[q, j]
+            if board[x] < 0 and forb[c, x] == 0 and att[c, x] == 0:
+                gain += 1
+                if gain >= cap:
+                    break
+        if gain < cap:
+            wt *= weights[W_GAIN] ** (cap - gain)
+    return wt
+
+
 @hot(inline=True)
 def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, ncorners,
-           bb_word, bb_mask, pstart, forbb, used, cand, ncand, meta, near, rng):
+           bb_word, bb_mask, pstart, board, forb, forbb, att, used, cand, ncand, meta, near,
+           rng):
     """Draw colour c's playout move from its candidate buckets, or -1 (pass) if it has none.
 
     uniform: every legal placement with the same probability (rejection over the lazy
     buckets: a uniform entry; an illegal one is dropped and the draw repeated; after
     ``_COMPACT_AFTER`` dead draws all of c's buckets are compacted at once).
-    weighted: probability proportional to ``weights[size]`` times ``weights[6]`` if the
-    placement touches (edge or corner) the opponent's last placement, else ``weights[7]``;
-    all weights in (0, 1]. ``near`` is a (S,) uint8 scratch array."""
+    weighted: probability proportional to :func:`k_weight` (rejection sampling: a uniform
+    legal placement is accepted when a uniform number is below its weight). ``near`` is a
+    (S,) uint8 scratch array."""
     total = 0
     for p in range(NUM_PIECES):
         total += ncand[c, p]
@@ -442,14 +502,9 @@ def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, nco
             continue
         if policy == POLICY_UNIFORM:
             break
-        wt = weights[ncells[q]]
-        f = weights[7]
-        if last >= 0:
-            for j in range(ncells[q]):
-                if near[cells[q, j]]:
-                    f = weights[6]
-                    break
-        if rng_unit(rng) < wt * f:
+        u = rng_unit(rng)
+        if k_weight(c, q, weights, cells, ncells, corners, ncorners, board, forb, att, meta,
+                    near, last, u) > u:
             break
         q = -1
     if last >= 0:
@@ -461,7 +516,8 @@ def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, nco
 
 
 @njit(cache=True)
-def k_sample_picks(G, forbb, used, cand, ncand, meta, colour, policy, weights, rng, out, near):
+def k_sample_picks(G, board, forb, forbb, att, used, cand, ncand, meta, colour, policy, weights,
+                   rng, out, near):
     """Draw ``len(out)`` playout moves for ``colour`` from the same position (picking only
     drops dead list entries, so the position does not change): for testing the policies.
     ``near``: a zeroed (S,) uint8 scratch array."""
@@ -477,8 +533,8 @@ def k_sample_picks(G, forbb, used, cand, ncand, meta, colour, policy, weights, r
     pstart = G[20]
     for i in range(out.shape[0]):
         out[i] = k_pick(colour, policy, weights, cells, ncells, piece, edges, nedges, corners,
-                        ncorners, bb_word, bb_mask, pstart, forbb, used, cand, ncand, meta,
-                        near, rng)
+                        ncorners, bb_word, bb_mask, pstart, board, forb, forbb, att, used, cand,
+                        ncand, meta, near, rng)
 
 
 @hot(inline=True)
@@ -489,6 +545,18 @@ def k_score(meta, c):
     if meta[M_PLACED + c] == NUM_PIECES:
         s += 20 if meta[M_LAST_PIECE + c] == 0 else 15
     return s
+
+
+@hot(inline=True)
+def k_reward(d, weight, scale):
+    """The reward of a finished game for a colour whose score margin (own - opponent) is
+    ``d``: 1 win, 0.5 draw, 0 loss, blended with the margin: (1 - weight) * that + weight *
+    (0.5 + 0.5 * clip(d / scale, -1, 1)). In [0, 1]; the two colours' rewards sum to 1."""
+    r = 1.0 if d > 0 else 0.0 if d < 0 else 0.5
+    if weight > 0.0:
+        m = min(1.0, max(-1.0, d / scale))
+        r = (1.0 - weight) * r + weight * (0.5 + 0.5 * m)
+    return r
 
 
 @hot()
@@ -504,7 +572,8 @@ def k_playout(G, board, forb, forbb, att, used, cand, ncand, meta, policy, weigh
     while meta[M_OVER] == 0:
         c = meta[M_TO_MOVE]
         q = k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, ncorners,
-                   bb_word, bb_mask, pstart, forbb, used, cand, ncand, meta, near, rng)
+                   bb_word, bb_mask, pstart, board, forb, forbb, att, used, cand, ncand, meta,
+                   near, rng)
         moves_out[n] = q
         colours_out[n] = c
         n += 1
@@ -565,7 +634,8 @@ def k_playout_batch(G, board, forb, forbb, att, used, cand, ncand, meta, board2,
                     weights, rng, out_returns, out_scores):
     """For each ``first_moves[i]``: copy the state into the scratch arrays, play that move (a
     placement or -1), play out to the end; write colour ``colour``'s return (1 win, 0.5 draw,
-    0 loss) and its score difference (own - opponent). The root state is not changed."""
+    0 loss, or the blend of :func:`k_reward`) and its score difference (own - opponent). The
+    root state is not changed."""
     (cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond,
      bb_word, bb_mask, eb_word, eb_mask, bcpp_start, bcpp, bcpp_mask, bcpp_piece, diamond_nbr,
      pstart, diamond_word, diamond_bit, diamond_index, bcpp_pat, bcpp_ent) = G
@@ -578,10 +648,10 @@ def k_playout_batch(G, board, forb, forbb, att, used, cand, ncand, meta, board2,
         while meta2[M_OVER] == 0:
             c = meta2[M_TO_MOVE]
             q = k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners,
-                       ncorners, bb_word, bb_mask, pstart, forbb2, used2, cand2, ncand2, meta2,
-                       near, rng)
+                       ncorners, bb_word, bb_mask, pstart, board2, forb2, forbb2, att2, used2,
+                       cand2, ncand2, meta2, near, rng)
             k_play(G, board2, forb2, forbb2, att2, used2, cand2,
                    ncand2, meta2, q)
         d = k_score(meta2, colour) - k_score(meta2, 1 - colour)
         out_scores[b] = d
-        out_returns[b] = 1.0 if d > 0 else (0.0 if d < 0 else 0.5)
+        out_returns[b] = k_reward(d, weights[W_REWARD], weights[W_REWARD_SCALE])

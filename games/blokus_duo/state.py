@@ -22,23 +22,65 @@ K: Any = _kernels  # numba dispatchers: untyped for mypy
 
 
 class BlokusConfig(msgspec.Struct, frozen=True):
-    """Playout policy and priors of a Blokus Duo state (shared by its clones)."""
+    """Playout policy, priors and reward of a Blokus Duo state (shared by its clones). The
+    defaults are the wave-1 game: uniform playouts, size priors, win/loss reward."""
 
     playout: Literal["uniform", "weighted"] = "uniform"
-    # weighted playouts: weight of a placement by size 1..5, and the factor for placements
-    # that touch the opponent's last placement / that do not
+    # weighted playouts (kernels.k_weight): probability proportional to the product of the
+    # weight of the placement's size 1..5, near_factor if it touches the opponent's last
+    # placement (else far_factor), gain_factor per new attach point it creates short of
+    # gain_cap (1: no such term), notake_factor if it covers none of the opponent's attach
+    # points (1: no such term), and open_factor for a piece smaller than 5 while the mover
+    # has placed fewer than open_playout pieces
     size_weights: tuple[float, float, float, float, float] = (0.05, 0.1, 0.25, 0.5, 1.0)
     near_factor: float = 1.0
     far_factor: float = 0.5
-    # priors (equivalent experience): value 0.5 + prior_size_bonus * (size - 3) while the
-    # mover has placed fewer than prior_early_pieces pieces, worth prior_count visits
+    gain_factor: float = 1.0
+    gain_cap: int = 4
+    notake_factor: float = 1.0
+    open_playout: int = 0
+    open_factor: float = 0.1
+    # priors (games.blokus_duo.knowledge): "size" = 0.5 + prior_size_bonus * (size - 3) while
+    # the mover has placed fewer than prior_early_pieces; "knowledge" = size, attach points
+    # created and taken, spent, distance to the opponent; each worth prior_count visits
+    priors: Literal["size", "knowledge"] = "size"
     prior_count: float = 10.0
     prior_size_bonus: float = 0.05
     prior_early_pieces: int = 10
+    prior_size: float = 0.03
+    prior_gain: float = 0.02
+    prior_gain_cap: int = 6
+    prior_take: float = 0.03
+    prior_waste: float = 0.02
+    prior_front: float = 0.02
+    prior_front_radius: int = 4
+    # opening pruning in the tree: while the mover has placed fewer than open_pieces pieces,
+    # placements smaller than open_min_size (when a bigger one fits) are never searched
+    open_pieces: int = 0
+    open_min_size: int = 5
+    prune_count: float = 1e4
+    # the reward of a finished game: 1/0.5/0 for win/draw/loss, blended with weight
+    # score_weight with 0.5 + 0.5 clip(margin / score_scale, -1, 1)
+    score_weight: float = 0.0
+    score_scale: float = 30.0
+
+    def __post_init__(self) -> None:
+        factors = (*self.size_weights, self.near_factor, self.far_factor, self.gain_factor,
+                   self.notake_factor, self.open_factor)
+        if min(factors) <= 0:
+            raise ValueError("playout weights and factors must be > 0 (a placement must "
+                             "stay possible)")
+        if max(self.gain_factor, self.notake_factor, self.open_factor) > 1:
+            raise ValueError("gain_factor, notake_factor and open_factor are at most 1")
+        if not 0 <= self.score_weight <= 1 or self.score_scale <= 0:
+            raise ValueError("score_weight in [0, 1] and score_scale > 0")
+        if self.prior_count < 0 or self.prune_count < 0:
+            raise ValueError("prior_count and prune_count must be >= 0")
 
 
 DEFAULT_CONFIG = BlokusConfig()
 _POLICY_CACHE: dict[BlokusConfig, tuple[int, FloatArray]] = {}
+_PRIOR_CACHE: dict[BlokusConfig, FloatArray] = {}
 
 
 class BlokusState:
@@ -190,13 +232,9 @@ class BlokusState:
         return self.score(0), self.score(1)
 
     def returns(self) -> list[float]:
-        """Per seat: 1 win, 0 loss, 0.5 draw (on the current scores)."""
-        out = []
-        for seat in range(2):
-            c = self.colour_of(seat)
-            d = self.score(c) - self.score(1 - c)
-            out.append(1.0 if d > 0 else 0.0 if d < 0 else 0.5)
-        return out
+        """Per seat: 1 win, 0 loss, 0.5 draw (on the current scores); with the config's
+        ``score_weight`` > 0 blended with the score margin (:meth:`reward`)."""
+        return [self.reward(self.colour_of(seat)) for seat in range(2)]
 
     # -- contract plumbing ---------------------------------------------------------------
     def clone(self) -> BlokusState:
@@ -263,19 +301,59 @@ class BlokusState:
 
     # -- playouts ------------------------------------------------------------------------
     def _policy(self) -> tuple[int, FloatArray]:
-        """(policy code, weights) for the kernels, computed once per config."""
+        """(policy code, playout parameters) for the kernels, computed once per config: the
+        weights of ``kernels.k_weight`` (``W_*``) and the reward's (``W_REWARD*``)."""
         cached = _POLICY_CACHE.get(self.config)
         if cached is None:
             cfg = self.config
-            w = np.zeros(8)
+            w = np.zeros(K.POLICY_WEIGHTS)
             w[1:6] = cfg.size_weights
-            w[6] = cfg.near_factor
-            w[7] = cfg.far_factor
+            w[K.W_NEAR] = cfg.near_factor
+            w[K.W_FAR] = cfg.far_factor
             w[1:6] /= w[1:6].max()  # all weights in (0, 1] for rejection sampling
             w[6:8] /= max(w[6], w[7])
+            w[K.W_GAIN] = cfg.gain_factor
+            w[K.W_GAIN_CAP] = cfg.gain_cap
+            w[K.W_NOTAKE] = cfg.notake_factor
+            w[K.W_OPEN_PIECES] = cfg.open_playout
+            w[K.W_OPEN] = cfg.open_factor
+            w[K.W_REWARD] = cfg.score_weight
+            w[K.W_REWARD_SCALE] = cfg.score_scale
             pol = K.POLICY_UNIFORM if cfg.playout == "uniform" else K.POLICY_WEIGHTED
             cached = _POLICY_CACHE[cfg] = (pol, w)
         return cached
+
+    def _prior_params(self) -> FloatArray:
+        """The parameters of ``knowledge.k_priors`` (``P_*``), computed once per config."""
+        pp = _PRIOR_CACHE.get(self.config)
+        if pp is None:
+            from games.blokus_duo import knowledge as KN
+
+            cfg = self.config
+            pp = np.zeros(KN.NUM_PARAMS)
+            pp[KN.P_KIND] = 1.0 if cfg.priors == "knowledge" else 0.0
+            pp[KN.P_COUNT] = cfg.prior_count
+            pp[KN.P_SIZE_BONUS] = cfg.prior_size_bonus
+            pp[KN.P_EARLY] = cfg.prior_early_pieces
+            pp[KN.P_SIZE] = cfg.prior_size
+            pp[KN.P_GAIN] = cfg.prior_gain
+            pp[KN.P_GAIN_CAP] = cfg.prior_gain_cap
+            pp[KN.P_TAKE] = cfg.prior_take
+            pp[KN.P_WASTE] = cfg.prior_waste
+            pp[KN.P_FRONT] = cfg.prior_front
+            pp[KN.P_FRONT_RADIUS] = cfg.prior_front_radius
+            pp[KN.P_OPEN_PIECES] = cfg.open_pieces
+            pp[KN.P_OPEN_MIN] = cfg.open_min_size
+            pp[KN.P_PRUNE_COUNT] = cfg.prune_count
+            pp = _PRIOR_CACHE[self.config] = pp
+        return pp
+
+    def reward(self, colour: int) -> float:
+        """Colour's reward for the current scores (``kernels.k_reward``): 1/0.5/0, blended
+        with the score margin when the config's ``score_weight`` > 0."""
+        w = self._policy()[1]
+        d = self.score(colour) - self.score(1 - colour)
+        return float(K.k_reward(d, w[K.W_REWARD], w[K.W_REWARD_SCALE]))
 
     def playout(self, rng: np.random.Generator, seat: int) -> Playout:
         """Play a copy to the end with the configured policy; moves/players for RAVE."""
@@ -288,8 +366,8 @@ class BlokusState:
                              scores)
         c0 = self.seat_colours[0]
         players = (colours[:n] != c0).astype(np.int64)  # seat 0 plays colour c0
-        d = int(scores[c0] - scores[1 - c0])  # seat 0's margin
-        r0 = 1.0 if d > 0 else 0.0 if d < 0 else 0.5
+        r0 = float(K.k_reward(int(scores[c0] - scores[1 - c0]), w[K.W_REWARD],
+                              w[K.W_REWARD_SCALE]))
         return Playout(np.array([r0, 1.0 - r0]), np.zeros(0), moves[:n], players)
 
     def playout_batch(self, moves: Sequence[int], rng: np.random.Generator,
@@ -313,18 +391,22 @@ class BlokusState:
 
     # -- priors and features --------------------------------------------------------------
     def priors(self) -> Priors:
-        """Bigger pieces first early: value 0.5 + bonus*(size-3) while the mover has placed
-        few pieces, else 0.5; every prior worth ``prior_count`` visits."""
-        cfg = self.config
+        """The prior value and pseudo-count of each legal move (games.blokus_duo.knowledge:
+        size priors or the knowledge priors, opening pruning)."""
         moves = self.legal_moves()
         if moves == [PASS] or not moves:
             return Priors(moves, np.full(len(moves), 0.5), np.zeros(len(moves)))
-        sizes = self.geo.ncells[np.asarray(moves)].astype(np.float64)
-        if self.placed(self.to_move_colour) < cfg.prior_early_pieces:
-            values = np.clip(0.5 + cfg.prior_size_bonus * (sizes - 3.0), 0.0, 1.0)
-        else:
-            values = np.full(len(moves), 0.5)
-        return Priors(moves, values, np.full(len(moves), cfg.prior_count))
+        from games.blokus_duo.knowledge import k_priors
+
+        g = self.geo
+        n = len(moves)
+        values = np.empty(n)
+        counts = np.empty(n)
+        k_priors(g.cells, g.ncells, g.corners, g.ncorners, g.edges, g.nedges, g.start,
+                 self.board, self.forb, self.att, self.meta, np.asarray(moves, dtype=np.int64),
+                 n, values, counts, self._prior_params(),
+                 np.empty(2 * g.num_cells, dtype=np.int64))
+        return Priors(moves, values, counts)
 
     def features(self, colour: int | None = None) -> FloatArray:
         """The §7 evaluation features from ``colour``'s view (default: the mover); layout in

@@ -20,6 +20,7 @@ from numba import njit
 
 from games.blokus_duo import kernels as K
 from games.blokus_duo.geometry import PASS
+from games.blokus_duo.knowledge import k_priors
 from games.contract import TreeGame
 from games.splitmix import rng_next
 
@@ -28,9 +29,11 @@ if TYPE_CHECKING:
 
 _PASS_KEY = np.int64(0x5A5A_0F0F_3C3C_9696)  # BlokusState.key(): a pending pass
 _SEED_MASK = np.uint64(2**63 - 1)
-# ctx: (G, zob, zside, ip, weights, fp, near, out, playout moves, their colours, rng)
-# ip: seat of colour 0, seat of colour 1, policy, prior_early_pieces
-# fp: prior_count, prior_size_bonus
+# ctx: (G, zob, zside, ip, weights, pp, near, out, playout moves, their colours, rng,
+#       start cells, prior scratch)
+# ip: seat of colour 0, seat of colour 1, policy
+# weights: the playout parameters (BlokusState._policy()); pp: the prior parameters
+# (BlokusState._prior_params())
 
 
 @njit(cache=True)
@@ -59,8 +62,8 @@ def t_key(ctx, st):
 
 @njit(cache=True)
 def t_legal(ctx, st, moves, values, counts, priors):
-    G, ip, fp, out = ctx[0], ctx[3], ctx[5], ctx[7]
-    forbb, cand, ncand, meta = st[2], st[5], st[6], st[7]
+    G, pp, out = ctx[0], ctx[5], ctx[7]
+    board, forb, att, forbb, cand, ncand, meta = st[0], st[1], st[3], st[2], st[5], st[6], st[7]
     c = meta[K.M_TO_MOVE]
     n = K.k_legal(c, G[11], G[12], G[20], forbb, cand, ncand, out)
     if n == 0:
@@ -70,16 +73,11 @@ def t_legal(ctx, st, moves, values, counts, priors):
             counts[0] = 0.0
         return 1
     srt = np.sort(out[:n])
-    early = meta[K.M_PLACED + c] < ip[3]
     for i in range(n):
-        q = srt[i]
-        moves[i] = q
-        if priors:
-            v = 0.5
-            if early:
-                v = min(1.0, max(0.0, 0.5 + fp[1] * (G[1][q] - 3.0)))
-            values[i] = v
-            counts[i] = fp[0]
+        moves[i] = srt[i]
+    if priors:
+        k_priors(G[0], G[1], G[3], G[4], G[5], G[6], ctx[11], board, forb, att, meta, moves, n,
+                 values, counts, pp, ctx[12])
     return n
 
 
@@ -106,10 +104,9 @@ def t_playout(ctx, st, rng, moves, players, returns):
         for i in range(n):
             moves[i] = buf_m[i]
             players[i] = ip[buf_c[i]]
-    s0 = ip[0] == 0  # seat 0 plays colour 0
-    c0 = 0 if s0 else 1
+    c0 = 0 if ip[0] == 0 else 1  # the colour of seat 0
     d = K.k_score(meta, c0) - K.k_score(meta, 1 - c0)
-    r0 = 1.0 if d > 0 else 0.0 if d < 0 else 0.5
+    r0 = K.k_reward(d, weights[K.W_REWARD], weights[K.W_REWARD_SCALE])
     returns[0] = r0
     returns[1] = 1.0 - r0
     return n
@@ -121,21 +118,22 @@ KERNELS = (t_copy, t_to_move, t_key, t_legal, t_play, t_playout)
 def tree_game(state: BlokusState) -> TreeGame:
     """The compiled search's view of ``state``."""
     g = state.geo
-    cfg = state.config
     pol, w = state._policy()  # noqa: SLF001
     seat_of = np.array([state.seat_of(0), state.seat_of(1)], dtype=np.int64)
     ctx = (
         g.kernel_args,
         g.zobrist.view(np.int64),
         g.zobrist_side.view(np.int64),
-        np.array([seat_of[0], seat_of[1], pol, cfg.prior_early_pieces], dtype=np.int64),
+        np.array([seat_of[0], seat_of[1], pol], dtype=np.int64),
         w,
-        np.array([cfg.prior_count, cfg.prior_size_bonus]),
+        state._prior_params(),  # noqa: SLF001
         np.zeros(g.num_cells, dtype=np.uint8),
         np.empty(g.num_placements, dtype=np.int32),
         np.empty(K.MAX_PLAYOUT_MOVES, dtype=np.int64),
         np.empty(K.MAX_PLAYOUT_MOVES, dtype=np.int64),
         np.zeros(1, dtype=np.uint64),
+        g.start,
+        np.empty(2 * g.num_cells, dtype=np.int64),
     )
     key = np.array([state._key], dtype=np.uint64).view(np.int64)  # noqa: SLF001
     st = tuple(a.copy() for a in state._arrays()) + (key,)  # noqa: SLF001

@@ -172,13 +172,16 @@ def _record(task: Task, i: int, slots: tuple[int, int], rec: BlokusRecord, moves
     faults = ["", ""]
     if rec.violator is not None:
         faults[rec.violator] = "timeout" if rec.reason == "timeout" else "violation"
+    times: list[list[float]] = [[], []]
+    for (colour, _), t in zip(rec.moves, rec.times, strict=True):
+        times[colour].append(round(t, 4))
     return GameRecord(pairing=task.pairing, index=i,
                       players=[task.players[s].label for s in slots],
                       specs=[task.players[s].spec for s in slots], result=result, ranks=ranks,
                       reason=rec.reason, detail=rec.detail, faults=faults, first=rec.first,
                       score=None if rec.scores is None else rec.scores[0] - rec.scores[1],
-                      moves=moves, record=rel, seed=task.seed, seconds=round(seconds, 3),
-                      options=task.options, text=sgf)
+                      moves=moves, answer_times=times, record=rel, seed=task.seed,
+                      seconds=round(seconds, 3), options=task.options, text=sgf)
 
 
 GAME = GameSpec("blokus", 2, Options, play, chunk_cap=10, servers=tuple(sorted(OPPONENTS)))

@@ -84,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
     figures = summary(results)
     print(f"games {figures['games']}  wins {figures['wins']}  draws {figures['draws']}  "
           f"losses {figures['losses']}  win rate {figures['win_rate']:.3f}  "
-          f"timeouts {figures['timeouts']}  violations {figures['violations']}")
+          f"timeouts {figures['timeouts']}  violations {figures['violations']}  "
+          f"answer time max {figures['answer_max']:.3f} s, p99 {figures['answer_p99']:.3f} s")
     if args.json:
         print(json.dumps(figures))
     sys.stdout.flush()

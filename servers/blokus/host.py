@@ -12,6 +12,7 @@ built-in opponent), byte-compatible with the contest host.
 
 from __future__ import annotations
 
+import math
 import socket
 import time
 from collections.abc import Callable
@@ -207,6 +208,7 @@ def play_game(players: tuple[Player, Player], first: int, dialect: Dialect,
     def record(colour: int, code: str) -> str:
         move = _apply(state, colour, code)
         rec.moves.append((colour, move))
+        rec.times.append(players[colour].last_elapsed)
         if on_move is not None:
             on_move(colour, code, players[colour].last_elapsed)
         return code
@@ -353,6 +355,9 @@ def summary(results: list[GameResult]) -> dict[str, Any]:
     draws = sum(r.outcome == "draw" for r in results)
     losses = sum(r.outcome == "loss" for r in results)
     mine = [r for r in results if r.record.violator == r.seat - 1]
+    times = sorted(t for r in results
+                   for (c, _), t in zip(r.record.moves, r.record.times, strict=True)
+                   if c == r.seat - 1)
     return {
         "games": n,
         "wins": wins,
@@ -362,4 +367,9 @@ def summary(results: list[GameResult]) -> dict[str, Any]:
         "timeouts": sum(r.record.reason == "timeout" for r in mine),
         "violations": len(mine),
         "opponent_violations": sum(r.record.violator is not None for r in results) - len(mine),
+        # answer times of the client under test (s): the moves that reached the host
+        "answer_max": round(times[-1], 4) if times else 0.0,
+        "answer_p99": round(times[math.ceil(0.99 * len(times)) - 1], 4) if times else 0.0,
+        "answer_mean": round(sum(times) / len(times), 4) if times else 0.0,
+        "answer_ms": [round(t * 1000) for t in times],  # all of them, sorted (to pool runs)
     }

@@ -33,6 +33,7 @@ class GameRecord:
 
     first: int  # the colour that moved first
     moves: list[tuple[int, int]] = field(default_factory=list)  # (colour, placement or PASS)
+    times: list[float] = field(default_factory=list)  # answer time of each move (s), 0 built-in
     names: tuple[str, str] = ("", "")
     scores: tuple[int, int] | None = None
     winner: int | None = None  # colour, None for a draw

@@ -115,13 +115,14 @@ def test_serve_process_json_and_sgf_against_client(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 def test_client_timeout_with_a_short_host_limit() -> None:
-    # the host allows 50 ms; the client thinks it has 1 s (and searches 0.9 s): it loses on
-    # time at its first move
+    # the host allows 50 ms; the client thinks it has 1 s (and searches 0.9 s, no book move
+    # to answer at once): it loses on time at its first move
     cfg = HostConfig(port=0, games=1, seat="1", first="1", timeout=0.05, connect_timeout=60.0)
     host, results, th = _run_host(cfg)
     proc = subprocess.Popen(
         [*CORVID, "--log-level", "warning", "blokus", "--port", str(host.ports[0]),
-         "--set", "time=1.0", "--set", "margin=0.1"], cwd=ROOT, stdout=subprocess.PIPE,
+         "--set", "time=1.0", "--set", "margin=0.1", "--set", "book=none"], cwd=ROOT,
+        stdout=subprocess.PIPE,
         stderr=subprocess.PIPE)
     try:
         proc.communicate(timeout=120)

@@ -200,6 +200,12 @@ def test_two_scripted_players_whole_game(dialect: str) -> None:
         assert s.to_move_colour == c
         s.play(m)
     assert s.is_terminal() and s.scores() == rec.scores
+    # one answer time per move, within the limit; the summary's figures are the seat's
+    assert len(rec.times) == len(rec.moves) and all(0 <= t <= 1.0 for t in rec.times)
+    fig = summary([r])
+    mine = sorted(t for (c, _), t in zip(rec.moves, rec.times, strict=True) if c == 0)
+    assert fig["answer_max"] == round(mine[-1], 4)
+    assert fig["answer_p99"] <= fig["answer_max"] and fig["answer_mean"] <= fig["answer_max"]
     first_prompts = [e for e in out[1] if not isinstance(e, RequestTeamCode)][:2]
     if dialect == "2014":
         assert isinstance(first_prompts[0], SecondMovePrompt)

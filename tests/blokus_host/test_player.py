@@ -11,7 +11,7 @@ import pytest
 from clients.blokus.config import PlayerConfig
 from clients.blokus.evaluation import BlokusEval, blokus_features
 from clients.blokus.player import BlokusPlayer, Core, fallback_move
-from games.blokus_duo import PASS, BlokusState
+from games.blokus_duo import PASS, BlokusConfig, BlokusState
 from protocols.icfpt import FirstMovePrompt, SecondMovePrompt, TurnPrompt
 from search.alphabeta import AlphaBetaConfig
 from search.selective import LinearEval
@@ -155,8 +155,28 @@ def test_cores_and_workers_that_cannot_serve_are_refused() -> None:
                                           "can: uct, flat, abucb, alphabeta, greedy"):
         load_config(PlayerConfig, overrides=["core=minimax"])
     with pytest.raises(ConfigError, match="workers=2 needs core uct, flat, abucb"):
-        load_config(PlayerConfig, overrides=["workers=2"])  # the default core: alphabeta
-    assert load_config(PlayerConfig, overrides=["workers=2", "core=uct"]).workers == 2
+        load_config(PlayerConfig, overrides=["workers=2", "core=alphabeta"])
+    assert load_config(PlayerConfig, overrides=["workers=2"]).workers == 2  # default: uct
+
+
+def test_preset_v1_is_the_wave_1_player(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from clients.blokus.config import load_player_config
+    from clients.config import ConfigError
+
+    v1 = load_player_config(None, ["preset=v1"])
+    assert v1.core == "alphabeta" and v1.weights == "" and v1.margin == 0.25
+    assert v1.book == "none" and v1.game == BlokusConfig()  # the wave-1 game
+    assert v1.alphabeta == AlphaBetaConfig(max_depth=8, width=12, root_width=24)
+    # what the user sets lies above the preset, in a file or an override
+    assert load_player_config(None, ["preset=v1", "alphabeta.width=16"]).alphabeta.width == 16
+    f = tmp_path / "b.toml"
+    f.write_text('preset = "v1"\nmargin = 0.3\n')
+    c = load_player_config(f, ["seed=4"])
+    assert (c.core, c.margin, c.seed, c.alphabeta.root_width) == ("alphabeta", 0.3, 4, 24)
+    with pytest.raises(ConfigError, match="unknown preset 'v0'"):
+        load_player_config(None, ["preset=v0"])
+    with pytest.raises(ConfigError, match="workers=2 needs core"):
+        load_player_config(None, ["preset=v1", "workers=2"])
 
 
 @pytest.mark.integration
@@ -209,6 +229,7 @@ def test_learn_command_writes_weights_the_player_loads(tmp_path) -> None:  # typ
     assert args.func(args) == 0
     w, k, meta = load_weights(out)
     assert meta["updates"] == 1 and meta["n"] == 2 and k == 0.02
+    assert meta["simulations"] == "compiled" and meta["seed"] == 1
     assert abs(w[1764] - 5.0) < 1.0 and abs(w[3537] + 5.0) < 1.0  # the prior, one step on
     ev, where = load_eval(str(out))
     assert where == str(out) and len(ev.w) == len(w)

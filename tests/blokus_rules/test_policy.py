@@ -14,15 +14,27 @@ def sample(s: BlokusState, colour: int, n: int, seed: int) -> np.ndarray:  # typ
     pol, w = s._policy()
     out = np.empty(n, dtype=np.int64)
     rng = np.array([seed], dtype=np.uint64)
-    K.k_sample_picks(s.geo.kernel_args, s.forbb, s.used, s.cand, s.ncand, s.meta, colour, pol,
-                     w, rng, out, np.zeros(s.geo.num_cells, dtype=np.uint8))
+    K.k_sample_picks(s.geo.kernel_args, s.board, s.forb, s.forbb, s.att, s.used, s.cand,
+                     s.ncand, s.meta, colour, pol, w, rng, out,
+                     np.zeros(s.geo.num_cells, dtype=np.uint8))
     return out
 
 
-@pytest.mark.parametrize("policy", ["uniform", "weighted"])
+CONFIGS = {
+    "uniform": BlokusConfig(playout="uniform"),
+    "weighted": BlokusConfig(playout="weighted", size_weights=(0.1, 0.2, 0.3, 0.6, 1.0),
+                             far_factor=0.25),
+    # every term of k_weight: corner gain, taking the opponent's attach points, the opening
+    "knowledge": BlokusConfig(playout="weighted", size_weights=(0.1, 0.2, 0.3, 0.6, 1.0),
+                              far_factor=0.25, gain_factor=0.7, gain_cap=5, notake_factor=0.4,
+                              open_playout=7, open_factor=0.3),
+}
+
+
+@pytest.mark.parametrize("policy", ["uniform", "weighted", "knowledge"])
 @pytest.mark.parametrize(("seed", "plies"), [(1, 9), (4, 16), (7, 20)])
 def test_policy_distribution(policy: str, seed: int, plies: int) -> None:
-    cfg = BlokusConfig(playout=policy, size_weights=(0.1, 0.2, 0.3, 0.6, 1.0), far_factor=0.25)
+    cfg = CONFIGS[policy]
     s = BlokusState(first=seed % 2, config=cfg)
     p = s.playout(np.random.default_rng(seed), 0)
     for m in p.moves[:plies].tolist():
@@ -43,7 +55,7 @@ def test_policy_distribution(policy: str, seed: int, plies: int) -> None:
     chi2 = float(((obs - exp) ** 2 / exp).sum())
     dof = len(moves) - 1
     assert chi2 < dof + 5 * np.sqrt(2 * dof), (chi2, dof)
-    if policy == "weighted":  # big pieces really are preferred
+    if policy != "uniform":  # big pieces really are preferred
         assert s.geo.ncells[got].mean() > s.geo.ncells[np.asarray(moves)].mean()
 
 

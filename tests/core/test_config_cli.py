@@ -31,6 +31,34 @@ def test_defaults_file_and_overrides(tmp_path: Path) -> None:
         c.name = "x"  # type: ignore[misc]  # frozen
 
 
+class WithPreset(msgspec.Struct, frozen=True):
+    preset: str = ""
+    name: str = "corvid"
+    search: Section = Section(playouts=100)
+
+
+PRESETS = {"old": {"name": "crow", "search": {"alpha": 1.0, "playouts": 50}}}
+
+
+def test_presets_lie_beneath_the_file_and_the_overrides(tmp_path: Path) -> None:
+    assert load_config(WithPreset, presets=PRESETS) == WithPreset()
+    c = load_config(WithPreset, None, ["preset=old"], presets=PRESETS)
+    assert (c.name, c.search.alpha, c.search.playouts) == ("crow", 1.0, 50)
+    f = tmp_path / "c.toml"
+    f.write_text('preset = "old"\n[search]\nplayouts = 7\n')
+    c = load_config(WithPreset, f, ["name=kite"], presets=PRESETS)
+    assert (c.name, c.search.alpha, c.search.playouts) == ("kite", 1.0, 7)
+    with pytest.raises(ConfigError, match="unknown preset 'new'; known: old"):
+        load_config(WithPreset, None, ["preset=new"], presets=PRESETS)
+
+
+def test_help_lists_a_sections_defaults_as_its_parent_sets_them() -> None:
+    from clients.config import settings_help
+
+    text = settings_help(WithPreset)
+    assert "search.playouts=100" in text and "search.alpha=0.9" in text
+
+
 def test_bad_settings_say_what_is_wrong(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="unknown setting 'serch'"):
         load_config(Cfg, None, ["serch.alpha=1"])

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from games.blokus_duo import BlokusState
+from games.blokus_duo import BlokusConfig, BlokusState
 from games.go import GoState
 from search.budget import Budget
 from search.ctree import C_EDGES, C_NODES, CompiledUCT, SplitMix, tree_bytes
@@ -84,8 +84,9 @@ def test_go_after_a_capture_and_a_ko() -> None:
 
 
 def blokus_position(seed: int, plies: int, first: int = 0,
-                    seats: tuple[int, int] = (0, 1)) -> BlokusState:
-    s = BlokusState(first=first, seat_colours=seats)
+                    seats: tuple[int, int] = (0, 1),
+                    config: BlokusConfig | None = None) -> BlokusState:
+    s = BlokusState(first=first, seat_colours=seats, config=config or BlokusConfig())
     rng = np.random.default_rng(seed)
     for _ in range(plies):
         moves = s.legal_moves()
@@ -101,6 +102,22 @@ def test_blokus_same_tree_as_the_reference(name: str, first: int, seats: tuple[i
     assert_same(*both(s, CONFIGS[name], 150, 11))
 
 
+# the Blokus knowledge: priors from size, attach points and distance, opening pruning,
+# weighted playouts with every term, the score-margin reward
+BLOKUS_KNOWLEDGE = BlokusConfig(
+    playout="weighted", gain_factor=0.8, notake_factor=0.6, open_playout=5, open_factor=0.2,
+    priors="knowledge", prior_count=30.0, open_pieces=3, score_weight=0.15, score_scale=25.0)
+
+
+@pytest.mark.parametrize("name", ["rave", "ucb", "widening", "grandfather"])
+@pytest.mark.parametrize("first,seats,plies", [(0, (0, 1), 0), (1, (1, 0), 5), (0, (1, 0), 24)])
+def test_blokus_knowledge_same_tree_as_the_reference(name: str, first: int,
+                                                     seats: tuple[int, int],
+                                                     plies: int) -> None:
+    s = blokus_position(6, plies, first, seats, BLOKUS_KNOWLEDGE)
+    assert_same(*both(s, CONFIGS[name], 150, 12))
+
+
 def test_blokus_end_of_game_with_passes() -> None:
     s = blokus_position(2, 0)
     rng = np.random.default_rng(4)
@@ -108,6 +125,8 @@ def test_blokus_end_of_game_with_passes() -> None:
         moves = s.legal_moves()
         s.play(moves[int(rng.integers(len(moves)))])
     assert not s.is_terminal()
+    assert_same(*both(s, CONFIGS["rave"], 200, 5))
+    s.config = BLOKUS_KNOWLEDGE  # terminal nodes in the tree: the score-margin reward
     assert_same(*both(s, CONFIGS["rave"], 200, 5))
 
 

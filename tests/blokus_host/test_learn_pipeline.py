@@ -1,0 +1,62 @@
+"""``corvid blokus learn`` (training/blokus/learn.py): compiled simulations, checkpoints, an
+interrupted run resumed to the same weights as an uninterrupted one."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from search.selective import SelectiveLearner, load_weights
+
+SMALL = ["--updates", "4", "--m", "2", "--positions", "2", "--n", "3", "--selfplay-n", "4",
+         "--prior-score", "5", "--seed", "3", "--checkpoint-every", "1"]
+
+
+def run(args: list[str]) -> int:
+    from clients.blokus.cli import register
+
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers())
+    ns = parser.parse_args(["blokus", "learn", *args])
+    return int(ns.func(ns))
+
+
+def test_an_interrupted_run_resumes_to_the_same_weights(tmp_path: Path,
+                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    whole = tmp_path / "whole.npz"
+    assert run(["--out", str(whole), *SMALL]) == 0
+    w_whole, _, meta = load_weights(whole)
+    assert meta["updates"] == 4 and meta["simulations"] == "compiled"
+    assert meta["command"].startswith("corvid blokus learn --out") and meta["date"]
+
+    parts = tmp_path / "parts.npz"
+    real = SelectiveLearner.update
+    calls = {"n": 0}
+
+    def update(self, w, positions, rng):  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        if calls["n"] == 3:  # Ctrl-C during the third update
+            raise KeyboardInterrupt
+        return real(self, w, positions, rng)
+
+    monkeypatch.setattr(SelectiveLearner, "update", update)
+    assert run(["--out", str(parts), *SMALL]) == 130
+    assert load_weights(parts)[2]["updates"] == 2  # the two finished updates are kept
+    monkeypatch.setattr(SelectiveLearner, "update", real)
+    assert run(["--out", str(parts), *SMALL]) == 2  # a checkpoint exists: --resume or not
+    assert run(["--out", str(parts), *SMALL, "--resume"]) == 0
+    w_parts, _, meta = load_weights(parts)
+    assert meta["updates"] == 4
+    assert np.array_equal(w_parts, w_whole)
+
+
+def test_resume_refuses_other_settings(tmp_path: Path) -> None:
+    out = tmp_path / "w.npz"
+    args = ["--out", str(out), *SMALL]
+    args[args.index("--updates") + 1] = "1"
+    assert run(args) == 0
+    assert run([*args, "--resume", "--m", "5"]) == 2
+    assert run(["--out", str(tmp_path / "none.npz"), "--resume"]) == 2

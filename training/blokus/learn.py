@@ -1,0 +1,199 @@
+"""``corvid blokus learn``: the best-of-n selective-simulation learner (algorithms.md §7) on
+Blokus Duo, with the simulations compiled (``games.blokus_duo.features.selective_simulate``)
+and resumable.
+
+Every ``--checkpoint-every`` updates (and when the run stops: its updates or ``--minutes`` are
+done, Ctrl-C, SIGTERM) the weights so far go to ``--out`` and the learner's state (weights,
+statistics, the random generator, the update reached, the settings) to ``OUT.ckpt.npz``;
+``--resume`` continues from there with the same settings, drawing the same random numbers as
+an uninterrupted run. An interrupted update is run again, so nothing finished is lost.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import shlex
+import signal
+import sys
+import time
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+import numpy as np
+import structlog
+
+from clients.blokus.evaluation import BlokusEval, blokus_features
+from games.blokus_duo import BlokusState
+from games.blokus_duo.features import feature_index, selective_simulate
+from search.selective import SelectiveConfig, SelectiveLearner, load_weights, save_weights
+
+log = structlog.get_logger()
+
+# the settings that define a run: a resumed run must have the same
+RUN_KEYS = ("n", "m", "k", "alpha", "updates", "positions", "eps_start", "eps_end",
+            "selfplay_n", "init", "prior_score", "seed", "python")
+
+
+def add_arguments(lp: argparse.ArgumentParser) -> None:
+    lp.add_argument("--out", required=True, metavar="FILE", help="the weights .npz (also "
+                    "written at every checkpoint); the checkpoint is FILE.ckpt.npz")
+    lp.add_argument("--n", type=int, default=8, help="best-of-n in the simulations (paper: 8)")
+    lp.add_argument("--m", type=int, default=8, help="simulations per training position "
+                    "(paper: 100)")
+    lp.add_argument("--updates", type=int, default=50, help="gradient steps, one self-play "
+                    "game each (paper: 10000)")
+    lp.add_argument("--positions", type=int, default=8,
+                    help="training positions drawn per self-play game (0: all)")
+    lp.add_argument("--k", type=float, default=0.02)
+    lp.add_argument("--alpha", type=float, default=0.5)
+    lp.add_argument("--eps-start", type=float, default=0.5)
+    lp.add_argument("--eps-end", type=float, default=0.05)
+    lp.add_argument("--selfplay-n", type=int, default=16,
+                    help="greedy self-play moves chosen among this many random moves (0: all)")
+    lp.add_argument("--minutes", type=float, default=0.0, help="stop after this long (0: no "
+                    "limit); --resume goes on")
+    lp.add_argument("--init", metavar="FILE", help="start from these weights")
+    lp.add_argument("--prior-score", type=float, default=0.0, metavar="S",
+                    help="without --init, start from +S on the own placed-squares total and "
+                    "-S on the opponent's (0: zero weights)")
+    lp.add_argument("--seed", type=int, default=0)
+    lp.add_argument("--checkpoint-every", type=int, default=10, metavar="U",
+                    help="write the checkpoint every U updates (default %(default)s)")
+    lp.add_argument("--resume", action="store_true", help="continue the run of OUT.ckpt.npz")
+    lp.add_argument("--python", action="store_true", help="plain-Python simulations (the "
+                    "reference; slow)")
+
+
+def checkpoint_path(out: str | Path) -> Path:
+    return Path(str(out) + ".ckpt.npz")
+
+
+def _settings(args: argparse.Namespace) -> dict[str, Any]:
+    return {k: getattr(args, k) for k in RUN_KEYS}
+
+
+def save_checkpoint(path: Path, t: int, w: np.ndarray, history: list[dict[str, float]],
+                    rng: np.random.Generator, settings: dict[str, Any], seconds: float) -> None:
+    """Atomically (a temporary file, then a rename)."""
+    tmp = path.with_name(path.name + ".tmp.npz")
+    np.savez(tmp, w=w, t=np.int64(t), history=np.array(json.dumps(history)),
+             rng=np.array(json.dumps(rng.bit_generator.state)),
+             settings=np.array(json.dumps(settings)), seconds=np.float64(seconds))
+    tmp.replace(path)
+
+
+def load_checkpoint(path: Path) -> dict[str, Any]:
+    with np.load(path, allow_pickle=False) as z:
+        return {"w": np.asarray(z["w"], dtype=np.float64), "t": int(z["t"]),
+                "history": json.loads(str(z["history"])), "rng": json.loads(str(z["rng"])),
+                "settings": json.loads(str(z["settings"])), "seconds": float(z["seconds"])}
+
+
+def learn_main(args: argparse.Namespace) -> int:
+    cfg = SelectiveConfig(n=args.n, m=args.m, k=args.k, alpha=args.alpha,
+                          updates=args.updates, positions=args.positions,
+                          eps_start=args.eps_start, eps_end=args.eps_end,
+                          selfplay_n=args.selfplay_n)
+    settings = _settings(args)
+    ckpt = checkpoint_path(args.out)
+    rng = np.random.default_rng(args.seed)
+    learner = SelectiveLearner(blokus_features, cfg,
+                               simulate=None if args.python else selective_simulate,
+                               make_eval=BlokusEval)
+    start, history, before = 0, [], 0.0
+    w0: np.ndarray | None = None
+    if args.resume:
+        if not ckpt.exists():
+            print(f"no checkpoint {ckpt} to resume", file=sys.stderr)
+            return 2
+        c = load_checkpoint(ckpt)
+        if c["settings"] != settings:
+            diff = {k: (c["settings"].get(k), v) for k, v in settings.items()
+                    if c["settings"].get(k) != v}
+            print(f"{ckpt} is a run with other settings (checkpoint, now): {diff}",
+                  file=sys.stderr)
+            return 2
+        w0, start, history, before = c["w"], c["t"] + 1, c["history"], c["seconds"]
+        rng.bit_generator.state = c["rng"]
+        log.info("learn_resume", checkpoint=str(ckpt), update=start)
+    elif ckpt.exists():
+        print(f"{ckpt} exists: --resume to continue that run, or remove it", file=sys.stderr)
+        return 2
+    elif args.init:
+        w0, _, _ = load_weights(args.init)
+    elif args.prior_score:
+        w0 = np.zeros(len(blokus_features(BlokusState())))
+        w0[feature_index(0, None, own=True)] = args.prior_score
+        w0[feature_index(0, None, own=False)] = -args.prior_score
+    t0 = time.monotonic()
+    limit = args.minutes * 60.0
+    last: dict[str, Any] = {}
+
+    def meta(t: int) -> dict[str, Any]:
+        return {"n": cfg.n, "m": cfg.m, "k": cfg.k, "alpha": cfg.alpha, "updates": t + 1,
+                "of_updates": cfg.updates, "positions": cfg.positions,
+                "selfplay_n": cfg.selfplay_n, "seed": args.seed, "features": len(last["w"]),
+                "init": args.init or f"prior {args.prior_score}",
+                "seconds": round(before + time.monotonic() - t0, 1),
+                "command": command(args),
+                "date": datetime.date.today().isoformat(),
+                "simulations": "python" if args.python else "compiled"}
+
+    def write(t: int) -> None:
+        save_checkpoint(ckpt, t, last["w"], last["history"], last["rng_state"], settings,
+                        before + time.monotonic() - t0)
+        save_weights(args.out, last["w"], cfg.k, meta(t))
+
+    def on_update(t: int, w: np.ndarray, hist: list[dict[str, float]]) -> None:
+        last.update(t=t, w=w, history=hist, rng_state=_frozen(rng))
+        if (t + 1) % max(1, args.checkpoint_every) == 0:
+            write(t)
+
+    def progress(t: int, stats: dict[str, float]) -> None:
+        log.info("learn_update", update=t + 1, of=cfg.updates, eps=round(stats["eps"], 3),
+                 positions=int(stats["positions"]), mse=round(stats["mse"], 4),
+                 mean_r=round(stats["mean_r"], 3),
+                 seconds=round(before + time.monotonic() - t0, 1))
+
+    def on_term(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    old = signal.signal(signal.SIGTERM, on_term)
+    interrupted = False
+    try:
+        learner.learn(BlokusState(), rng, w0=w0, progress=progress, start=start,
+                      history=history, on_update=on_update,
+                      should_stop=(lambda: time.monotonic() - t0 > limit) if limit else None)
+    except KeyboardInterrupt:
+        interrupted = True
+    finally:
+        signal.signal(signal.SIGTERM, old)
+    if "t" in last:
+        write(last["t"])
+        log.info("learn_stopped" if interrupted else "learn_done", out=args.out,
+                 checkpoint=str(ckpt), **meta(last["t"]))
+    elif start >= cfg.updates:
+        log.info("learn_done", out=args.out, updates=start, note="nothing left to run")
+    return 130 if interrupted else 0
+
+
+def command(args: argparse.Namespace) -> str:
+    """The command line that makes this run (every setting spelled out)."""
+    parts = ["corvid", "blokus", "learn", "--out", str(args.out)]
+    for k in RUN_KEYS:
+        v = getattr(args, k)
+        if k == "python":
+            parts += ["--python"] if v else []
+        elif v is not None:
+            parts += ["--" + k.replace("_", "-"), str(v)]
+    return shlex.join(parts)
+
+
+def _frozen(rng: np.random.Generator) -> np.random.Generator:
+    """A copy of the generator as it is now (the checkpoint's random state)."""
+    g = np.random.default_rng()
+    g.bit_generator.state = rng.bit_generator.state
+    return g
