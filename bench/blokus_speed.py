@@ -63,7 +63,7 @@ def search_rate(playouts: int, compiled: bool = True, repeats: int = 3) -> float
     from clients.blokus.player import Core
     from search.budget import Budget
 
-    cfg = PlayerConfig(core="uct", compiled=compiled)
+    cfg = PlayerConfig(core="uct", compiled=compiled, book="none")  # a search, not the book
     s = BlokusState(first=0, config=cfg.game)
     rng = np.random.default_rng(4)
     Core(cfg).search(s.clone(), Budget(playouts=20), rng)  # compile / load
