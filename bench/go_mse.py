@@ -1,5 +1,5 @@
 """Seed 000's measure: the mean squared error of each playout policy's value against
-positions labelled with deep-search values (`corvid go label`).
+positions labelled with deep-search values (`corvid learn go label`).
 
     python bench/go_mse.py --labels labels.jsonl --games DIR [--playouts 256]
         [--policies 0,1,2,3] [--weights FILE] [--json]

@@ -1,12 +1,16 @@
 """What root-parallel worker processes buy at a fixed time per move.
 
-    python bench/workers.py --game go|blokus [--seconds 1] [--moves 6] [--workers 2] [--json]
+    python bench/workers.py --game go|blokus|uecda [--seconds 1] [--moves 6] [--workers 2]
+                            [--json]
 
 For each worker count (1, then ``--workers``), the client's own decision path plays a short
 game against itself from the empty board at ``--seconds`` per move (``corvid gtp`` with
 `seconds`; ``corvid blokus --set core=uct`` with its time limit) and counts the playouts each
-move searched. Prints playouts per move for both and their ratio; with ``--json`` the last
-line is ``{"game":..,"seconds":..,"playouts_1":..,"playouts_n":..,"workers":..,"gain":..}``.
+move searched. Daihinmin (``corvid uecda``'s default player with ``seconds`` and no playout
+cap; a UECda decision is short, try ``--seconds 0.1``): the first lead of ``--moves`` fresh
+deals, the inference's time included in the decision's. Prints playouts per move for both
+and their ratio; with ``--json`` the last line is
+``{"game":..,"seconds":..,"playouts_1":..,"playouts_n":..,"workers":..,"gain":..}``.
 Wall-clock figures: on a machine busy with other work they say what that machine gives.
 """
 
@@ -66,16 +70,39 @@ def blokus_moves(workers: int, seconds: float, moves: int) -> list[int]:
         player.core.close()
 
 
+def uecda_moves(workers: int, seconds: float, moves: int) -> list[int]:
+    import numpy as np
+
+    from clients.uecda.config import ClientConfig
+    from clients.uecda.decide import Decider
+    from games.daihinmin.state import Match, MatchConfig
+
+    dec = Decider(ClientConfig(playouts=0, seconds=seconds, workers=workers),
+                  np.random.default_rng(1))
+    try:
+        dec.warm_up()
+        out = []
+        for game in range(moves):
+            st = Match(MatchConfig(seed=100 + game)).deal().state()
+            t0 = time.perf_counter()
+            root = dec._root(dec._info(st.info_set(st.to_move), game))
+            res = dec._search(root, st.to_move, game, time.perf_counter() - t0)
+            out.append(int(res.playouts))
+        return out
+    finally:
+        dec.close()
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--game", choices=("go", "blokus"), required=True)
+    ap.add_argument("--game", choices=("go", "blokus", "uecda"), required=True)
     ap.add_argument("--seconds", type=float, default=1.0)
     ap.add_argument("--moves", type=int, default=6)
     ap.add_argument("--workers", type=int, default=2)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
-    play = go_moves if args.game == "go" else blokus_moves
+    play = {"go": go_moves, "blokus": blokus_moves, "uecda": uecda_moves}[args.game]
     print(f"{args.game}: {args.seconds:g} s per move, {args.moves} moves, "
           f"load average {os.getloadavg()[0]:.1f}", flush=True)
     one = play(1, args.seconds, args.moves)

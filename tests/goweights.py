@@ -1,4 +1,4 @@
-"""A small Go weights file for tests: `corvid go learn` on a few random 9x9 games."""
+"""A small Go weights file for tests: `corvid learn go learn` on a few random 9x9 games."""
 
 from __future__ import annotations
 

@@ -59,7 +59,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     add_config_arguments(p, PlayerConfig, example="time=0.5")
     p.epilog = f"{p.epilog}\n\npresets:\n  {preset_help()}"
     p.set_defaults(func=run_play)
-    sub = p.add_subparsers(dest="blokus_command", metavar="{learn,book}", title="training")
+    sub = p.add_subparsers(dest="blokus_command", metavar="{learn,book}", title="training",
+                           prog="corvid blokus")
     add_plugins(sub, "corvid.blokus")  # training/blokus: learn, book
 
 

@@ -41,7 +41,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # playouts (games.go.state.PlayoutSettings): 3 learned (weights), 2 MoGo-like + capture
     # anywhere, 1 local, 0 light
     playout_policy: Literal[0, 1, 2, 3] = 2
-    # learned knowledge (clients.gtp.knowledge): the weights file of `corvid go learn`
+    # learned knowledge (clients.gtp.knowledge): the weights file of `corvid learn go learn`
     # ("" = the bundled games/go/data/weights-9x9.npz), read when policy 3 or the learned
     # priors use it; the learned priors replace the heuristic ones: every move starts with
     # prior_visits pseudo-visits at a value from prior_low (least likely) to prior_high
@@ -52,7 +52,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
     prior_low: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.3
     prior_high: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.9
     prior_tau: Annotated[float, msgspec.Meta(gt=0)] = 0.5
-    # pseudo-visits at the TD(0) local-shape value of the weights (corvid go td); 0: off
+    # pseudo-visits at the TD(0) local-shape value of the weights (corvid learn go td); 0: off
     td_visits: Annotated[float, msgspec.Meta(ge=0)] = 0.0
     # decisions
     resign_threshold: float = 0.08  # resign below this win rate (0: never)

@@ -28,7 +28,7 @@ def load_knowledge(cfg: GtpConfig) -> GoWeights | None:
     except (FileNotFoundError, ValueError) as e:
         raise ConfigError(f"weights: {e}") from None
     if cfg.td_visits > 0 and w.td_theta is None:
-        raise ConfigError(f"td_visits: {w.path} has no TD(0) value (corvid go td)")
+        raise ConfigError(f"td_visits: {w.path} has no TD(0) value (corvid learn go td)")
     return w
 
 

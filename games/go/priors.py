@@ -117,7 +117,7 @@ def go_priors(state: GoState, weights: PriorWeights | None = None) -> Priors:
     if lp is not None and lp.td_visits > 0 and n:
         theta = state.knowledge().td_theta
         if theta is None:
-            raise ValueError("td_visits needs weights with a TD(0) value (corvid go td)")
+            raise ValueError("td_visits needs weights with a TD(0) value (corvid learn go td)")
         two, three = shape_tables()
         q = np.empty(n)
         k_afterstate_values(state._b, state.to_play, arr, two, three, theta, q)  # noqa: SLF001

@@ -211,7 +211,7 @@ def _learned_prior_context(state: GoState, P: int) -> tuple[Any, ...]:
             ptab, levels = w.prior.pattern_table, w.prior.levels
         if td:
             if w.td_theta is None:
-                raise ValueError("td_visits needs weights with a TD(0) value (corvid go td)")
+                raise ValueError("td_visits needs weights with a TD(0) value (corvid learn go td)")
             theta = w.td_theta
             two, three = shape_tables()
     return (ptab, levels, flags, np.zeros((P, NG), dtype=np.int32), two, three, theta)

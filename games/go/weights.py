@@ -1,6 +1,6 @@
 """Learned Go knowledge: move-feature strengths (priors) and playout-policy weights.
 
-A weights file is an ``.npz`` (made by ``corvid go learn``) holding
+A weights file is an ``.npz`` (made by ``corvid learn go learn``) holding
 
 * ``prior_levels`` float64 (NG, MAXLEVEL + 1): γ of each level of each feature group of
   :mod:`games.go.features` (column 0, "no feature", is 1), ``prior_codes`` int32 (sorted
@@ -9,7 +9,7 @@ A weights file is an ``.npz`` (made by ``corvid go learn``) holding
   (policy 3 of :mod:`games.go.kernel`, which reads only some of the groups), and
   ``playout_scalars`` (``[0]``: the mean γ of a move away from the last two moves);
 * ``td_theta`` (optional): the weights θ of a TD(0) value over the local shapes of
-  :mod:`games.go.shapes`, Q = σ(φᵀθ) (``corvid go td``);
+  :mod:`games.go.shapes`, Q = σ(φᵀθ) (``corvid learn go td``);
 * ``manifest``: JSON (data, command, seed, date, figures), also written beside the file.
 
 Patterns a file does not list have γ = 1. At run time each pattern table is expanded to a

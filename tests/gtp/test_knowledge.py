@@ -81,3 +81,15 @@ def test_learned_priors_config_maps_to_the_state() -> None:
     assert learned_priors(cfg) == LearnedPriors(7.0, 0.1, 0.7, 2.0)
     with pytest.raises(ConfigError, match="prior_high"):
         load_config(GtpConfig, overrides=["prior_high=1.5"])
+
+
+def test_the_bundled_weights_load_and_say_how_they_were_made() -> None:
+    from games.go.weights import DEFAULT_WEIGHTS, load_weights
+
+    w = load_weights("")
+    assert w.path == str(DEFAULT_WEIGHTS)
+    assert w.manifest["command"].startswith("corvid learn go learn ")
+    assert w.manifest["data"]["games"] > 0
+    # learned from real games: a 3x3 pattern table, and better than chance at predicting
+    assert len(w.prior.codes) > 100
+    assert w.manifest["prior_model"]["test_prediction_rate"] > 0.2

@@ -1,4 +1,4 @@
-"""`corvid go label` and bench/go_mse.py on random games: labels, resuming, the MSE table."""
+"""`corvid learn go label` and bench/go_mse.py on random games: labels, resuming, the MSE table."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`corvid go learn`: contests from SGF games, the weights file and its manifest, and the
+"""`corvid learn go learn`: contests from SGF games, the weights file and its manifest, and the
 learned priors and playout policy reading it."""
 
 from __future__ import annotations
@@ -105,13 +105,13 @@ def test_learned_priors_and_policy_3_use_the_weights(weights_file: Path) -> None
 def test_cli_learn(tmp_path: Path) -> None:
     games = random_games(tmp_path / "g", games=3)
     out = tmp_path / "w.npz"
-    p = subprocess.run([sys.executable, "-m", "clients.cli", "go", "learn", "--games",
+    p = subprocess.run([sys.executable, "-m", "clients.cli", "learn", "go", "learn", "--games",
                         str(games), "--out", str(out), "--iterations", "1"], cwd=REPO,
                        capture_output=True, text=True, check=False)
     assert p.returncode == 0, p.stderr
     assert "test prediction rate" in p.stdout and out.exists()
     assert "--iterations 1" in load_weights(str(out)).manifest["command"]
-    p = subprocess.run([sys.executable, "-m", "clients.cli", "go", "learn", "--games",
+    p = subprocess.run([sys.executable, "-m", "clients.cli", "learn", "go", "learn", "--games",
                         str(tmp_path / "none"), "--out", str(out)], cwd=REPO,
                        capture_output=True, text=True, check=False)
     assert p.returncode == 2 and "not a directory" in p.stderr

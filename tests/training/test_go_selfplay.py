@@ -1,4 +1,4 @@
-"""`corvid go selfplay`: GNU Go on 5x5 at level 0 (a second a game), seeds, resuming."""
+"""`corvid learn go selfplay`: GNU Go on 5x5 at level 0 (a second a game), seeds, resuming."""
 
 from __future__ import annotations
 
@@ -56,9 +56,10 @@ def corvid(*args: str) -> subprocess.CompletedProcess[str]:
 
 @needs_gnugo
 def test_cli(tmp_path: Path) -> None:
-    p = corvid("go", "selfplay", "--engine", f"{GNUGO} --mode gtp --level 0 --seed {{seed}}",
+    p = corvid("learn", "go", "selfplay", "--engine",
+               f"{GNUGO} --mode gtp --level 0 --seed {{seed}}",
                "--games", "1", "--size", "5", "--out", str(tmp_path / "d"))
     assert p.returncode == 0, p.stderr
     assert "0 of 1 games already" in p.stdout and "game     1" in p.stdout
-    bad = corvid("go", "selfplay", "--engine", "x", "--games", "0", "--out", str(tmp_path))
+    bad = corvid("learn", "go", "selfplay", "--engine", "x", "--games", "0", "--out", str(tmp_path))
     assert bad.returncode == 2 and "at least 1" in bad.stderr

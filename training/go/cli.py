@@ -1,4 +1,4 @@
-"""``corvid go ...``: the Go learning pipeline's commands."""
+"""``corvid learn go ...``: the Go learning pipeline's commands."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ games already in --out are skipped, so the same command picks up an interrupted 
 Run long ones in the background under nice; a GNU Go level-10 game on 9x9 takes about 20 s.
 
 Example:
-  corvid go selfplay --engine "gnugo --mode gtp --level 10 --chinese-rules \\
+  corvid learn go selfplay --engine "gnugo --mode gtp --level 10 --chinese-rules \\
       --capture-all-dead --positional-superko --seed {seed}" --games 2000 --out data/gnugo10
 """
 
@@ -102,13 +102,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 LEARN = """\
 Fit Go weights to recorded games (algorithms.md §10): the move-feature strengths of the
 priors and of the playout policy, by minorization-maximization, on every position of the
-games in --games (each a directory of .sgf files, e.g. from `corvid go selfplay`), and write
+games in --games (each a directory of .sgf files, e.g. from `corvid learn go selfplay`), and write
 them to --out (.npz, with its manifest beside it as .json: data, command, date, figures).
 The features of the positions are kept in DIR/contests.npz for the next run. The last
 --test-share of the games is held out and the prediction rate on it reported.
 
 Example:
-  corvid go learn --games data/gnugo10 --out games/go/data/weights-9x9.npz
+  corvid learn go learn --games data/gnugo10 --out games/go/data/weights-9x9.npz
 """
 
 
@@ -120,7 +120,7 @@ matches the result of the recorded game from there, over positions of the games 
 and after reported). The prior part is kept. Writes --out with the manifest extended.
 
 Example:
-  corvid go balance --weights games/go/data/weights-9x9.npz --games data/gnugo10 \
+  corvid learn go balance --weights games/go/data/weights-9x9.npz --games data/gnugo10 \
       --out balanced.npz --positions 20000 --step 0.5
 """
 
@@ -133,7 +133,7 @@ default settings, or --set ones); the label is the root's value for the player t
 Appends one JSON line per position to --out, so the same command resumes.
 
 Example:
-  corvid go label --games data/bench-games --out labels.jsonl --positions 300
+  corvid learn go label --games data/bench-games --out labels.jsonl --positions 300
 """
 
 
@@ -142,7 +142,7 @@ def run_label_command(args: argparse.Namespace) -> int:
     from training.go.label import label_positions
 
     if not args.games.is_dir() or args.positions < 1 or args.playouts < 1:
-        print("corvid go label: --games must be a directory, --positions and --playouts "
+        print("corvid learn go label: --games must be a directory, --positions and --playouts "
               "at least 1", file=sys.stderr)
         return 2
     try:
@@ -150,7 +150,7 @@ def run_label_command(args: argparse.Namespace) -> int:
                                  playouts=args.playouts, seed=args.seed, settings=args.set,
                                  log=lambda m: print(m, flush=True))
     except ConfigError as e:
-        print(f"corvid go label: {e}", file=sys.stderr)
+        print(f"corvid learn go label: {e}", file=sys.stderr)
         return 2
     print(f"{len(labels)} labelled positions in {args.out}")
     return 0
@@ -169,7 +169,7 @@ def run_td_command(args: argparse.Namespace) -> int:
     from training.go.td import td_weights
 
     if args.games < 1 or args.step <= 0 or not 0 <= args.epsilon <= 1:
-        print("corvid go td: need --games >= 1, --step > 0, 0 <= --epsilon <= 1",
+        print("corvid learn go td: need --games >= 1, --step > 0, 0 <= --epsilon <= 1",
               file=sys.stderr)
         return 2
     try:
@@ -177,7 +177,7 @@ def run_td_command(args: argparse.Namespace) -> int:
                    step=args.step, epsilon=args.epsilon, seed=args.seed,
                    command=_command("td"), log=lambda m: print(m, flush=True))
     except (FileNotFoundError, ValueError) as e:
-        print(f"corvid go td: {e}", file=sys.stderr)
+        print(f"corvid learn go td: {e}", file=sys.stderr)
         return 2
     print(f"wrote {args.out}")
     return 0
@@ -186,19 +186,21 @@ def run_td_command(args: argparse.Namespace) -> int:
 def _command(name: str) -> str:
     import shlex
 
-    if sys.argv[1:3] == ["go", name]:
-        return f"corvid go {name} " + " ".join(shlex.quote(a) for a in sys.argv[3:])
-    return f"corvid go {name}"
+    argv = sys.argv[1:]
+    for i in range(len(argv) - 2):
+        if argv[i:i + 3] == ["learn", "go", name]:
+            return f"corvid learn go {name} " + " ".join(shlex.quote(a) for a in argv[i + 3:])
+    return f"corvid learn go {name}"
 
 
 def run_balance_command(args: argparse.Namespace) -> int:
     from training.go.balance import balance_weights
 
     if any(not d.is_dir() for d in args.games):
-        print("corvid go balance: --games must be directories", file=sys.stderr)
+        print("corvid learn go balance: --games must be directories", file=sys.stderr)
         return 2
     if min(args.iterations, args.m, args.n, args.batch) < 1 or args.positions < 0:
-        print("corvid go balance: --iterations, --m, --n, --batch must be at least 1",
+        print("corvid learn go balance: --iterations, --m, --n, --batch must be at least 1",
               file=sys.stderr)
         return 2
     try:
@@ -209,7 +211,7 @@ def run_balance_command(args: argparse.Namespace) -> int:
                         patterns=not args.levels_only, command=_command("balance"),
                         log=lambda m: print(m, flush=True))
     except (FileNotFoundError, ValueError) as e:
-        print(f"corvid go balance: {e}", file=sys.stderr)
+        print(f"corvid learn go balance: {e}", file=sys.stderr)
         return 2
     print(f"wrote {args.out}")
     return 0
@@ -220,10 +222,10 @@ def run_learn_command(args: argparse.Namespace) -> int:
 
     for d in args.games:
         if not d.is_dir():
-            print(f"corvid go learn: {d} is not a directory", file=sys.stderr)
+            print(f"corvid learn go learn: {d} is not a directory", file=sys.stderr)
             return 2
     if args.iterations < 1 or not 0 <= args.test_share < 1 or args.prior < 0:
-        print("corvid go learn: need --iterations >= 1, 0 <= --test-share < 1, --prior >= 0",
+        print("corvid learn go learn: need --iterations >= 1, 0 <= --test-share < 1, --prior >= 0",
               file=sys.stderr)
         return 2
     command = _command("learn")
@@ -232,7 +234,7 @@ def run_learn_command(args: argparse.Namespace) -> int:
                           test_share=args.test_share, command=command,
                           log=lambda m: print(m, flush=True))
     except ValueError as e:
-        print(f"corvid go learn: {e}", file=sys.stderr)
+        print(f"corvid learn go learn: {e}", file=sys.stderr)
         return 2
     figures = w.manifest["prior_model"]
     print(f"wrote {args.out}: test prediction rate "
@@ -244,7 +246,8 @@ def run_selfplay_command(args: argparse.Namespace) -> int:
     from training.go.selfplay import SelfplayConfig, pending_games, run_selfplay
 
     if args.games < 1 or args.parallel < 1:
-        print("corvid go selfplay: --games and --parallel must be at least 1", file=sys.stderr)
+        print("corvid learn go selfplay: --games and --parallel must be at least 1",
+              file=sys.stderr)
         return 2
     cfg = SelfplayConfig(black=args.engine, white=args.white or args.engine, games=args.games,
                          out=args.out, size=args.size, komi=args.komi, seed=args.seed,

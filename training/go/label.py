@@ -1,4 +1,4 @@
-"""``corvid go label``: positions of recorded games labelled with deep-search values.
+"""``corvid learn go label``: positions of recorded games labelled with deep-search values.
 
 Positions are drawn (seeded) from the games in a directory: a game, then a move number
 between ``skip`` and its first pass. Each is searched by ``corvid gtp``'s UCT (its default

@@ -1,4 +1,4 @@
-"""``corvid go learn``: Go weights files from recorded games.
+"""``corvid learn go learn``: Go weights files from recorded games.
 
 The prior model rates every feature group of :mod:`games.go.features` by MM
 (:func:`search.learn.mm_fit`) on the contests of :mod:`training.go.dataset`. The playout

@@ -1,6 +1,6 @@
 """Training games made here: a GTP engine against itself (or another), one SGF per game.
 
-    corvid go selfplay --engine "gnugo --mode gtp --level 10 --seed {seed}" --games 2000 \\
+    corvid learn go selfplay --engine "gnugo --mode gtp --level 10 --seed {seed}" --games 2000 \\
         --out data/go/gnugo10
 
 Games are played through the GTP referee (:mod:`servers.gtp.match`: every move validated,
