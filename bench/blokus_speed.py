@@ -1,14 +1,15 @@
 """Blokus Duo speed: random playouts per second and full legal-move generation time.
 
 Usage: python bench/blokus_speed.py [--playouts N] [--search-playouts N] [--python-tree]
-                                    [--json]
+                                    [--priors knowledge|size] [--json]
 
 * playouts/s: uniform random playouts from the empty board, one core, in one numba call
   (``playout_batch``); also the weighted policy, and single ``playout()`` calls (with their
   Python overhead, as UCT makes them).
 * search playouts/s: one `corvid blokus --set core=uct` move from the empty board with the
-  client's defaults (UCT, RAVE, priors, uniform playouts), tree included, on the compiled tree
-  (``--python-tree``: search.uct); ``search_ratio`` is that rate over the uniform kernel's.
+  client's defaults (UCT, RAVE, the knowledge priors, uniform playouts), tree included, on the
+  compiled tree (``--python-tree``: search.uct; ``--priors size``: the wave-1 game's size
+  priors, less work per node); ``search_ratio`` is that rate over the uniform kernel's.
 * features µs: the §7 feature vector of a position (numba, with Python overhead).
 * movegen µs: one full legal-move generation from the board alone (``k_generate``, attach
   points then placements), averaged over the positions of random games; also the incremental
@@ -57,13 +58,20 @@ def single_rate(n: int) -> float:
     return n / (time.process_time() - t)
 
 
-def search_rate(playouts: int, compiled: bool = True, repeats: int = 3) -> float:
-    """Playouts per CPU second of the client's UCT core, one move from the empty board."""
+def search_rate(playouts: int, compiled: bool = True, repeats: int = 3,
+                priors: str = "") -> float:
+    """Playouts per CPU second of the client's UCT core, one move from the empty board
+    (``priors``: the game's priors setting instead of the client's)."""
+    import msgspec
+
     from clients.blokus.config import PlayerConfig
     from clients.blokus.player import Core
     from search.budget import Budget
 
     cfg = PlayerConfig(core="uct", compiled=compiled, book="none")  # a search, not the book
+    if priors:
+        cfg = msgspec.structs.replace(cfg, game=msgspec.structs.replace(cfg.game,
+                                                                        priors=priors))
     s = BlokusState(first=0, config=cfg.game)
     rng = np.random.default_rng(4)
     Core(cfg).search(s.clone(), Budget(playouts=20), rng)  # compile / load
@@ -117,10 +125,13 @@ def main() -> int:
     ap.add_argument("--search-playouts", type=int, default=3000)
     ap.add_argument("--python-tree", action="store_true",
                     help="the UCT core on search.uct instead of the compiled tree")
+    ap.add_argument("--priors", choices=["knowledge", "size"], default="",
+                    help="the game's priors in the search (default: the client's)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     uni = batch_rate("uniform", args.playouts)
-    search = search_rate(args.search_playouts, compiled=not args.python_tree)
+    search = search_rate(args.search_playouts, compiled=not args.python_tree,
+                         priors=args.priors)
     wei = batch_rate("weighted", args.playouts)
     single = single_rate(max(args.playouts // 5, 100))
     scratch, inc, mean_moves, feat = movegen(20)
