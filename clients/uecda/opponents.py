@@ -72,7 +72,7 @@ class OpponentModels:
             offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
             chosen = np.array([c for _, c in rows], dtype=np.int64)
             self.W[p] = fit_softmax(X, offsets, chosen, l2=self.l2, prior=self.theta0,
-                                    iterations=20)
+                                    iterations=20, start=self.W[p])  # last game's fit
         return added
 
 

@@ -174,3 +174,13 @@ def test_simulation_balancing_with_a_sampler_and_batches() -> None:
     assert batched[0] > 0  # the target is above the start's 0.5
     with pytest.raises(ValueError, match="features or a sampler"):
         simulation_balancing([(Coin(), 0.8)], None, np.array([0.0]), rng=np.random.default_rng())
+
+
+def test_fit_softmax_from_a_start_reaches_the_same_fit() -> None:
+    true = np.array([1.0, -0.5, 0.0, 2.0])
+    X, off, ch = _choices(true, 1000, 4)
+    cold = fit_softmax(X, off, ch, l2=0.5)
+    assert np.allclose(fit_softmax(X, off, ch, l2=0.5, start=cold + 0.3), cold, atol=1e-6)
+    # started at its own answer, one Newton step changes nothing
+    assert np.allclose(fit_softmax(X, off, ch, l2=0.5, start=cold, iterations=1), cold,
+                       atol=1e-9)
