@@ -27,7 +27,6 @@ ray``).
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from pathlib import Path
 from typing import Any
@@ -44,6 +43,7 @@ from clients.logs import setup_logging
 from servers.arena import GameRecord
 from servers.arena.standings import format_table
 from servers.arena.stats import wilson
+from servers.blokus.host import answer_figures
 from servers.blokus.opponents import OPPONENTS
 
 BUILTIN = tuple(sorted(OPPONENTS))
@@ -154,14 +154,6 @@ def figures(records: list[GameRecord]) -> dict[str, Any]:
             **answer_figures(sorted(t for r, s in zip(ok, mine, strict=True)
                                     for t in (r.answer_times[s] if r.answer_times else []))),
             "failed": len(records) - len(ok)}
-
-
-def answer_figures(times: list[float]) -> dict[str, float]:
-    """Max, 99th percentile and mean of sorted answer times (s); 0 without any."""
-    if not times:
-        return {"answer_max": 0.0, "answer_p99": 0.0, "answer_mean": 0.0}
-    return {"answer_max": times[-1], "answer_p99": times[math.ceil(0.99 * len(times)) - 1],
-            "answer_mean": round(sum(times) / len(times), 4)}
 
 
 if __name__ == "__main__":

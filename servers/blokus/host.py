@@ -368,8 +368,15 @@ def summary(results: list[GameResult]) -> dict[str, Any]:
         "violations": len(mine),
         "opponent_violations": sum(r.record.violator is not None for r in results) - len(mine),
         # answer times of the client under test (s): the moves that reached the host
-        "answer_max": round(times[-1], 4) if times else 0.0,
-        "answer_p99": round(times[math.ceil(0.99 * len(times)) - 1], 4) if times else 0.0,
-        "answer_mean": round(sum(times) / len(times), 4) if times else 0.0,
+        **answer_figures(times),
         "answer_ms": [round(t * 1000) for t in times],  # all of them, sorted (to pool runs)
     }
+
+
+def answer_figures(times: list[float]) -> dict[str, float]:
+    """Max, 99th percentile and mean (s) of sorted answer times; 0 without any."""
+    if not times:
+        return {"answer_max": 0.0, "answer_p99": 0.0, "answer_mean": 0.0}
+    return {"answer_max": round(times[-1], 4),
+            "answer_p99": round(times[math.ceil(0.99 * len(times)) - 1], 4),
+            "answer_mean": round(sum(times) / len(times), 4)}
