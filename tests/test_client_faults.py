@@ -101,6 +101,17 @@ def test_uecda_connection_refused_is_one_line() -> None:
     assert "retried for 0.3 s" in last_line(err)
 
 
+def test_uecda_warms_up_before_connecting() -> None:
+    # from a cold compile cache the warm-up takes tens of seconds: done after connecting, the
+    # server could deal the first game meanwhile and time the client out
+    p = subprocess.run([sys.executable, "-m", "clients.cli", "--log-level", "info", "uecda",
+                        "--set", "seed=1", "--port", str(free_port()), "--wait", "0"],
+                       capture_output=True, timeout=120, cwd=ROOT)
+    err = p.stderr.decode(errors="replace")
+    assert p.returncode == 1
+    assert "uecda_warm_up" in err and "cannot connect to 127.0.0.1" in last_line(err)
+
+
 def _profile_then(then: Callable[[socket.socket], None]) -> Callable[[socket.socket], None]:
     def script(s: socket.socket) -> None:
         assert len(recv_exactly(s, TABLE_BYTES)) == TABLE_BYTES  # the profile

@@ -65,8 +65,9 @@ class UecdaPlayer:
 
     def warm_up(self) -> None:
         """Load the compiled kernels (one tiny search on a random deal) and start the
-        workers while the server waits for the other players, so the first real decision is
-        not slowed down."""
+        workers, so the first real decision is not slowed down. Call it before connecting:
+        from a cold compile cache it takes tens of seconds, and a server may start the
+        first game as soon as the last player is in."""
         self.decider.warm_up()
 
     def close(self) -> None:
@@ -190,7 +191,6 @@ def play_match(player: UecdaPlayer, transport: Any, recv_timeout: float | None =
     conn = ClientConnection()
     try:
         transport.send(conn.send(player.profile()))
-        player.warm_up()
         return _loop(player, conn, transport, recv_timeout)
     except RemoteProtocolError as e:
         raise ServerFault(f"the server broke protocol 20070 after {player.games_done} "

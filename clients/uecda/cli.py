@@ -55,7 +55,12 @@ def run(args: argparse.Namespace) -> int:
     log.info("uecda_connect", host=args.host, port=args.port, name=args.name, core=cfg.core,
              preset=cfg.preset, playouts=cfg.playouts, seconds=cfg.seconds, alpha=cfg.alpha,
              workers=cfg.workers)
-    transport = connect_tcp(args.host, args.port, args.wait)
+    player.warm_up()  # before connecting: the first game may start when the last player is in
+    try:
+        transport = connect_tcp(args.host, args.port, args.wait)
+    except BaseException:
+        player.close()
+        raise
     if cfg.recv_timeout is not None:
         transport.set_timeout(cfg.recv_timeout)
     try:

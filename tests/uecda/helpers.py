@@ -53,6 +53,7 @@ def corvid_client(port: int, name: str, **settings: Any) -> Callable[[], Any]:
 
     def run() -> tuple[int, UecdaPlayer]:
         player = UecdaPlayer(ClientConfig(**settings), name)
+        player.warm_up()  # as the client does, before connecting
         tr = TcpTransport("127.0.0.1", port)
         try:
             return play_match(player, tr), player
