@@ -37,7 +37,8 @@ def build_parser() -> argparse.ArgumentParser:
         "around one Monte Carlo decision core, with local mock servers and an arena.",
     )
     parser.add_argument(
-        "--log-level", default="info", choices=["debug", "info", "warning", "error"]
+        "--log-level", default="info", choices=["debug", "info", "warning", "error"],
+        help="least level logged (default %(default)s)",
     )
     parser.add_argument(
         "--log-file", metavar="FILE", help="write logs as JSON lines to FILE (default: console)"

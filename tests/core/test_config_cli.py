@@ -1,5 +1,7 @@
+import argparse
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import msgspec
@@ -104,3 +106,23 @@ def test_top_level_options_are_not_abbreviated() -> None:
     args = build_parser().parse_args(["serve", "uecda", "--log", "game.log"])
     assert args.log_file is None and args.log_level == "info"
     assert "game.log" in vars(args).values()
+
+
+def _options_without_their_default(parser: argparse.ArgumentParser, path: str
+                                   ) -> Iterator[str]:
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                yield from _options_without_their_default(sub, f"{path} {name}")
+        elif action.option_strings and action.help is not argparse.SUPPRESS:
+            d = action.default
+            if d is None or d is False or d == [] or isinstance(action, argparse._HelpAction):
+                continue
+            if "default" not in (action.help or ""):
+                yield f"{path} {action.option_strings[-1]} (default {d!r})"
+
+
+def test_every_option_with_a_default_names_it_in_its_help() -> None:
+    from clients.cli import build_parser
+
+    assert list(_options_without_their_default(build_parser(), "corvid")) == []

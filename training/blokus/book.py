@@ -43,7 +43,7 @@ def add_arguments(bp: argparse.ArgumentParser) -> None:
                     "the next ply (default %(default)s)")
     bp.add_argument("--playouts", type=int, default=200000, help="per position (default "
                     "%(default)s)")
-    bp.add_argument("--seed", type=int, default=1)
+    bp.add_argument("--seed", type=int, default=1, help="random seed (default %(default)s)")
     bp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="player settings for the search (uct.*, game.*), as corvid blokus")
 

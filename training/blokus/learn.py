@@ -40,26 +40,34 @@ RUN_KEYS = ("n", "m", "k", "alpha", "updates", "positions", "eps_start", "eps_en
 def add_arguments(lp: argparse.ArgumentParser) -> None:
     lp.add_argument("--out", required=True, metavar="FILE", help="the weights .npz (also "
                     "written at every checkpoint); the checkpoint is FILE.ckpt.npz")
-    lp.add_argument("--n", type=int, default=8, help="best-of-n in the simulations (paper: 8)")
+    lp.add_argument("--n", type=int, default=8,
+                    help="best-of-n in the simulations (default %(default)s; paper: 8)")
     lp.add_argument("--m", type=int, default=8, help="simulations per training position "
-                    "(paper: 100)")
+                    "(default %(default)s; paper: 100)")
     lp.add_argument("--updates", type=int, default=50, help="gradient steps, one self-play "
-                    "game each (paper: 10000)")
+                    "game each (default %(default)s; paper: 10000)")
     lp.add_argument("--positions", type=int, default=8,
-                    help="training positions drawn per self-play game (0: all)")
-    lp.add_argument("--k", type=float, default=0.02)
-    lp.add_argument("--alpha", type=float, default=0.5)
-    lp.add_argument("--eps-start", type=float, default=0.5)
-    lp.add_argument("--eps-end", type=float, default=0.05)
+                    help="training positions drawn per self-play game (0: all; default "
+                    "%(default)s)")
+    lp.add_argument("--k", type=float, default=0.02,
+                    help="the sigmoid's scale: V = sigma(k w.x) (default %(default)s)")
+    lp.add_argument("--alpha", type=float, default=0.5,
+                    help="step size of the batch update (default %(default)s)")
+    lp.add_argument("--eps-start", type=float, default=0.5,
+                    help="epsilon of the epsilon-greedy self-play at the first update "
+                    "(default %(default)s)")
+    lp.add_argument("--eps-end", type=float, default=0.05,
+                    help="... at the last, falling linearly (default %(default)s)")
     lp.add_argument("--selfplay-n", type=int, default=16,
-                    help="greedy self-play moves chosen among this many random moves (0: all)")
-    lp.add_argument("--minutes", type=float, default=0.0, help="stop after this long (0: no "
-                    "limit); --resume goes on")
+                    help="greedy self-play moves chosen among this many random moves (0: all; "
+                    "default %(default)s)")
+    lp.add_argument("--minutes", type=float, default=0.0,
+                    help="stop after this long (default 0: no limit); --resume goes on")
     lp.add_argument("--init", metavar="FILE", help="start from these weights")
     lp.add_argument("--prior-score", type=float, default=0.0, metavar="S",
                     help="without --init, start from +S on the own placed-squares total and "
-                    "-S on the opponent's (0: zero weights)")
-    lp.add_argument("--seed", type=int, default=0)
+                    "-S on the opponent's (default 0: zero weights)")
+    lp.add_argument("--seed", type=int, default=0, help="random seed (default %(default)s)")
     lp.add_argument("--checkpoint-every", type=int, default=10, metavar="U",
                     help="write the checkpoint every U updates (default %(default)s)")
     lp.add_argument("--resume", action="store_true", help="continue the run of OUT.ckpt.npz")

@@ -40,7 +40,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     i.add_argument("--l2", type=float, default=1.0, help="L2 penalty (default 1.0)")
     i.add_argument("--holdout", type=float, default=0.1,
                    help="share of decisions held out for the report (default 0.1)")
-    i.add_argument("--seed", type=int, default=1, help="seed of the held-out split")
+    i.add_argument("--seed", type=int, default=1,
+                   help="seed of the held-out split (default %(default)s)")
     i.set_defaults(func=run_imitate)
     b = sub.add_parser("balance", help="tune the policy by simulation balancing",
                        description="Simulation balancing (search.learn): positions from the "
@@ -49,14 +50,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     b.add_argument("logs", nargs="+", metavar="LOG", help="game logs (or directories)")
     b.add_argument("--weights", default="", help="starting weights (default: bundled)")
     b.add_argument("--out", required=True, help="weights file to write")
-    b.add_argument("--every", type=int, default=20, help="a position every N plays")
-    b.add_argument("--games", type=int, default=0, help="use at most N games")
-    b.add_argument("--iterations", type=int, default=1)
+    b.add_argument("--every", type=int, default=20,
+                   help="a position every N plays (default %(default)s)")
+    b.add_argument("--games", type=int, default=0, help="use at most N games (default 0: all)")
+    b.add_argument("--iterations", type=int, default=1,
+                   help="passes over the positions (default %(default)s)")
     b.add_argument("--m-playouts", type=int, default=8, help="playouts for V̂ (default 8)")
     b.add_argument("--n-playouts", type=int, default=8,
                    help="playouts for the gradient (default 8)")
     b.add_argument("--step", type=float, default=10.0, help="step size (default 10)")
-    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--seed", type=int, default=1, help="random seed (default %(default)s)")
     b.set_defaults(func=run_balance)
 
 

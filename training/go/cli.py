@@ -32,9 +32,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--white", metavar="CMD", help="white's command line (default: --engine)")
     p.add_argument("--games", type=int, required=True, help="games wanted in --out in all")
     p.add_argument("--out", type=Path, required=True, metavar="DIR")
-    p.add_argument("--size", type=int, default=9)
-    p.add_argument("--komi", type=float, default=7.0)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--size", type=int, default=9, help="board size (default %(default)s)")
+    p.add_argument("--komi", type=float, default=7.0, help="komi (default %(default)s)")
+    p.add_argument("--seed", type=int, default=1,
+                   help="{seed} in a command line becomes seed + 2*game (black), + 1 "
+                   "(white) (default %(default)s)")
     p.add_argument("--parallel", type=int, default=1, metavar="J",
                    help="games played at once (default 1)")
     p.add_argument("--timeout", type=float, default=120.0,
@@ -67,10 +69,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     b.add_argument("--n", type=int, default=16,
                    help="playouts estimating the gradient (default 16)")
     b.add_argument("--batch", type=int, default=8, help="positions per update (default 8)")
-    b.add_argument("--test-share", type=float, default=0.1)
+    b.add_argument("--test-share", type=float, default=0.1,
+                   help="share of the games (the last ones) held out (default 0.1)")
     b.add_argument("--levels-only", action="store_true",
                    help="tune only the feature levels and the far moves, not the patterns")
-    b.add_argument("--seed", type=int, default=1)
+    b.add_argument("--seed", type=int, default=1, help="random seed (default %(default)s)")
     b.set_defaults(func=run_balance_command)
     lab = sub.add_parser("label", help="label positions of games with deep-search values",
                          description=LABEL,
@@ -78,9 +81,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     lab.add_argument("--games", type=Path, required=True, metavar="DIR")
     lab.add_argument("--out", type=Path, required=True, metavar="FILE",
                      help="labels, one JSON line per position (appended; resumable)")
-    lab.add_argument("--positions", type=int, default=200)
-    lab.add_argument("--playouts", type=int, default=20000, help="search per position")
-    lab.add_argument("--seed", type=int, default=1)
+    lab.add_argument("--positions", type=int, default=200,
+                     help="positions drawn from the games (default %(default)s)")
+    lab.add_argument("--playouts", type=int, default=20000,
+                     help="search per position (default %(default)s)")
+    lab.add_argument("--seed", type=int, default=1, help="random seed (default %(default)s)")
     lab.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                      help="corvid gtp setting of the labelling search (repeatable)")
     lab.set_defaults(func=run_label_command)
@@ -90,11 +95,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                     help="weights file the value is added to (a copy is written)")
     td.add_argument("--out", type=Path, required=True, metavar="FILE")
     td.add_argument("--games", type=int, required=True, help="self-play games in all")
-    td.add_argument("--size", type=int, default=9)
-    td.add_argument("--komi", type=float, default=7.0)
+    td.add_argument("--size", type=int, default=9, help="board size (default %(default)s)")
+    td.add_argument("--komi", type=float, default=7.0, help="komi (default %(default)s)")
     td.add_argument("--step", type=float, default=0.1, help="TD step size alpha (default 0.1)")
     td.add_argument("--epsilon", type=float, default=0.1, help="exploration (default 0.1)")
-    td.add_argument("--seed", type=int, default=1)
+    td.add_argument("--seed", type=int, default=1, help="random seed (default %(default)s)")
     td.set_defaults(func=run_td_command)
     go.set_defaults(func=lambda _args: go.print_help(sys.stderr) or 2)
 
