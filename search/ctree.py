@@ -18,8 +18,9 @@ order with progressive widening), ``visits[v]`` real visits, ``seat[v]`` the sea
 ``key[v]`` the position key. Edge ``e``: ``move[e]``, ``N[e]``/``W[e]`` visits and value sum
 (priors included; values for the seat to move at the parent), ``N0[e]`` the pseudo-visits
 among them, ``RN[e]``/``RW[e]`` the RAVE pair, ``child[e]`` the node below (-1 = none yet).
-The pools grow (doubling, between batches) up to a memory cap; when the cap is reached the
-search goes on without expanding and counts the expansions it skipped (``pool_full``). Tree
+The pools grow (doubling, between batches) up to a memory cap; when the cap is reached, or
+when a search with a deadline has too little time left to pay for the doubling, the search
+goes on without expanding and counts the expansions it skipped (``pool_full``). Tree
 reuse keeps the subtree of the new root and compacts it in place to the front of the pools.
 
 The game interface (by shape; :class:`TreeGame`)
@@ -52,6 +53,7 @@ a stale copy here:
 
 from __future__ import annotations
 
+import time
 import warnings
 from typing import Any, NamedTuple, Protocol
 
@@ -584,6 +586,10 @@ class CompiledUCT:
         self._layout: tuple[Any, ...] | None = None  # (game kind, move_limit, players)
         self.counters = np.zeros(N_COUNTERS, dtype=np.int64)
         self.counters[C_ROOT] = -1
+        # seconds per MB of new pool that growing took (allocation, first touch, copy), the
+        # largest seen; a first guess from a loaded 2-core machine
+        self.grow_seconds_per_mb = 0.003
+        self.grows_deferred = 0  # in the last search: growths put off for lack of time
 
     def reset(self) -> None:
         self.counters[C_ROOT] = -1
@@ -607,18 +613,34 @@ class CompiledUCT:
             out.append(a)
         return tuple(out)
 
-    def _grow(self, max_moves: int) -> bool:
-        """Double the pool that lacks room, within ``tree_mb``; False when at the cap."""
+    def _grown(self, max_moves: int) -> tuple[int, int]:
+        """The pool sizes after doubling the pool that lacks room."""
         assert self._T is not None
         nodes, edges = len(self._T[0]), len(self._T[5])
         need_nodes = self.counters[C_NODES] + 1 > nodes
         need_edges = self.counters[C_EDGES] + max_moves > edges
-        new_nodes = nodes * 2 if need_nodes else nodes
-        new_edges = max(edges * 2, edges + max_moves) if need_edges else edges
-        if new_nodes * _NODE_BYTES + new_edges * _EDGE_BYTES > self._cap_bytes():
+        return (nodes * 2 if need_nodes else nodes,
+                max(edges * 2, edges + max_moves) if need_edges else edges)
+
+    def _grow(self, max_moves: int) -> bool:
+        """Double the pool that lacks room, within ``tree_mb``; False when at the cap."""
+        new_nodes, new_edges = self._grown(max_moves)
+        mb = (new_nodes * _NODE_BYTES + new_edges * _EDGE_BYTES) / 1e6
+        if mb * 1e6 > self._cap_bytes():
             return False
+        t = time.perf_counter()
         self._T = self._alloc(new_nodes, new_edges, self._T)
+        self.grow_seconds_per_mb = max(self.grow_seconds_per_mb,
+                                       (time.perf_counter() - t) / mb)
         return True
+
+    def _time_to_grow(self, max_moves: int, left: float) -> bool:
+        """Whether growing now would still end well before the deadline: a doubling of a
+        large pool takes a few hundred ms on a loaded machine, and a search that grows in
+        its last moments overruns its budget by that much."""
+        new_nodes, new_edges = self._grown(max_moves)
+        mb = (new_nodes * _NODE_BYTES + new_edges * _EDGE_BYTES) / 1e6
+        return left > 2.0 * mb * self.grow_seconds_per_mb
 
     def pool_bytes(self) -> int:
         """Bytes held by the node and edge pools."""
@@ -677,6 +699,7 @@ class CompiledUCT:
         self.counters[C_FULL] = 0
         self.counters[C_MAXDEPTH] = 0
         self.counters[C_ITER] = 0
+        self.grows_deferred = 0
         # the root: a node of the last tree with this position, or a new one
         reused = 0.0
         seat_to_move = root.to_move
@@ -722,7 +745,11 @@ class CompiledUCT:
                 per_iter = (budget.clock() - t1) / done
             if self.counters[C_NEED_ROOM]:
                 self.counters[C_NEED_ROOM] = 0
-                if not self._grow(game.max_moves):
+                if deadline is not None and not self._time_to_grow(
+                        game.max_moves, deadline - budget.clock()):
+                    cfg_i[5] = 0  # no time to grow: expansions wait for the next search
+                    self.grows_deferred += 1
+                elif not self._grow(game.max_moves):
                     cfg_i[5] = 0  # at the cap: go on without growing (expansions are skipped)
         if shared:
             rng.state = int(stream[0])
@@ -755,6 +782,7 @@ class CompiledUCT:
             "max_depth": int(self.counters[C_MAXDEPTH]),
             "nodes": int(self.counters[C_NODES]),
             "pool_full": int(self.counters[C_FULL]),
+            "grows_deferred": self.grows_deferred,
             "tree_mb": round(self.pool_bytes() / 1e6, 1),
         }
         return SearchResult(

@@ -240,6 +240,27 @@ def test_the_pools_grow() -> None:
     assert u._T is not None and len(u._T[0]) >= 3001
 
 
+def test_no_growth_that_the_time_left_cannot_pay_for() -> None:
+    # doubling a large pool took 100-300 ms on a loaded machine: done in a search's last
+    # moments it overran a 1 s move by that much, so with too little time left the search
+    # goes on without expanding and the next search grows
+    s = GoState(9, 7.0)
+    u = CompiledUCT(CONFIGS["rave"])
+    u.grow_seconds_per_mb = 1e6  # growing would take longer than the 1e4 s budget
+    r = u.search(s.clone(), None, Budget(playouts=3000, seconds=1e4), SplitMix(3))
+    assert r.playouts == 3000 and r.info["grows_deferred"] == 1 and r.info["pool_full"] > 0
+    size = u.pool_bytes()
+    u.grow_seconds_per_mb = 0.0
+    r = u.search(s.clone(), None, Budget(playouts=3000, seconds=1e4), SplitMix(4))
+    assert r.info["grows_deferred"] == 0 and u.pool_bytes() > size
+    assert u.grow_seconds_per_mb > 0.0  # measured on the way
+    # a playout budget has no deadline: the pools grow whatever the rate
+    u = CompiledUCT(CONFIGS["rave"])
+    u.grow_seconds_per_mb = 1e6
+    r = u.search(s.clone(), None, Budget(playouts=3000), SplitMix(3))
+    assert r.info["grows_deferred"] == 0 and r.info["pool_full"] == 0
+
+
 class FakeClock:
     def __init__(self, step: float) -> None:
         self.t = 0.0
