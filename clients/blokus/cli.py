@@ -135,7 +135,9 @@ def _play(args: argparse.Namespace, cfg: PlayerConfig, player: Any, team: str) -
 
 
 def _warmup(player: object) -> None:
-    """Compile or load the kernels and touch the core once before the clock runs."""
+    """Compile or load the kernels before the clock runs: two searches of the core's
+    searcher (not the book), a move apart so that the second re-roots the tree. From a cold
+    compile cache a path first met in a timed move costs seconds: a fallback move."""
     from clients.blokus.player import BlokusPlayer
     from games.blokus_duo import BlokusState
     from search.budget import Budget
@@ -144,8 +146,11 @@ def _warmup(player: object) -> None:
     t = time.perf_counter()
     s = BlokusState(config=player.cfg.game)
     s.play(s.legal_placements()[0])
+    s.clone()  # each move clones the state for the search thread
     try:
-        player.core.search(s, Budget(playouts=8), player.rng)
+        for _ in range(2):
+            res = player.core.searcher.search(s, s.to_move, Budget(playouts=8), player.rng)
+            s.play(int(res.move))  # type: ignore[call-overload,unused-ignore]
     finally:
         player.core.reset()
     log.info("warmup", seconds=round(time.perf_counter() - t, 3))

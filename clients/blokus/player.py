@@ -111,9 +111,12 @@ class Core:
             self.pool = WorkerPool(workers=self.cfg.workers)
             name, conf = core_spec(self.cfg)
             warm = BlokusState(config=self.cfg.game)
-            self.pool.search(name, conf, warm, warm.to_move,
-                             Budget(playouts=8 * self.cfg.workers), np.random.default_rng(0),
-                             session="warm-up")
+            rng = np.random.default_rng(0)
+            for _ in range(2):  # the second search re-roots each worker's tree
+                res = self.pool.search(name, conf, warm, warm.to_move,
+                                       Budget(playouts=8 * self.cfg.workers), rng,
+                                       session="warm-up")
+                warm.play(int(res.move))  # type: ignore[call-overload,unused-ignore]
         except _POOL_ERRORS as e:
             self._workers_failed(e)
 
@@ -226,14 +229,16 @@ class BlokusPlayer:
             info["reason"] = "single_move"
             return st.code(legal[0]), info
         seconds = self.cfg.time - self.cfg.margin - (time.perf_counter() - t0)
-        if seconds <= 0.01:
-            info["fallback"] = "no_time_left"
-            return st.code(fb), info
-        if self._busy is not None and self._busy.is_alive():
+        if self._busy is not None and self._busy.is_alive() and seconds > 0.01:
             self._busy.join(seconds)
             if self._busy.is_alive():
                 info["fallback"] = "previous_search_still_running"
                 return st.code(fb), info
+            # the wait took part of this move's time
+            seconds = self.cfg.time - self.cfg.margin - (time.perf_counter() - t0)
+        if seconds <= 0.01:
+            info["fallback"] = "no_time_left"
+            return st.code(fb), info
         box: dict[str, Any] = {}
         root = st.clone()
         budget = Budget(seconds=max(seconds - 0.02, 0.0))

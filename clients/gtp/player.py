@@ -70,19 +70,24 @@ class SearchPlayer:
             self.pool = WorkerPool(workers=self.config.workers)
             name, conf = core_spec(self.config)
             warm = GoState(9, 7.0)
-            self.pool.search(name, conf, warm, warm.to_move,
-                             Budget(playouts=16 * self.config.workers), self.rng,
-                             session="warm-up")
+            for _ in range(2):  # the second search re-roots each worker's tree
+                res = self.pool.search(name, conf, warm, warm.to_move,
+                                       Budget(playouts=16 * self.config.workers), self.rng,
+                                       session="warm-up")
+                warm.play(res.move)
         except _POOL_ERRORS as e:
             self._workers_failed(e)
 
     def warm_up(self) -> None:
-        """Load (or compile) the core's kernels with a tiny search of a throwaway core, so
-        the first move's time is spent searching."""
+        """Load (or compile) the core's kernels with two tiny searches of a throwaway core,
+        a move apart so that the second re-roots the tree (from a cold compile cache that
+        path alone took 4 s of the second move), so each move's time is spent searching."""
         from games.go import GoState
 
         s = GoState(5, 0.5)
-        make_core(self.config).search(s, s.to_move, Budget(playouts=8), self.rng)
+        core = make_core(self.config)
+        for _ in range(2):
+            s.play(core.search(s, s.to_move, Budget(playouts=8), self.rng).move)
 
     def close(self) -> None:
         if self.pool is not None:

@@ -122,11 +122,16 @@ class Decider:
             return
         t0 = time.perf_counter()
         try:
+            from games.daihinmin.kernels import gen_moves_list
+            from games.daihinmin.learned import decision_rows
             from games.daihinmin.state import Match, MatchConfig
 
             st = Match(MatchConfig(seed=0)).deal().state()
             root = self._root(self._info(st.info_set(st.to_move), -1))
             self.core.search(root, st.to_move, Budget(playouts=8), np.random.default_rng(0))
+            # and what the opponent model's refit after each game compiles
+            hand = int(st.hand(st.to_move))
+            decision_rows(st, st.to_move, gen_moves_list(hand, 0, 0, 0)[-1])
             if self.sampler is not None:
                 self.sampler.reset()
         except Exception as e:  # the client boundary: warming up is optional
