@@ -84,8 +84,11 @@ def main(argv: list[str] | None = None) -> int:
                                                       *args.opponent_set])
     label = " ".join([args.core or PlayerConfig().core, *args.set])
     args.out = arena_out(args, NAME) if not args.resume else None
-    print(f"player under test: {label}  opponent: {args.opponent}  {args.time:g} s per "
-          f"move  dialect {args.dialect}; records in {args.resume or args.out}")
+    if args.resume:
+        print(f"resuming the run in {args.resume} (its players, games and options)")
+    else:
+        print(f"player under test: {label}  opponent: {args.opponent}  {args.time:g} s per "
+              f"move  dialect {args.dialect}; records in {args.out}")
     print(f"{'game':>4} {'seat':>4} {'first':>5} {'result':>6} {'p1':>4} {'p2':>4} "
           f"{'plies':>5}  end", flush=True)
     sgf_dir = Path(args.sgf_dir) if args.sgf_dir else None
@@ -102,7 +105,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     fig = figures(res.records)
     opts = res.config.options
-    fig.update(core=label, opponent=args.opponent, time=opts["timeout"],
+    label, opponent_name = describe(res.config.players)  # a resumed run's own players
+    fig.update(core=label, opponent=opponent_name, time=opts["timeout"],
                dialect=opts["dialect"], seconds=round(res.seconds, 1))
     print(format_table(res.standings()))
     print(f"games {fig['games']}  wins {fig['wins']}  draws {fig['draws']}  losses "
@@ -112,6 +116,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         emit_json(fig)
     return 0 if not fig["failed"] else 1
+
+
+def describe(players: list[str]) -> tuple[str, str]:
+    """The player under test's label (its core and settings) and the opponent's name, from
+    the arena's player specs (``player=corvid:core=alphabeta``, ``opponent=corvid:preset=v1``,
+    ``opponent=biggest``)."""
+    specs = dict(p.split("=", 1) for p in players)
+    _, _, mine = specs[PLAYER].partition(":")
+    settings = [kv for kv in mine.split(",") if kv]
+    core = next((kv[5:] for kv in settings if kv.startswith("core=")), PlayerConfig().core)
+    label = " ".join([core, *(kv for kv in settings if not kv.startswith("core="))])
+    kind, _, theirs = specs[OPPONENT].partition(":")
+    return label, (theirs.split(",")[0].split("=", 1)[1] if theirs else kind)
 
 
 def game_line(r: GameRecord) -> str:
