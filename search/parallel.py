@@ -152,6 +152,14 @@ def merge_results(results: list[SearchResult], final: str = "visits") -> SearchR
     )
 
 
+def next_margin(margin: float, late: float, seconds: float) -> float:
+    """The round-trip margin after a search that came back ``late`` seconds after its budget
+    (negative: early): all of a delay is added at once, half of an earliness is given back,
+    within [0, a quarter of the budget]."""
+    step = late if late > 0 else 0.5 * late
+    return min(max(0.0, margin + step), 0.25 * seconds)
+
+
 class WorkerPool:
     """Coordinator of root-parallel search. Use as a context manager.
 
@@ -159,6 +167,10 @@ class WorkerPool:
     ``endpoint``). ``search`` sends the same root to every ready worker with a different seed
     and merges what comes back by ``reply_timeout``; a local worker found dead is dropped
     (its share of a playout budget goes to the others from the next search on).
+
+    A time budget covers the whole round trip: the workers search ``seconds − margin``, where
+    the margin (sending the root, the replies, the merge) is learned from how late or early
+    each search came back (:func:`next_margin`).
     """
 
     def __init__(self, workers: int = 2, endpoint: str = "tcp://127.0.0.1:*",
@@ -177,6 +189,7 @@ class WorkerPool:
         self.ready: list[bytes] = []
         self.pids: dict[bytes, int] = {}
         self.tasks = 0  # tasks sent so far (each search is one task number)
+        self.margin = 0.01  # seconds of a time budget kept for the round trip (learned)
         deadline = time.monotonic() + start_timeout
         while len(self.ready) < workers:
             if not self.sock.poll(max(1, int(1000 * (deadline - time.monotonic())))):
@@ -198,6 +211,8 @@ class WorkerPool:
                session: str = "default", reply_timeout: float | None = None) -> SearchResult:
         if not self.ready:
             raise RuntimeError("no workers")
+        t0 = time.monotonic()
+        seconds = None if budget.seconds is None else max(0.0, budget.seconds - self.margin)
         payload = pickle.dumps(root)
         cfg = _encoder.encode(config)
         per_worker = None
@@ -205,7 +220,7 @@ class WorkerPool:
             per_worker = max(1, -(-budget.playouts // len(self.ready)))
         self.tasks += 1
         for ident in self.ready:
-            task = Task(session, core, cfg, payload, seat, per_worker, budget.seconds,
+            task = Task(session, core, cfg, payload, seat, per_worker, seconds,
                         int(rng.integers(2**62)), self.tasks)
             self.sock.send_multipart([ident, _encoder.encode(task)])
         if reply_timeout is None:  # a worker that died must not hang the client forever
@@ -236,7 +251,11 @@ class WorkerPool:
         if not results:
             raise RuntimeError("no worker answered" + (f": {errors[0]}" if errors else ""))
         final = getattr(config, "final", _FINAL.get(core, "visits"))
-        return merge_results(results, final)
+        merged = merge_results(results, final)
+        if budget.seconds is not None and budget.playouts is None:
+            late = time.monotonic() - t0 - budget.seconds
+            self.margin = next_margin(self.margin, late, budget.seconds)
+        return merged
 
     def close(self) -> None:
         for ident in self.ready:

@@ -3,7 +3,7 @@ import pytest
 
 from search.budget import Budget
 from search.flat import FlatConfig
-from search.parallel import WorkerPool, merge_results
+from search.parallel import WorkerPool, merge_results, next_margin
 from search.result import SearchResult
 from search.uct import UCTConfig
 from tests.toygames import HighCard, Nim
@@ -41,6 +41,29 @@ def test_root_parallel_search_over_two_worker_processes() -> None:
         h.play(8)
         res3 = pool.search("flat", FlatConfig(), h.info_set(1), 1, Budget(playouts=1000), rng)
         assert res3.move == 0 and sum(res3.visits) == 1000
+
+
+def test_the_round_trip_margin_follows_lateness() -> None:
+    assert next_margin(0.01, 0.03, 1.0) == pytest.approx(0.04)  # 30 ms late: all of it
+    assert next_margin(0.04, -0.02, 1.0) == pytest.approx(0.03)  # 20 ms early: half back
+    assert next_margin(0.005, -0.05, 1.0) == 0.0  # never negative
+    assert next_margin(0.2, 0.2, 1.0) == 0.25  # at most a quarter of the budget
+    m = 0.0  # a steady 25 ms of round trip is learned at once and kept within a few ms
+    for _ in range(20):
+        m = next_margin(m, 0.025 - m, 1.0)
+    assert m == pytest.approx(0.025)
+
+
+def test_a_time_budget_reaches_the_workers_less_the_margin() -> None:
+    rng = np.random.default_rng(3)
+    with WorkerPool(workers=1) as pool:
+        pool.margin = 0.04
+        pool.search("uct", UCTConfig(), Nim(13, 3), None, Budget(playouts=50, seconds=0.05),
+                    rng)
+        assert pool.margin == 0.04  # a playout cap can end a search early: nothing learned
+        pool.margin = 0.05
+        res = pool.search("uct", UCTConfig(), Nim(13, 3), None, Budget(seconds=0.05), rng)
+        assert res.playouts <= 1  # 0 s for the worker: only what a search always does
 
 
 @pytest.mark.integration
