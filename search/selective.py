@@ -31,6 +31,8 @@ Features = Callable[[Any], np.ndarray]
 # simulate(state, w, k, n, m, rng) -> win rate in [0, 1] of m best-of-n simulations for the
 # seat to move at `state`
 Simulate = Callable[[Any, np.ndarray, float, int, int, np.random.Generator], float]
+# win rates of many positions at once (w, k, and a seed per position): a parallel backend
+WinRates = Callable[[list[Any], np.ndarray, float, list[int]], list[float]]
 
 
 class SelectiveConfig(msgspec.Struct, frozen=True):
@@ -130,12 +132,18 @@ class SelectiveLearner:
 
     def __init__(self, features: Features, config: SelectiveConfig | None = None,
                  simulate: Simulate | None = None,
-                 make_eval: Callable[[np.ndarray, float], LinearEval] | None = None) -> None:
+                 make_eval: Callable[[np.ndarray, float], LinearEval] | None = None,
+                 win_rates: WinRates | None = None) -> None:
         """``make_eval(w, k)`` may build a game's faster :class:`LinearEval` subclass (one
-        with a compiled ``child_values``); by default ``LinearEval(w, k, features)``."""
+        with a compiled ``child_values``); by default ``LinearEval(w, k, features)``.
+        ``win_rates(positions, w, k, seeds)``: the simulations of an update's positions at
+        once (worker processes); each position gets a seed drawn from the run's generator and
+        its simulations their own generator from it, so the result does not depend on how
+        the positions are shared out (but differs from the in-process stream)."""
         self.features = features
         self.config = config or SelectiveConfig()
         self.simulate = simulate
+        self.win_rates = win_rates
         self.make_eval = make_eval or (lambda w, k: LinearEval(w, k, self.features))
 
     def epsilon(self, t: int) -> float:
@@ -174,10 +182,14 @@ class SelectiveLearner:
         grad = np.zeros_like(w)
         err2 = 0.0
         rs = []
-        for p in positions:
+        batch = None
+        if self.win_rates is not None:
+            seeds = [int(rng.integers(2**63)) for _ in positions]
+            batch = self.win_rates(positions, w, cfg.k, seeds)
+        for i, p in enumerate(positions):
             x = np.asarray(self.features(p), dtype=np.float64)
             vt = sigmoid(cfg.k * float(w @ x))
-            r = self.win_rate(p, ev, rng)
+            r = self.win_rate(p, ev, rng) if batch is None else float(batch[i])
             grad += (r - vt) * vt * (1.0 - vt) * x
             err2 += (r - vt) ** 2
             rs.append(r)

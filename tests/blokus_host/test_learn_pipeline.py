@@ -60,3 +60,36 @@ def test_resume_refuses_other_settings(tmp_path: Path) -> None:
     assert run(args) == 0
     assert run([*args, "--resume", "--m", "5"]) == 2
     assert run(["--out", str(tmp_path / "none.npz"), "--resume"]) == 2
+
+
+@pytest.mark.integration
+def test_ray_workers_give_the_weights_of_one_process(tmp_path: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    import training.blokus.learn as L
+
+    ray_out = tmp_path / "ray.npz"
+    assert run(["--out", str(ray_out), *SMALL, "--workers", "2"]) == 0
+    w_ray, _, meta = load_weights(ray_out)
+    assert "--workers 2" in meta["command"] and meta["updates"] == 4
+
+    class OneProcess:  # the same seeded simulations, every position in one call
+        def __init__(self, workers: int, n: int, m: int, address: str | None = None) -> None:
+            self.n, self.m = n, m
+
+        def __call__(self, positions, w, k, seeds):  # type: ignore[no-untyped-def]
+            return L.simulate_seeded(positions, w, k, self.n, self.m, seeds)
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(L, "RayWinRates", OneProcess)
+    one = tmp_path / "one.npz"
+    assert run(["--out", str(one), *SMALL, "--workers", "2"]) == 0
+    assert np.array_equal(load_weights(one)[0], w_ray)
+    # the seeded stream is not the in-process one: a checkpoint of one is not resumed as other
+    plain = tmp_path / "plain.npz"
+    args = ["--out", str(plain), *SMALL]
+    args[args.index("--updates") + 1] = "1"
+    assert run(args) == 0
+    assert run([*args, "--resume", "--workers", "2"]) == 2
+    assert run(["--out", str(tmp_path / "x.npz"), *SMALL, "--workers", "1", "--python"]) == 2

@@ -7,6 +7,11 @@ done, Ctrl-C, SIGTERM) the weights so far go to ``--out`` and the learner's stat
 statistics, the random generator, the update reached, the settings) to ``OUT.ckpt.npz``;
 ``--resume`` continues from there with the same settings, drawing the same random numbers as
 an uninterrupted run. An interrupted update is run again, so nothing finished is lost.
+
+``--workers N`` shares each update's simulations out as N Ray tasks (the arena's backend:
+``servers.arena.backends.start_ray``, a local Ray of N CPUs or the cluster at
+``--ray-address``). Each position's simulations then draw from a seed of their own, so the
+weights do not depend on N (nor on the cluster), but differ from an in-process run's.
 """
 
 from __future__ import annotations
@@ -34,7 +39,7 @@ log = structlog.get_logger()
 
 # the settings that define a run: a resumed run must have the same
 RUN_KEYS = ("n", "m", "k", "alpha", "updates", "positions", "eps_start", "eps_end",
-            "selfplay_n", "init", "prior_score", "seed", "python")
+            "selfplay_n", "init", "prior_score", "seed", "python", "seeded")
 
 
 def add_arguments(lp: argparse.ArgumentParser) -> None:
@@ -73,6 +78,12 @@ def add_arguments(lp: argparse.ArgumentParser) -> None:
     lp.add_argument("--resume", action="store_true", help="continue the run of OUT.ckpt.npz")
     lp.add_argument("--python", action="store_true", help="plain-Python simulations (the "
                     "reference; slow)")
+    lp.add_argument("--workers", type=int, default=0, metavar="N",
+                    help="simulate each update's positions as N Ray tasks (default 0: in "
+                    "this process; any N >= 1 gives the same weights)")
+    lp.add_argument("--ray-address", metavar="ADDR",
+                    help="with --workers: the Ray cluster to use (auto, HOST:PORT) instead "
+                    "of a local Ray of N CPUs")
 
 
 def checkpoint_path(out: str | Path) -> Path:
@@ -80,7 +91,40 @@ def checkpoint_path(out: str | Path) -> Path:
 
 
 def _settings(args: argparse.Namespace) -> dict[str, Any]:
-    return {k: getattr(args, k) for k in RUN_KEYS}
+    settings = {k: getattr(args, k) for k in RUN_KEYS if k != "seeded"}
+    if args.workers > 0:  # (an older checkpoint has no such key: in-process)
+        settings["seeded"] = True
+    return settings
+
+
+def simulate_seeded(positions: list[BlokusState], w: np.ndarray, k: float, n: int, m: int,
+                    seeds: list[int]) -> list[float]:
+    """The compiled simulations of each position, each from its own seed (a Ray task)."""
+    return [selective_simulate(p, w, k, n, m, np.random.default_rng(s))
+            for p, s in zip(positions, seeds, strict=True)]
+
+
+class RayWinRates:
+    """``SelectiveLearner``'s ``win_rates``: an update's positions in ``workers`` Ray tasks."""
+
+    def __init__(self, workers: int, n: int, m: int, address: str | None = None) -> None:
+        from servers.arena.backends import start_ray
+
+        self.ray, self.started = start_ray(address, workers)
+        self.task = self.ray.remote(num_cpus=1, max_retries=2)(simulate_seeded)
+        self.workers, self.n, self.m = workers, n, m
+
+    def __call__(self, positions: list[Any], w: np.ndarray, k: float, seeds: list[int]
+                 ) -> list[float]:
+        w_ref = self.ray.put(w)
+        parts = [c for c in np.array_split(np.arange(len(positions)), self.workers) if len(c)]
+        futures = [self.task.remote([positions[i] for i in c], w_ref, k, self.n, self.m,
+                                    [seeds[i] for i in c]) for c in parts]
+        return [r for part in self.ray.get(futures) for r in part]
+
+    def close(self) -> None:
+        if self.started:
+            self.ray.shutdown()
 
 
 def save_checkpoint(path: Path, t: int, w: np.ndarray, history: list[dict[str, float]],
@@ -108,9 +152,28 @@ def learn_main(args: argparse.Namespace) -> int:
     settings = _settings(args)
     ckpt = checkpoint_path(args.out)
     rng = np.random.default_rng(args.seed)
+    if args.workers < 0 or (args.workers and args.python):
+        print("--workers: N >= 0, and the workers run the compiled simulations (not with "
+              "--python)", file=sys.stderr)
+        return 2
+    if args.ray_address and not args.workers:
+        print("--ray-address needs --workers N", file=sys.stderr)
+        return 2
+    win_rates: Any = None
+    if args.workers:
+        win_rates = RayWinRates(args.workers, cfg.n, cfg.m, args.ray_address)
+    try:
+        return _learn(args, cfg, settings, ckpt, rng, win_rates)
+    finally:
+        if win_rates is not None:
+            win_rates.close()
+
+
+def _learn(args: argparse.Namespace, cfg: SelectiveConfig, settings: dict[str, Any],
+           ckpt: Path, rng: np.random.Generator, win_rates: Any) -> int:
     learner = SelectiveLearner(blokus_features, cfg,
                                simulate=None if args.python else selective_simulate,
-                               make_eval=BlokusEval)
+                               make_eval=BlokusEval, win_rates=win_rates)
     start, history, before = 0, [], 0.0
     w0: np.ndarray | None = None
     if args.resume:
@@ -192,6 +255,9 @@ def command(args: argparse.Namespace) -> str:
     """The command line that makes this run (every setting spelled out)."""
     parts = ["corvid", "blokus", "learn", "--out", str(args.out)]
     for k in RUN_KEYS:
+        if k == "seeded":
+            parts += ["--workers", str(args.workers)] if args.workers else []
+            continue
         v = getattr(args, k)
         if k == "python":
             parts += ["--python"] if v else []
