@@ -84,9 +84,7 @@ def uecda_moves(workers: int, seconds: float, moves: int) -> list[int]:
         out = []
         for game in range(moves):
             st = Match(MatchConfig(seed=100 + game)).deal().state()
-            t0 = time.perf_counter()
-            root = dec._root(dec._info(st.info_set(st.to_move), game))
-            res = dec._search(root, st.to_move, game, time.perf_counter() - t0)
+            res = dec.decide(st, st.to_move, game, time.perf_counter())
             out.append(int(res.playouts))
         return out
     finally:

@@ -175,6 +175,13 @@ class Decider:
                 self._workers_failed(e)
         return self.core.search(root, seat, budget, self.rng)  # type: ignore[no-any-return]
 
+    def decide(self, st: GameState, seat: int, game: int, t0: float) -> SearchResult:
+        """One decision's search for ``seat`` from the state ``st`` (what it knows: its
+        information set), the inference included; ``t0`` is when the decision began
+        (``time.perf_counter``), so a time budget counts what came before."""
+        root = self._root(self._info(st.info_set(seat), game))
+        return self._search(root, seat, game, time.perf_counter() - t0)
+
     # -- moves ----------------------------------------------------------------------------
     def move(self, tr: GameTracker, lead: bool) -> int:
         st = tr.shadow
@@ -193,8 +200,7 @@ class Decider:
         try:
             if st.to_move != tr.me:
                 raise RuntimeError(f"shadow says player {st.to_move} moves, not us")
-            root = self._root(self._info(st.info_set(tr.me), tr.game))
-            res = self._search(root, tr.me, tr.game, time.perf_counter() - t0)
+            res = self.decide(st, tr.me, tr.game, t0)
             if res.move not in legal:
                 raise RuntimeError(f"search chose an illegal move {res.move}")
         except Exception as e:  # the client boundary: never lose a move to a bug
