@@ -193,7 +193,16 @@ BEHAVIOURS = ["random", "team+random", "team+close", "team+reset", "silent", "ha
 
 
 def _hostile(port: int, behaviour: str, blob: bytes, stop: threading.Event) -> None:
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+    try:
+        _hostile_on(socket.create_connection(("127.0.0.1", port), timeout=10), behaviour,
+                    blob, stop)
+    except (BrokenPipeError, ConnectionResetError):
+        pass  # the host hung up on us first, as it may after a violation
+
+
+def _hostile_on(conn: socket.socket, behaviour: str, blob: bytes, stop: threading.Event
+                ) -> None:
+    with conn as s:
         if behaviour == "random":
             s.sendall(blob)
         elif behaviour.startswith("team"):
