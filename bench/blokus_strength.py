@@ -82,11 +82,11 @@ def main(argv: list[str] | None = None) -> int:
         key = "preset" if args.opponent in PRESETS else "core"
         opponent = f"{OPPONENT}=corvid:" + ",".join([f"{key}={args.opponent}",
                                                       *args.opponent_set])
-    label = " ".join([args.core or PlayerConfig().core, *args.set])
     args.out = arena_out(args, NAME) if not args.resume else None
     if args.resume:
         print(f"resuming the run in {args.resume} (its players, games and options)")
     else:
+        label = describe([player, opponent])[0]
         print(f"player under test: {label}  opponent: {args.opponent}  {args.time:g} s per "
               f"move  dialect {args.dialect}; records in {args.out}")
     print(f"{'game':>4} {'seat':>4} {'first':>5} {'result':>6} {'p1':>4} {'p2':>4} "

@@ -613,34 +613,32 @@ class CompiledUCT:
             out.append(a)
         return tuple(out)
 
-    def _grown(self, max_moves: int) -> tuple[int, int]:
-        """The pool sizes after doubling the pool that lacks room."""
+    def _grown(self, max_moves: int) -> tuple[int, int, int]:
+        """The pool sizes after doubling the pool that lacks room, and their bytes."""
         assert self._T is not None
         nodes, edges = len(self._T[0]), len(self._T[5])
-        need_nodes = self.counters[C_NODES] + 1 > nodes
-        need_edges = self.counters[C_EDGES] + max_moves > edges
-        return (nodes * 2 if need_nodes else nodes,
-                max(edges * 2, edges + max_moves) if need_edges else edges)
+        if self.counters[C_NODES] + 1 > nodes:
+            nodes *= 2
+        if self.counters[C_EDGES] + max_moves > edges:
+            edges = max(edges * 2, edges + max_moves)
+        return nodes, edges, nodes * _NODE_BYTES + edges * _EDGE_BYTES
 
     def _grow(self, max_moves: int) -> bool:
         """Double the pool that lacks room, within ``tree_mb``; False when at the cap."""
-        new_nodes, new_edges = self._grown(max_moves)
-        mb = (new_nodes * _NODE_BYTES + new_edges * _EDGE_BYTES) / 1e6
-        if mb * 1e6 > self._cap_bytes():
+        new_nodes, new_edges, size = self._grown(max_moves)
+        if size > self._cap_bytes():
             return False
         t = time.perf_counter()
         self._T = self._alloc(new_nodes, new_edges, self._T)
         self.grow_seconds_per_mb = max(self.grow_seconds_per_mb,
-                                       (time.perf_counter() - t) / mb)
+                                       (time.perf_counter() - t) / (size / 1e6))
         return True
 
     def _time_to_grow(self, max_moves: int, left: float) -> bool:
         """Whether growing now would still end well before the deadline: a doubling of a
         large pool takes a few hundred ms on a loaded machine, and a search that grows in
         its last moments overruns its budget by that much."""
-        new_nodes, new_edges = self._grown(max_moves)
-        mb = (new_nodes * _NODE_BYTES + new_edges * _EDGE_BYTES) / 1e6
-        return left > 2.0 * mb * self.grow_seconds_per_mb
+        return left > 2.0 * self._grown(max_moves)[2] / 1e6 * self.grow_seconds_per_mb
 
     def pool_bytes(self) -> int:
         """Bytes held by the node and edge pools."""

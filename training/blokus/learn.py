@@ -39,7 +39,7 @@ log = structlog.get_logger()
 
 # the settings that define a run: a resumed run must have the same
 RUN_KEYS = ("n", "m", "k", "alpha", "updates", "positions", "eps_start", "eps_end",
-            "selfplay_n", "init", "prior_score", "seed", "python", "seeded")
+            "selfplay_n", "init", "prior_score", "seed", "python")
 
 
 def add_arguments(lp: argparse.ArgumentParser) -> None:
@@ -91,8 +91,8 @@ def checkpoint_path(out: str | Path) -> Path:
 
 
 def _settings(args: argparse.Namespace) -> dict[str, Any]:
-    settings = {k: getattr(args, k) for k in RUN_KEYS if k != "seeded"}
-    if args.workers > 0:  # (an older checkpoint has no such key: in-process)
+    settings = {k: getattr(args, k) for k in RUN_KEYS}
+    if args.workers > 0:  # per-position seeds, whatever N (an in-process run has no such key)
         settings["seeded"] = True
     return settings
 
@@ -159,46 +159,62 @@ def learn_main(args: argparse.Namespace) -> int:
     if args.ray_address and not args.workers:
         print("--ray-address needs --workers N", file=sys.stderr)
         return 2
-    win_rates: Any = None
-    if args.workers:
-        win_rates = RayWinRates(args.workers, cfg.n, cfg.m, args.ray_address)
+    begun = _start(args, settings, ckpt, rng)
+    if begun is None:
+        return 2
+    # Ray only once the run is sure to go ahead
+    win_rates = RayWinRates(args.workers, cfg.n, cfg.m, args.ray_address) if args.workers \
+        else None
     try:
-        return _learn(args, cfg, settings, ckpt, rng, win_rates)
+        return _learn(args, cfg, settings, ckpt, rng, begun, win_rates)
     finally:
         if win_rates is not None:
             win_rates.close()
 
 
-def _learn(args: argparse.Namespace, cfg: SelectiveConfig, settings: dict[str, Any],
-           ckpt: Path, rng: np.random.Generator, win_rates: Any) -> int:
-    learner = SelectiveLearner(blokus_features, cfg,
-                               simulate=None if args.python else selective_simulate,
-                               make_eval=BlokusEval, win_rates=win_rates)
+Begun = tuple[np.ndarray | None, int, list[dict[str, float]], float]
+
+
+def _start(args: argparse.Namespace, settings: dict[str, Any], ckpt: Path,
+           rng: np.random.Generator) -> Begun | None:
+    """Where the run starts (weights, update, statistics, seconds so far; the generator set
+    from a checkpoint), or None after saying on stderr why it cannot."""
     start, history, before = 0, [], 0.0
     w0: np.ndarray | None = None
     if args.resume:
         if not ckpt.exists():
             print(f"no checkpoint {ckpt} to resume", file=sys.stderr)
-            return 2
+            return None
         c = load_checkpoint(ckpt)
         if c["settings"] != settings:
-            diff = {k: (c["settings"].get(k), v) for k, v in settings.items()
-                    if c["settings"].get(k) != v}
+            diff = {k: (c["settings"].get(k), settings.get(k))
+                    for k in sorted(c["settings"].keys() | settings.keys())
+                    if c["settings"].get(k) != settings.get(k)}
             print(f"{ckpt} is a run with other settings (checkpoint, now): {diff}",
                   file=sys.stderr)
-            return 2
+            return None
         w0, start, history, before = c["w"], c["t"] + 1, c["history"], c["seconds"]
         rng.bit_generator.state = c["rng"]
         log.info("learn_resume", checkpoint=str(ckpt), update=start)
     elif ckpt.exists():
         print(f"{ckpt} exists: --resume to continue that run, or remove it", file=sys.stderr)
-        return 2
+        return None
     elif args.init:
         w0, _, _ = load_weights(args.init)
     elif args.prior_score:
         w0 = np.zeros(len(blokus_features(BlokusState())))
         w0[feature_index(0, None, own=True)] = args.prior_score
         w0[feature_index(0, None, own=False)] = -args.prior_score
+    return w0, start, history, before
+
+
+def _learn(args: argparse.Namespace, cfg: SelectiveConfig, settings: dict[str, Any],
+           ckpt: Path, rng: np.random.Generator, begun: Begun,
+           win_rates: RayWinRates | None) -> int:
+    w0, start, history, before = begun
+    learner = SelectiveLearner(blokus_features, cfg,
+                               simulate=None if args.python else selective_simulate,
+                               make_eval=BlokusEval, win_rates=win_rates)
     t0 = time.monotonic()
     limit = args.minutes * 60.0
     last: dict[str, Any] = {}
@@ -255,14 +271,13 @@ def command(args: argparse.Namespace) -> str:
     """The command line that makes this run (every setting spelled out)."""
     parts = ["corvid", "blokus", "learn", "--out", str(args.out)]
     for k in RUN_KEYS:
-        if k == "seeded":
-            parts += ["--workers", str(args.workers)] if args.workers else []
-            continue
         v = getattr(args, k)
         if k == "python":
             parts += ["--python"] if v else []
         elif v is not None:
             parts += ["--" + k.replace("_", "-"), str(v)]
+    if args.workers:
+        parts += ["--workers", str(args.workers)]
     return shlex.join(parts)
 
 
