@@ -117,10 +117,17 @@ class RayWinRates:
     def __call__(self, positions: list[Any], w: np.ndarray, k: float, seeds: list[int]
                  ) -> list[float]:
         w_ref = self.ray.put(w)
-        parts = [c for c in np.array_split(np.arange(len(positions)), self.workers) if len(c)]
+        # interleaved, not halves: a game's early positions cost several times its late ones
+        # (contiguous halves of a 35-position update: 2.26 s against 0.43 s of CPU)
+        parts = [list(range(j, len(positions), self.workers)) for j in range(self.workers)]
+        parts = [c for c in parts if c]
         futures = [self.task.remote([positions[i] for i in c], w_ref, k, self.n, self.m,
                                     [seeds[i] for i in c]) for c in parts]
-        return [r for part in self.ray.get(futures) for r in part]
+        rates = [0.0] * len(positions)
+        for c, part in zip(parts, self.ray.get(futures), strict=True):
+            for i, r in zip(c, part, strict=True):
+                rates[i] = r
+        return rates
 
     def close(self) -> None:
         if self.started:
