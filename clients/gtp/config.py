@@ -41,6 +41,9 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # playouts (games.go.state.PlayoutSettings): 3 learned (weights), 2 MoGo-like + capture
     # anywhere, 1 local, 0 light
     playout_policy: Literal[0, 1, 2, 3] = 2
+    # last good reply with forgetting in the playouts (games.go.lgrf; compiled uct only):
+    # 0 off, 1 the reply to the last move, 2 to the last two moves first
+    lgrf: Literal[0, 1, 2] = 0
     # learned knowledge (clients.gtp.knowledge): the weights file of `corvid learn go learn`
     # ("" = the bundled games/go/data/weights-9x9.npz), read when policy 3 or the learned
     # priors use it; the learned priors replace the heuristic ones: every move starts with
@@ -93,6 +96,9 @@ class GtpConfig(msgspec.Struct, frozen=True):
         if not self.min_size <= self.default_size <= self.max_size:
             raise ValueError(f"default_size={self.default_size} must lie within "
                              f"min_size..max_size ({self.min_size}..{self.max_size})")
+        if self.lgrf and (self.core != "uct" or not self.compiled):
+            raise ValueError(f"lgrf={self.lgrf} needs the compiled tree (core=uct, "
+                             "compiled=true): the other cores' playouts keep no reply tables")
         for name, ok in (
                 ("playouts", self.playouts >= 0), ("seconds", self.seconds >= 0),
                 ("min_playouts", self.min_playouts >= 0), ("rave_k", self.rave_k > 0),

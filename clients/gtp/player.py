@@ -131,7 +131,7 @@ class SearchPlayer:
             log.info("gtp_pass_won", margin=margin)
             return Decision(None)
         state = board.search_state(colour)
-        state.settings = state.settings._replace(policy=cfg.playout_policy)
+        state.settings = state.settings._replace(policy=cfg.playout_policy, lgrf=cfg.lgrf)
         if cfg.prior_scale != 1.0:
             state.prior_weights = PriorWeights().scaled(cfg.prior_scale)
         prepare_state(state, cfg)  # learned weights and priors (clients.gtp.knowledge)

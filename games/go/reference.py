@@ -321,6 +321,50 @@ class RefBoard:
             moves.append(p)
         return self.area()[0], moves, s
 
+    def playout_lgr(self, s: int, policy: int, pat: object, sa_min: int, max_moves: int,
+                    replies: dict[tuple[int, ...], int], level: int, komi: float
+                    ) -> tuple[int, list[int], int]:
+        """:meth:`playout` with last good reply with forgetting (``games.go.lgrf``):
+        ``replies`` maps (c, prev) and (c, prev2, prev) to c's stored reply, and is updated
+        by the result."""
+        first, last2, last = self.to_play, self.last2, self.last
+        moves: list[int] = []
+        while self.passes < 2 and len(moves) < max_moves:
+            c = self.to_play
+            p = self._stored_reply(c, replies, level, sa_min)
+            if p == PASS:
+                p, s = self.choose(c, s, policy, pat, sa_min)
+            self.play(p, c)
+            moves.append(p)
+        score = self.area()[0]
+        winner = BLACK if score - komi > 0 else WHITE if score - komi < 0 else 0
+        if winner:
+            prev2, prev, c = last2, last, first
+            for mv in moves:
+                if mv != PASS and prev != PASS:
+                    keys = [(c, prev)] + ([(c, prev2, prev)] if prev2 != PASS else [])
+                    for key in keys:
+                        if c == winner:
+                            replies[key] = mv
+                        elif replies.get(key) == mv:
+                            del replies[key]
+                prev2, prev, c = prev, mv, 3 - c
+        return score, moves, s
+
+    def _stored_reply(self, c: int, replies: dict[tuple[int, ...], int], level: int,
+                      sa_min: int) -> int:
+        if self.last == PASS:
+            return PASS
+        keys: list[tuple[int, ...]] = [(c, self.last)]
+        if level >= 2 and self.last2 != PASS:
+            keys.insert(0, (c, self.last2, self.last))
+        for key in keys:
+            q = replies.get(key, PASS)
+            if (q != PASS and self.col[q] == EMPTY and self.legal(q, c)
+                    and not self.is_eye(q, c) and self.self_atari(q, c) < sa_min):
+                return q
+        return PASS
+
 
 def reference_features(ref: RefBoard, p: int, c: int, pat: object) -> list[int]:
     """The prior features of :func:`games.go.kernel.k_features` for one point."""

@@ -22,6 +22,7 @@ from games.contract import TreeGame
 from games.go import kernel as K
 from games.go.coords import PASS, WHITE
 from games.go.features import NG, k_learned_priors
+from games.go.lgrf import k_playout_lgr_record, new_tables
 from games.go.patterns import pattern_table
 from games.go.priors import weight_table
 from games.go.shapes import k_afterstate_values, shape_tables
@@ -33,8 +34,10 @@ if TYPE_CHECKING:
 MAX_PATH = 1024  # path positions remembered for superko (deeper ones are not checked)
 _SEED_MOD = np.uint64(2**62 - 1)
 # ctx: (Z, seen, pat, Wt, ip, fp, moves32, colours32, owner, buf, F, pts, wins, visits,
-#       ptab, plv, prior_ptab, prior_levels, lp, FM, two, three, td_theta)
-# ip: policy, sa_min, playout move cap; fp: komi, even wins, even visits, pass wins, visits
+#       ptab, plv, prior_ptab, prior_levels, lp, FM, two, three, td_theta, lgr)
+# ip: policy, sa_min, playout move cap, last-good-reply level (0: off); lgr: the reply
+# tables of games.go.lgrf, shared by the search's playouts (one entry when off)
+# fp: komi, even wins, even visits, pass wins, visits
 # ptab, plv: playout policy 3's weights (placeholders for the other policies); prior_ptab,
 # prior_levels, lp (learned priors: use the move ratings (0/1), their params (n, v0, v1, tau),
 # TD(0) visits), FM: their feature scratch; two, three, td_theta: the TD(0) shape value
@@ -139,8 +142,13 @@ def t_playout(ctx: Any, st: Any, rng: np.ndarray, moves: np.ndarray, players: np
         score = K.k_area(B, owner) - fp[0]
     else:
         seed = np.uint64(1) + rng_next(rng) % _SEED_MOD
-        sc, n, _ = K.k_playout_record(B, seed, ip[0], pat, ctx[14], ctx[15], ip[1], ip[2],
-                                      moves32, colours32, owner, buf)
+        if ip[3] > 0:
+            sc, n, _ = k_playout_lgr_record(B, seed, ip[0], pat, ctx[14], ctx[15], ip[1],
+                                            ip[2], moves32, colours32, owner, buf, ctx[23],
+                                            ip[3], fp[0])
+        else:
+            sc, n, _ = K.k_playout_record(B, seed, ip[0], pat, ctx[14], ctx[15], ip[1],
+                                          ip[2], moves32, colours32, owner, buf)
         score = sc - fp[0]
         for i in range(n):
             moves[i] = moves32[i]
@@ -170,7 +178,8 @@ def tree_game(state: GoState) -> TreeGame:
         seen,
         pattern_table(),
         weight_table(wt),
-        np.array([state.settings.policy, state.settings.sa_min, cap], dtype=np.int64),
+        np.array([state.settings.policy, state.settings.sa_min, cap, state.settings.lgrf],
+                 dtype=np.int64),
         np.array([state.komi, wt.even_wins, wt.even_visits, wt.pass_move[0], wt.pass_move[1]]),
         np.empty(cap + 1, dtype=np.int32),
         np.empty(cap + 1, dtype=np.int32),
@@ -182,6 +191,7 @@ def tree_game(state: GoState) -> TreeGame:
         np.zeros(P),
         *state.policy_arrays(),
         *_learned_prior_context(state, P),
+        new_tables(P if state.settings.lgrf > 0 else 1),  # written: one per search
     )
     H = np.zeros(2 + MAX_PATH, dtype=np.int64)
     H[0] = state.position_hash()

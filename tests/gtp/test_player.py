@@ -214,3 +214,12 @@ def test_a_core_that_cannot_play_go_is_refused() -> None:
     e = engine()
     assert talk(e, "corvid-param core greedy").startswith(b"? ")
     assert e.config.core == "uct"
+
+
+def test_last_good_reply_plays_and_needs_the_compiled_tree() -> None:
+    e = engine(default_size=7, playouts=120, lgrf=2)
+    out = talk(e, "boardsize 7\nclear_board\ngenmove b\ngenmove w").decode()
+    assert [a[:2] for a in out.split("\n\n")[2:4]] == ["= ", "= "]
+    for bad in (["lgrf=1", "compiled=false"], ["lgrf=2", "core=flat"]):
+        with pytest.raises(ConfigError, match="needs the compiled tree"):
+            load_config(GtpConfig, overrides=bad)
