@@ -1,7 +1,7 @@
 """Go playout speed: playouts per second on one core from the empty board.
 
     python bench/go_speed.py [--size 9] [--playouts 20000] [--search-playouts 3000]
-                             [--python-tree] [--json]
+                             [--python-tree] [--set KEY=VALUE ...] [--json]
 
 Rates are per second of this process's CPU time (the one-core figure on a shared machine)
 and per wall-clock second. Runs the batched kernel (one numba call for all playouts) with
@@ -12,7 +12,9 @@ move with its default settings (UCT, RAVE, priors, grandfather, full playouts) f
 board, as playouts per CPU second and CPU milliseconds per move: the tree's costs included,
 this is what a time limit buys; ``search_ratio`` is the search rate over the full policy's
 kernel rate (1.0: the tree costs nothing). ``--python-tree`` measures the engine with the
-Python reference tree (search.uct, ``compiled=false``) instead of the compiled one.
+Python reference tree (search.uct, ``compiled=false``) instead of the compiled one;
+``--set`` measures the engine with other `corvid gtp` settings (``--set lgrf=2``, ``--set
+learned_priors=true``, ...), the same as ``corvid gtp --set``.
 ``--json``: ``playouts_per_s`` is the full policy; ``search_playouts_per_s``,
 ``search_ms_per_move`` and ``search_ratio`` the engine's search.
 """
@@ -34,16 +36,21 @@ from games.go.state import PlayoutSettings  # noqa: E402
 
 
 def measure_search(size: int, playouts: int, seed: int, compiled: bool = True,
-                   repeats: int = 3) -> tuple[float, float]:
+                   repeats: int = 3, settings: list[str] | None = None) -> tuple[float, float]:
     """(playouts per CPU second, CPU ms per move) of the engine's search from the empty
-    board with `corvid gtp`'s defaults; the best of ``repeats`` searches after a warm-up."""
+    board with `corvid gtp`'s defaults (and ``settings``, key=value); the best of
+    ``repeats`` searches after a warm-up."""
+    from clients.config import load_config
     from clients.gtp.config import GtpConfig
+    from clients.gtp.knowledge import prepare_state
     from clients.gtp.player import make_core
     from search.budget import Budget
 
-    cfg = GtpConfig(compiled=compiled)
+    cfg = load_config(GtpConfig, overrides=[f"compiled={str(compiled).lower()}",
+                                            *(settings or [])])
     s = GoState(size, 7.0)
-    s.settings = s.settings._replace(policy=cfg.playout_policy)
+    s.settings = s.settings._replace(policy=cfg.playout_policy, lgrf=cfg.lgrf)
+    prepare_state(s, cfg)
     rng = np.random.default_rng(seed)
     make_core(cfg).search(s.clone(), 0, Budget(playouts=50), rng)  # warm-up
     best = float("inf")
@@ -77,6 +84,8 @@ def main() -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--python-tree", action="store_true",
                     help="the engine with search.uct (compiled=false)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a corvid gtp setting of the engine's search (repeatable)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     full = measure(args.size, args.playouts, PlayoutSettings().policy, args.seed)
@@ -88,10 +97,11 @@ def main() -> int:
     for name, (pps, wps, mean, bw) in (("full", full), ("local", local), ("light", light)):
         print(f"{name:<8} {pps:>14.0f} {wps:>15.0f} {mean:>9.2f} {bw:>7.3f}")
     sps, ms = measure_search(args.size, args.search_playouts, args.seed,
-                             compiled=not args.python_tree)
+                             compiled=not args.python_tree, settings=args.set)
     tree = "Python" if args.python_tree else "compiled"
-    print(f"engine search (corvid gtp defaults, {tree} tree, {args.search_playouts} playouts "
-          f"from the empty board): {sps:.0f} playouts/cpu s, {ms:.0f} cpu ms per move, "
+    extra = "".join(f", {kv}" for kv in args.set)
+    print(f"engine search (corvid gtp defaults{extra}, {tree} tree, {args.search_playouts} "
+          f"playouts from the empty board): {sps:.0f} playouts/cpu s, {ms:.0f} cpu ms per move, "
           f"{sps / full[0]:.2f} of the kernel's rate")
     if args.json:
         print(json.dumps({"playouts_per_s": round(full[0]),
