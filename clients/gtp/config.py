@@ -40,10 +40,11 @@ class GtpConfig(msgspec.Struct, frozen=True):
     grandfather: float = 10.0  # pseudo-visits a new node takes from its grandfather (0: off)
     # playouts (games.go.state.PlayoutSettings): 3 learned (weights), 2 MoGo-like + capture
     # anywhere, 1 local, 0 light
-    playout_policy: Literal[0, 1, 2, 3] = 2
+    playout_policy: Literal[0, 1, 2, 3, 4] = 2
     # last good reply with forgetting in the playouts (games.go.lgrf; compiled uct only):
-    # 0 off, 1 the reply to the last move, 2 to the last two moves first
-    lgrf: Literal[0, 1, 2] = 0
+    # 0 off, 1 the reply to the last move, 2 to the last two moves first, 3 as 2 but after
+    # the policy's atari rules (step 1)
+    lgrf: Literal[0, 1, 2, 3] = 0
     # learned knowledge (clients.gtp.knowledge): the weights file of `corvid learn go learn`
     # ("" = the bundled games/go/data/weights-9x9.npz), read when policy 3 or the learned
     # priors use it; the learned priors replace the heuristic ones: every move starts with

@@ -44,7 +44,8 @@ learned strengths (:func:`playout_gamma`: the product of the γ of their 3x3 pat
 atari bits and of their capture, escape, atari, self-atari, distance, line and eye levels,
 from a weights file of :mod:`games.go.weights`) against all other empty points at
 ``plv[NG, 0]`` each (one draw); if another point is drawn, capture anywhere (as policy 2)
-and step 3 follow.
+and step 3 follow. ``policy`` 4 is policy 2 with policy 3's ladder test in step 1: an
+escape from atari that a ladder catches is not played.
 ``policy`` 0 ("light") is step 3 without the self-atari test. A self-atari is bad when the
 group left in atari would have at least ``sa_min`` stones. Playouts use simple ko (the ko
 point), end after two consecutive passes or ``max_moves`` moves, and are scored by area.
@@ -601,9 +602,10 @@ def _escape_laddered(B: np.ndarray, lib: int, c: int) -> bool:
 @njit(cache=True)
 def atari_rules(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray,
                 ladders: bool) -> tuple[int, np.uint64]:
-    """Step 1 of policies 1-3 (the last move is a point): save a group of c that the last
+    """Step 1 of policies 1-4 (the last move is a point): save a group of c that the last
     move put in atari or capture near it (module docstring); PASS if there is nothing. With
-    ``ladders`` (policy 3) an extension to two liberties that a ladder catches is no save."""
+    ``ladders`` (policies 3 and 4) an extension to two liberties that a ladder catches is no
+    save."""
     m = B[META]
     col = B[COL]
     w = m[M_W]
@@ -703,7 +705,7 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
     last = m[M_LAST]
     if policy >= 1 and last != PASS:
         # 1. escape atari / capture near the last move
-        q, s = atari_rules(B, c, s, buf, policy == 3)
+        q, s = atari_rules(B, c, s, buf, policy >= 3)
         if q != PASS:
             return q, s
     if policy == 3:

@@ -7,9 +7,10 @@ move of the winner is stored as the reply to what came before it, and every move
 is forgotten where it is the stored reply ("forgetting"); a jigo changes nothing. In a
 playout, the colour to play first looks up the reply to the last two moves, then to the last
 one, and plays it if it is an empty point, legal, not its own eye and not a self-atari of
-``sa_min`` or more stones; otherwise the playout policy chooses as usual. No random number is
-drawn for a lookup, so the policy's stream is the same as without the tables when they are
-empty.
+``sa_min`` or more stones; otherwise the playout policy chooses as usual. Level 3 is level 2
+after the policy's step 1 (the atari rules of :func:`games.go.kernel.atari_rules`). No random
+number is drawn for a lookup, so the policy's stream is the same as without the tables when
+they are empty.
 
 The tables are one int32 array ``T`` (3, P + P * P): row c (1 black, 2 white) holds reply1
 in ``[:P]`` and reply2 after it; -1 is "no reply". Passes neither answer nor are answered.
@@ -89,8 +90,9 @@ def k_playout_lgr(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray,
                   moves: np.ndarray, owner: np.ndarray, buf: np.ndarray, T: np.ndarray,
                   level: int, komi: float) -> tuple[int, int, np.uint64]:
     """:func:`games.go.kernel.k_playout` with the stored replies tried first (``level`` 1:
-    to the last move only, 2: to the last two first), then the tables updated by the result
-    (area - ``komi``). Returns (black - white area, number of moves, rng state)."""
+    to the last move only, 2: to the last two first, 3: as 2 after the atari rules), then the
+    tables updated by the result (area - ``komi``). Returns (black - white area, number of
+    moves, rng state)."""
     m = B[K.META]
     first = m[K.M_TOPLAY]
     last2 = m[K.M_LAST2]
@@ -100,7 +102,11 @@ def k_playout_lgr(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray,
     passes = m[K.M_PASSES]
     while passes < 2 and nm < max_moves:
         c = m[K.M_TOPLAY]
-        p = lgr_reply(B, c, T, level, sa_min)
+        p = PASS
+        if level == 3 and policy >= 1 and m[K.M_LAST] != PASS:
+            p, s = K.atari_rules(B, c, s, buf, policy >= 3)
+        if p == PASS:
+            p = lgr_reply(B, c, T, level, sa_min)
         if p == PASS:
             p, s = K.k_choose(B, c, s, policy, pat, sa_min, buf, ptab, plv, gam)
         K.k_play(B, p, c)

@@ -167,40 +167,48 @@ class RefBoard:
             code |= self.col[p + d] << (2 * i)
         return code
 
+    def atari_rules(self, c: int, s: int, policy: int) -> tuple[int, int]:
+        """Step 1 of policies 1-4 (the last move is a point): escape or capture near it."""
+        last = self.last
+        cand: list[int] = []
+        for n in self.neighbours(last):
+            if self.col[n] != c:
+                continue
+            stones, libs = self.group(n)
+            if len(libs) != 1:
+                continue
+            (lib,) = libs
+            if (self.legal(lib, c) and self.self_atari(lib, c) == 0
+                    and not (policy >= 3 and self.escape_laddered(lib, c))):
+                cand.append(lib)
+            for st in stones:
+                for q in self.neighbours(st):
+                    if self.col[q] == 3 - c:
+                        _, ol = self.group(q)
+                        if len(ol) == 1:
+                            (lq,) = ol
+                            if self.legal(lq, c):
+                                cand.append(lq)
+        if self.col[last] == 3 - c:
+            _, libs = self.group(last)
+            if len(libs) == 1:
+                (lib,) = libs
+                if self.legal(lib, c):
+                    cand.append(lib)
+        if cand:
+            u = sorted(set(cand))
+            s = rand_next(s)
+            return u[rand_below(s, len(u))], s
+        return PASS, s
+
     def choose(self, c: int, s: int, policy: int, pat: object, sa_min: int,
                ptab: Any = None, plv: Any = None) -> tuple[int, int]:
         last = self.last
         w = self.w
         if policy >= 1 and last != PASS:
-            cand: list[int] = []
-            for n in self.neighbours(last):
-                if self.col[n] != c:
-                    continue
-                stones, libs = self.group(n)
-                if len(libs) != 1:
-                    continue
-                (lib,) = libs
-                if (self.legal(lib, c) and self.self_atari(lib, c) == 0
-                        and not (policy == 3 and self.escape_laddered(lib, c))):
-                    cand.append(lib)
-                for st in stones:
-                    for q in self.neighbours(st):
-                        if self.col[q] == 3 - c:
-                            _, ol = self.group(q)
-                            if len(ol) == 1:
-                                (lq,) = ol
-                                if self.legal(lq, c):
-                                    cand.append(lq)
-            if self.col[last] == 3 - c:
-                _, libs = self.group(last)
-                if len(libs) == 1:
-                    (lib,) = libs
-                    if self.legal(lib, c):
-                        cand.append(lib)
-            if cand:
-                u = sorted(set(cand))
-                s = rand_next(s)
-                return u[rand_below(s, len(u))], s
+            q, s = self.atari_rules(c, s, policy)
+            if q != PASS:
+                return q, s
         if policy == 3:
             q, s = self.local_learned(c, s, ptab, plv)
             if q != PASS:
@@ -331,7 +339,11 @@ class RefBoard:
         moves: list[int] = []
         while self.passes < 2 and len(moves) < max_moves:
             c = self.to_play
-            p = self._stored_reply(c, replies, level, sa_min)
+            p = PASS
+            if level == 3 and policy >= 1 and self.last != PASS:
+                p, s = self.atari_rules(c, s, policy)
+            if p == PASS:
+                p = self._stored_reply(c, replies, level, sa_min)
             if p == PASS:
                 p, s = self.choose(c, s, policy, pat, sa_min)
             self.play(p, c)

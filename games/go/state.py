@@ -53,7 +53,7 @@ class PlayoutSettings(NamedTuple):
     sa_min: int = 2  # a self-atari leaving a group of at least this many stones is refused
     max_moves_factor: int = 3  # a playout stops after factor * size^2 moves
     # last good reply with forgetting (games.go.lgrf), compiled tree only: 0 off, 1 reply to
-    # the last move, 2 to the last two moves first
+    # the last move, 2 to the last two moves first, 3 as 2 after the atari rules
     lgrf: int = 0
 
 
