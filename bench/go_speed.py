@@ -49,7 +49,8 @@ def measure_search(size: int, playouts: int, seed: int, compiled: bool = True,
     cfg = load_config(GtpConfig, overrides=[f"compiled={str(compiled).lower()}",
                                             *(settings or [])])
     s = GoState(size, 7.0)
-    s.settings = s.settings._replace(policy=cfg.playout_policy, lgrf=cfg.lgrf)
+    s.settings = s.settings._replace(policy=cfg.playout_policy, lgrf=cfg.lgrf,
+                                    score_weight=cfg.score_weight)
     prepare_state(s, cfg)
     rng = np.random.default_rng(seed)
     make_core(cfg).search(s.clone(), 0, Budget(playouts=50), rng)  # warm-up

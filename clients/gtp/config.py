@@ -45,6 +45,9 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # 0 off, 1 the reply to the last move, 2 to the last two moves first, 3 as 2 but after
     # the policy's atari rules (step 1)
     lgrf: Literal[0, 1, 2, 3] = 0
+    # the playouts' reward: this share is the score margin (up to a quarter of the board's
+    # points) instead of the win; 0: win/loss only (games.go.kernel.black_value)
+    score_weight: Annotated[float, msgspec.Meta(ge=0, lt=1)] = 0.0
     # learned knowledge (clients.gtp.knowledge): the weights file of `corvid learn go learn`
     # ("" = the bundled games/go/data/weights-9x9.npz), read when policy 3 or the learned
     # priors use it; the learned priors replace the heuristic ones: every move starts with

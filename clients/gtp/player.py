@@ -131,7 +131,8 @@ class SearchPlayer:
             log.info("gtp_pass_won", margin=margin)
             return Decision(None)
         state = board.search_state(colour)
-        state.settings = state.settings._replace(policy=cfg.playout_policy, lgrf=cfg.lgrf)
+        state.settings = state.settings._replace(policy=cfg.playout_policy, lgrf=cfg.lgrf,
+                                                score_weight=cfg.score_weight)
         if cfg.prior_scale != 1.0:
             state.prior_weights = PriorWeights().scaled(cfg.prior_scale)
         prepare_state(state, cfg)  # learned weights and priors (clients.gtp.knowledge)

@@ -734,6 +734,24 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
     return capture_or_random(B, c, s, policy, sa_min)
 
 
+def score_scale(size: int) -> float:
+    """The margin at which the score term of the reward saturates: a quarter of the board."""
+    return size * size / 4.0
+
+
+@njit(cache=True)
+def black_value(margin: float, weight: float, scale: float) -> float:
+    """Black's reward for a playout that ends ``margin`` points ahead (komi counted): the
+    win (1, 0 or 1/2 for a jigo), with ``weight`` of it given to the margin instead,
+    (1 - weight) * win + weight * (1 + clip(margin / scale, -1, 1)) / 2. A jigo is 1/2 for
+    every weight."""
+    win = 1.0 if margin > 0 else 0.0 if margin < 0 else 0.5
+    if weight <= 0.0:
+        return win
+    x = min(1.0, max(-1.0, margin / scale))
+    return (1.0 - weight) * win + weight * 0.5 * (1.0 + x)
+
+
 @njit(cache=True)
 def k_area(B: np.ndarray, owner: np.ndarray) -> int:
     """Tromp-Taylor area: fills ``owner`` (per point: BLACK, WHITE or EMPTY for neutral) and

@@ -55,6 +55,9 @@ class PlayoutSettings(NamedTuple):
     # last good reply with forgetting (games.go.lgrf), compiled tree only: 0 off, 1 reply to
     # the last move, 2 to the last two moves first, 3 as 2 after the atari rules
     lgrf: int = 0
+    # the reward: this share of a playout's result is its score margin instead of the win
+    # (kernel.black_value, margins counted up to score_scale(size) points; 0: win/loss only)
+    score_weight: float = 0.0
 
 
 @functools.lru_cache(maxsize=32)
@@ -68,9 +71,6 @@ def zobrist(size: int) -> np.ndarray:
     return z
 
 
-_BLACK_WINS = np.array([1.0, 0.0])
-_WHITE_WINS = np.array([0.0, 1.0])
-_JIGO = np.array([0.5, 0.5])
 _NO_EVALS = np.zeros(0)
 _NO_EVALS.setflags(write=False)
 _NO_PTAB = np.ones(1, dtype=np.float32)  # the learned policy's arrays, for the other policies
@@ -417,9 +417,8 @@ class GoState:
                                       pattern_table(), *self.policy_arrays(),
                                       self.settings.sa_min, self.max_playout_moves, moves,
                                       colours, owner, buf)
-        s = sc - self.komi
-        ret = _BLACK_WINS if s > 0 else _WHITE_WINS if s < 0 else _JIGO
-        return Playout(ret.copy(), _NO_EVALS, moves[:n].astype(np.int64),
+        v = K.black_value(sc - self.komi, self.settings.score_weight, K.score_scale(self.size))
+        return Playout(np.array([v, 1.0 - v]), _NO_EVALS, moves[:n].astype(np.int64),
                        colours[:n].astype(np.int64) - 1)
 
     def playout_batch(self, moves: Sequence[Any], rng: np.random.Generator, seat: int
@@ -434,6 +433,10 @@ class GoState:
                           scores)
         margin = scores - self.komi
         black = np.where(margin > 0, 1.0, np.where(margin < 0, 0.0, 0.5))
+        w = self.settings.score_weight
+        if w > 0:
+            black = (1 - w) * black + w * 0.5 * (1 + np.clip(margin / K.score_scale(self.size),
+                                                             -1.0, 1.0))
         ret = black if self.colour_of(seat) == BLACK else 1.0 - black
         k = len(first)
         return PlayoutBatch(ret, np.zeros((k, 0)), np.zeros(k, dtype=np.int64))

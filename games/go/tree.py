@@ -37,7 +37,7 @@ _SEED_MOD = np.uint64(2**62 - 1)
 #       ptab, plv, prior_ptab, prior_levels, lp, FM, two, three, td_theta, lgr)
 # ip: policy, sa_min, playout move cap, last-good-reply level (0: off); lgr: the reply
 # tables of games.go.lgrf, shared by the search's playouts (one entry when off)
-# fp: komi, even wins, even visits, pass wins, visits
+# fp: komi, even wins, even visits, pass wins, visits, score weight, score scale
 # ptab, plv: playout policy 3's weights (placeholders for the other policies); prior_ptab,
 # prior_levels, lp (learned priors: use the move ratings (0/1), their params (n, v0, v1, tau),
 # TD(0) visits), FM: their feature scratch; two, three, td_theta: the TD(0) shape value
@@ -153,12 +153,8 @@ def t_playout(ctx: Any, st: Any, rng: np.ndarray, moves: np.ndarray, players: np
         for i in range(n):
             moves[i] = moves32[i]
             players[i] = colours32[i] - 1
-    if score > 0:
-        returns[0], returns[1] = 1.0, 0.0
-    elif score < 0:
-        returns[0], returns[1] = 0.0, 1.0
-    else:
-        returns[0], returns[1] = 0.5, 0.5
+    v = K.black_value(score, fp[5], fp[6])
+    returns[0], returns[1] = v, 1.0 - v
     return n
 
 
@@ -180,7 +176,8 @@ def tree_game(state: GoState) -> TreeGame:
         weight_table(wt),
         np.array([state.settings.policy, state.settings.sa_min, cap, state.settings.lgrf],
                  dtype=np.int64),
-        np.array([state.komi, wt.even_wins, wt.even_visits, wt.pass_move[0], wt.pass_move[1]]),
+        np.array([state.komi, wt.even_wins, wt.even_visits, wt.pass_move[0], wt.pass_move[1],
+                  state.settings.score_weight, K.score_scale(state.size)]),
         np.empty(cap + 1, dtype=np.int32),
         np.empty(cap + 1, dtype=np.int32),
         np.empty(P, dtype=np.int32),

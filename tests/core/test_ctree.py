@@ -83,6 +83,17 @@ def test_go_after_a_capture_and_a_ko() -> None:
         assert_same(*both(s, cfg, 300, 3))
 
 
+def test_go_score_reward_same_tree_as_the_reference() -> None:
+    """With a share of the reward on the score margin, both trees still agree to the bit,
+    and the values differ from the win/loss reward's."""
+    s = GO_POSITIONS["9x9 fight"].clone()
+    plain = both(s, CONFIGS["rave"], 300, 5)[1]
+    s.settings = s.settings._replace(score_weight=0.1)
+    a, b = both(s, CONFIGS["rave"], 300, 5)
+    assert_same(a, b)
+    assert stats(b) != stats(plain)
+
+
 def blokus_position(seed: int, plies: int, first: int = 0,
                     seats: tuple[int, int] = (0, 1),
                     config: BlokusConfig | None = None) -> BlokusState:

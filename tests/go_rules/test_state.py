@@ -243,3 +243,15 @@ def test_forget_undo_keeps_the_position_and_its_superko_memory() -> None:
     with pytest.raises(ValueError, match="no move to undo"):
         t.undo()
     s.undo()  # the original keeps its history
+
+
+def test_score_reward() -> None:
+    """black_value: the win with a share on the margin, saturating at a quarter board; a jigo
+    is 1/2 whatever the weight."""
+    from games.go.kernel import black_value, score_scale
+
+    assert black_value(3.0, 0.0, 20.25) == 1.0 and black_value(-1.0, 0.0, 20.25) == 0.0
+    assert black_value(0.0, 0.3, 20.25) == 0.5
+    assert black_value(2.0, 0.1, 20.25) == pytest.approx(0.9 + 0.05 * (1 + 2 / 20.25))
+    assert black_value(-50.0, 0.1, 20.25) == 0.0 and black_value(50.0, 0.1, 20.25) == 1.0
+    assert score_scale(9) == 20.25
