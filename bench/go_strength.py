@@ -9,7 +9,7 @@ with both engines capturing dead stones before they pass (GNU Go runs with --chi
 --capture-all-dead --positional-superko, corvid cleans up by default), or with
 --gnugo-score by GNU Go's final_score (dead stones removed by its own judgement). One line
 per game as it ends, then the arena's table and a summary line; with --json the last line
-is {"games":..,"wins":..,"draws":..,"losses":..,"win_rate":..,"ci95":[lo,hi],...} for
+is {"games":..,"wins":..,"draws":..,"losses":..,"win_rate":..,"ci95":[lo,hi],"corvid":SPEC,...} for
 corvid (Wilson interval, draws counting half). --parallel J plays J games at once (tasks of
 consecutive games, each with its own two engines; --backend ray for Ray tasks, on a cluster
 with --ray-address). Every game is recorded in the run directory (--out, default
@@ -85,9 +85,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.gnugo_score:
         options["scorer"] = f"{gnugo} --mode gtp --chinese-rules"
     args.out = arena_out(args, NAME) if not args.resume else None
-    print(f"corvid ({', '.join(budget)}) vs GNU Go level {args.level}, "
-          f"{args.size}x{args.size}, komi {args.komi:g}, {args.games} games; records in "
-          f"{args.resume or args.out}", flush=True)
+    if args.resume:
+        print(f"resuming the run in {args.resume} (its players, games and options)", flush=True)
+    else:
+        print(f"corvid ({', '.join(budget)}) vs GNU Go level {args.level}, "
+              f"{args.size}x{args.size}, komi {args.komi:g}, {args.games} games; records in "
+              f"{args.out}", flush=True)
 
     def on_game(r: GameRecord) -> None:
         print(game_line(r), flush=True)
@@ -102,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(format_table(res.standings()))
     fig = figures(res.records)
+    fig["corvid"] = res.config.players[0].partition("=")[2]  # a resumed run's own settings
     print(f"corvid: {fig['games']} games, W-D-L {fig['wins']}-{fig['draws']}-{fig['losses']}, "
           f"score {fig['win_rate']:.3f}, Wilson 95 % [{fig['ci95'][0]:.3f}, "
           f"{fig['ci95'][1]:.3f}]; as black {fig['wins_as_black']}/{fig['games_as_black']}"
