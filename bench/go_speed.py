@@ -40,17 +40,14 @@ def measure_search(size: int, playouts: int, seed: int, compiled: bool = True,
     """(playouts per CPU second, CPU ms per move) of the engine's search from the empty
     board with `corvid gtp`'s defaults (and ``settings``, key=value); the best of
     ``repeats`` searches after a warm-up."""
-    from clients.config import load_config
-    from clients.gtp.config import GtpConfig
+    from clients.gtp.config import load_gtp_config
     from clients.gtp.knowledge import prepare_state
     from clients.gtp.player import make_core
     from search.budget import Budget
 
-    cfg = load_config(GtpConfig, overrides=[f"compiled={str(compiled).lower()}",
-                                            *(settings or [])])
+    cfg = load_gtp_config(overrides=[f"compiled={str(compiled).lower()}",
+                                 *(settings or [])])
     s = GoState(size, 7.0)
-    s.settings = s.settings._replace(policy=cfg.playout_policy, lgrf=cfg.lgrf,
-                                    score_weight=cfg.score_weight)
     prepare_state(s, cfg)
     rng = np.random.default_rng(seed)
     make_core(cfg).search(s.clone(), 0, Budget(playouts=50), rng)  # warm-up

@@ -11,8 +11,8 @@ from typing import BinaryIO
 
 import structlog
 
-from clients.config import add_config_arguments, load_config
-from clients.gtp.config import GtpConfig
+from clients.config import add_config_arguments
+from clients.gtp.config import GtpConfig, load_gtp_config, preset_help
 
 DESCRIPTION = """\
 A Go engine speaking GTP 2 on stdin/stdout: UCT with RAVE and priors over the fast playouts of
@@ -30,6 +30,7 @@ for `idle_timeout` seconds.
 Examples:
   corvid gtp --set playouts=3000
   corvid gtp --set playouts=0 --set workers=2    # time-limited, two search processes
+  corvid gtp --set preset=v1                      # the wave-1 engine, to measure against
   gogui -program "corvid gtp --set seconds=2"
   CGOS client: CommandLine = corvid --log-file corvid.log gtp --set playouts=0
 """
@@ -41,6 +42,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_config_arguments(p, GtpConfig, example="playouts=1000")
+    p.epilog = f"{p.epilog}\n\npresets:\n  {preset_help()}"
     p.set_defaults(func=run)
 
 
@@ -145,7 +147,7 @@ def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig) ->
 def run(args: argparse.Namespace) -> int:
     from clients.gtp.knowledge import load_knowledge
 
-    config = load_config(GtpConfig, args.config, args.set)
+    config = load_gtp_config(args.config, args.set)
     load_knowledge(config)  # a weights file the settings need must load (ConfigError)
     # Nothing but GTP may ever reach the real stdout: keep a private copy of it for the
     # answers and point both sys.stdout and file descriptor 1 at stderr, so a stray print

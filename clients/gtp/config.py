@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Annotated, Any, Literal
 
 import msgspec
+
+from clients.config import load_config
 
 # the decision cores that can play Go (search.*), by the names of every client
 GO_CORES = ("uct", "flat", "abucb")
@@ -14,6 +18,7 @@ GO_CORES = ("uct", "flat", "abucb")
 class GtpConfig(msgspec.Struct, frozen=True):
     # identity
     name: str = "corvid"
+    preset: str = ""  # a named player (PRESETS) beneath the settings given; "" = none
     # search budget per move when no clock is set (or a cap when one is)
     playouts: int = 3000  # 0: no playout cap (then a clock or `seconds` must limit)
     seconds: float = 0.0  # per move when untimed; 0: playouts only
@@ -43,8 +48,8 @@ class GtpConfig(msgspec.Struct, frozen=True):
     playout_policy: Literal[0, 1, 2, 3, 4] = 2
     # last good reply with forgetting in the playouts (games.go.lgrf; compiled uct only):
     # 0 off, 1 the reply to the last move, 2 to the last two moves first, 3 as 2 but after
-    # the policy's atari rules (step 1)
-    lgrf: Literal[0, 1, 2, 3] = 0
+    # the policy's atari rules (step 1); auto: 2 on the compiled tree, else 0 (lgrf_level)
+    lgrf: Literal["auto", 0, 1, 2, 3] = "auto"
     # the playouts' reward: this share is the score margin (up to a quarter of the board's
     # points) instead of the win; 0: win/loss only (games.go.kernel.black_value)
     score_weight: Annotated[float, msgspec.Meta(ge=0, lt=1)] = 0.0
@@ -100,7 +105,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
         if not self.min_size <= self.default_size <= self.max_size:
             raise ValueError(f"default_size={self.default_size} must lie within "
                              f"min_size..max_size ({self.min_size}..{self.max_size})")
-        if self.lgrf and (self.core != "uct" or not self.compiled):
+        if self.lgrf != "auto" and self.lgrf and (self.core != "uct" or not self.compiled):
             raise ValueError(f"lgrf={self.lgrf} needs the compiled tree (core=uct, "
                              "compiled=true): the other cores' playouts keep no reply tables")
         for name, ok in (
@@ -122,3 +127,31 @@ class GtpConfig(msgspec.Struct, frozen=True):
                 ("default_komi", abs(self.default_komi) < 1000)):
             if not ok:
                 raise ValueError(f"{name}={getattr(self, name)} is out of range")
+
+    @property
+    def lgrf_level(self) -> int:
+        """The playouts' last-good-reply level in force (``lgrf=auto``: 2 where it can run)."""
+        if self.lgrf == "auto":
+            return 2 if self.core == "uct" and self.compiled else 0
+        return self.lgrf
+
+
+# Named players: a preset's settings lie beneath the file's and the --set ones. v1 is the
+# wave-1 engine, kept so that every later version can be measured against it: UCT in Python
+# over policy-2 playouts with no reply tables, the win alone as reward, heuristic priors.
+PRESETS: dict[str, dict[str, Any]] = {
+    "v1": {"core": "uct", "compiled": False, "playout_policy": 2, "lgrf": 0,
+           "score_weight": 0.0, "learned_priors": False, "td_visits": 0.0},
+}
+
+
+def preset_help() -> str:
+    """One line per preset, for --help."""
+    return "\n".join(f"preset={name}: " + ", ".join(f"{k}={v}" for k, v in vals.items())
+                     for name, vals in PRESETS.items())
+
+
+def load_gtp_config(path: str | Path | None = None, overrides: Iterable[str] = ()
+                    ) -> GtpConfig:
+    """The engine's settings: defaults <- preset <- TOML file <- ``--set`` overrides."""
+    return load_config(GtpConfig, path, overrides, presets=PRESETS)

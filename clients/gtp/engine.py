@@ -425,6 +425,8 @@ class GtpEngine:
         fields = {f.name: f.type for f in msgspec.structs.fields(GtpConfig)}
         if key not in fields:
             raise GtpError(f"unknown parameter {key}")
+        if key == "preset":
+            raise GtpError("invalid parameter: a preset is chosen at start (--set preset=NAME)")
         if fields[key] is bool and text in ("0", "1"):
             text = "true" if text == "1" else "false"
         data: dict[str, Any] = {}

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from clients.config import ConfigError
 from clients.gtp.config import GtpConfig
-from games.go.priors import LearnedPriors
+from games.go.priors import LearnedPriors, PriorWeights
 from games.go.weights import GoWeights, load_weights
 
 if TYPE_CHECKING:
@@ -42,6 +42,10 @@ def learned_priors(cfg: GtpConfig) -> LearnedPriors | None:
 
 
 def prepare_state(state: GoState, cfg: GtpConfig) -> None:
-    """Give a search state the learned knowledge of the settings."""
+    """Give a search state the playout settings and the learned knowledge of the settings."""
+    state.settings = state.settings._replace(policy=cfg.playout_policy, lgrf=cfg.lgrf_level,
+                                            score_weight=cfg.score_weight)
+    if cfg.prior_scale != 1.0:
+        state.prior_weights = PriorWeights().scaled(cfg.prior_scale)
     state.weights = load_knowledge(cfg)
     state.learned_priors = learned_priors(cfg)

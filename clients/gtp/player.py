@@ -16,7 +16,6 @@ import zmq
 from clients.gtp.config import GtpConfig
 from clients.gtp.engine import Decision, MoveRequest
 from clients.gtp.knowledge import prepare_state
-from games.go.priors import PriorWeights
 from search.abucb import ABUCBConfig
 from search.budget import Budget
 from search.flat import FlatConfig
@@ -131,11 +130,7 @@ class SearchPlayer:
             log.info("gtp_pass_won", margin=margin)
             return Decision(None)
         state = board.search_state(colour)
-        state.settings = state.settings._replace(policy=cfg.playout_policy, lgrf=cfg.lgrf,
-                                                score_weight=cfg.score_weight)
-        if cfg.prior_scale != 1.0:
-            state.prior_weights = PriorWeights().scaled(cfg.prior_scale)
-        prepare_state(state, cfg)  # learned weights and priors (clients.gtp.knowledge)
+        prepare_state(state, cfg)  # playout settings, priors' scale, learned knowledge
         legal = list(state.legal_moves())
         if len(legal) <= 1:
             return Decision(None)

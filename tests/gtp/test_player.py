@@ -97,13 +97,13 @@ def test_reg_genmove_is_deterministic_and_does_not_play() -> None:
 
 def test_tree_reuse_across_moves() -> None:
     e = engine(default_size=9)
-    talk(e, "boardsize 9\ngenmove b")
-    answer = talk(e, "reg_genmove w").decode()[2:].strip()  # what white would answer
-    talk(e, f"play w {answer}\ngenmove b")
+    talk(e, "boardsize 9\ngenmove b\ngenmove w")  # black's chosen move has the most visits
     player = e.generator
     assert isinstance(player, SearchPlayer)
     assert e.last_stats["playouts"] == 200
     assert sum(e.last_stats["visits"]) > 200  # the visits below black's move were kept
+    talk(e, "genmove b")
+    assert sum(e.last_stats["visits"]) > 200  # and those below white's
 
 
 def test_prior_scale_reaches_the_search() -> None:
@@ -223,3 +223,27 @@ def test_last_good_reply_plays_and_needs_the_compiled_tree() -> None:
     for bad in (["lgrf=1", "compiled=false"], ["lgrf=2", "core=flat"]):
         with pytest.raises(ConfigError, match="needs the compiled tree"):
             load_config(GtpConfig, overrides=bad)
+
+
+def test_last_good_reply_is_on_by_default_where_it_can_run() -> None:
+    from clients.gtp.config import load_gtp_config
+
+    assert load_gtp_config().lgrf_level == 2
+    for other in (["core=flat"], ["compiled=false"], ["core=abucb"]):
+        cfg = load_gtp_config(overrides=other)  # auto: off there, not an error
+        assert cfg.lgrf == "auto" and cfg.lgrf_level == 0
+    assert load_gtp_config(overrides=["lgrf=3"]).lgrf_level == 3
+    assert load_gtp_config(overrides=["lgrf=0"]).lgrf_level == 0
+
+
+def test_preset_v1_is_the_wave_1_engine_beneath_the_settings_given() -> None:
+    from clients.gtp.config import load_gtp_config
+
+    v1 = load_gtp_config(overrides=["preset=v1"])
+    assert (v1.compiled, v1.lgrf_level, v1.score_weight, v1.playout_policy) == (False, 0, 0, 2)
+    mine = load_gtp_config(overrides=["preset=v1", "compiled=true", "playouts=500"])
+    assert (mine.compiled, mine.lgrf_level, mine.playouts) == (True, 0, 500)
+    with pytest.raises(ConfigError, match="unknown preset 'v9'"):
+        load_gtp_config(overrides=["preset=v9"])
+    e = engine()
+    assert talk(e, "corvid-param preset v1").startswith(b"? invalid parameter: a preset")

@@ -79,15 +79,13 @@ def label_positions(games: Path, out: Path, *, positions: int, playouts: int, se
                     log: Callable[[str], None] = print) -> list[LabelledPosition]:
     """Label ``positions`` positions of the games in ``games`` (those already in ``out``
     are kept)."""
-    from clients.config import load_config
-    from clients.gtp.config import GtpConfig
+    from clients.gtp.config import load_gtp_config
     from clients.gtp.knowledge import prepare_state
     from clients.gtp.player import uct_config
-    from games.go.priors import PriorWeights
     from search.budget import Budget
     from search.uct import UCT
 
-    cfg = load_config(GtpConfig, None, settings)
+    cfg = load_gtp_config(None, [*settings, "compiled=false"])  # labelled by search.uct
     done = {(x.game, x.move) for x in read_labels(out)}
     todo = [(f, m) for f, m in pick_positions(sgf_files(games), positions, seed)
             if (f.name, m) not in done]
@@ -95,9 +93,6 @@ def label_positions(games: Path, out: Path, *, positions: int, playouts: int, se
     out.parent.mkdir(parents=True, exist_ok=True)
     for i, (f, m) in enumerate(todo):
         s = position_at(f, m)
-        s.settings = s.settings._replace(policy=cfg.playout_policy)
-        if cfg.prior_scale != 1.0:
-            s.prior_weights = PriorWeights().scaled(cfg.prior_scale)
         prepare_state(s, cfg)
         s.forget_undo()
         rng = np.random.default_rng([seed, i, m])
