@@ -20,7 +20,11 @@ are appended to FILE, so an interrupted run picks up where it stopped when run a
 same arguments. A chunk in which a stand-in had to play for a client (it crashed or timed
 out) is discarded, not saved: running again replays it. The report pools the games: points
 per game with 95% confidence intervals, and for two corvids the paired difference (per game,
-same deals) with its interval. With
+same deals) with its interval. ``--rotate`` seats the line-up rotated by one more place in
+each chunk (player number k plays spec k + i mod 5 in chunk i), so that over a multiple of 5
+chunks every spec plays every player number equally often: a difference between two players
+then owes nothing to their numbers (an A/A run of two identical corvids without it measured
+p0 - p1 = -0.19 [-0.36, -0.02] in 300 games). With
 ``--json`` the last line is ``{"players": [{"name", "spec", "points_per_game", "ci95"}, ...],
 "games", "seed", "diff"?}``.
 """
@@ -69,7 +73,13 @@ def chunks(games: int, size: int) -> list[int]:
     return [min(size, games - i) for i in range(0, games, size)]
 
 
-def load_done(path: Path | None, specs: list[str]) -> dict[int, dict[str, Any]]:
+def rotation(chunk: int, rotate: bool) -> int:
+    """The line-up's rotation in a chunk: player number k plays spec (k + r) % 5."""
+    return chunk % NP if rotate else 0
+
+
+def load_done(path: Path | None, specs: list[str], rotate: bool
+              ) -> dict[int, dict[str, Any]]:
     done: dict[int, dict[str, Any]] = {}
     if path is None or not path.exists():
         return done
@@ -80,6 +90,10 @@ def load_done(path: Path | None, specs: list[str]) -> dict[int, dict[str, Any]]:
         if rec.get("specs") != specs:
             raise SystemExit(f"{path} holds a run of other players ({rec.get('specs')}); "
                              "use another --out file")
+        if ("rotation" in rec) != rotate:
+            raise SystemExit(f"{path} holds a run " + ("with" if "rotation" in rec else
+                                                       "without") +
+                             " --rotate; run it as it was begun, or use another --out file")
         done[int(rec["chunk"])] = rec
     return done
 
@@ -105,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--chunk", type=int, default=0,
                     help="games per match (default: all games in one match)")
     ap.add_argument("--out", metavar="FILE", help="append finished chunks here; resume")
+    ap.add_argument("--rotate", action="store_true",
+                    help="rotate the line-up over the player numbers chunk by chunk")
     ap.add_argument("--log", metavar="FILE", help="keep the server's game log (one chunk)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -112,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     specs = lineup(args)
     sizes = chunks(args.games, args.chunk or args.games)
     out = Path(args.out) if args.out else None
-    done = load_done(out, specs)
+    done = load_done(out, specs, args.rotate)
     bar = None
     try:
         from tqdm import tqdm
@@ -129,10 +145,12 @@ def main(argv: list[str] | None = None) -> int:
             if i in done:
                 points += done[i]["points"]
                 continue
-            res = run_arena(specs, n, args.seed + i, timeout=120.0,
+            rot = rotation(i, args.rotate)
+            seated = specs[rot:] + specs[:rot]  # player number k: specs[(k + rot) % NP]
+            res = run_arena(seated, n, args.seed + i, timeout=120.0,
                             log=args.log if len(sizes) == 1 else None,
                             on_game=(lambda g, r: bar.update(1)) if bar else None)
-            got = [list(map(int, g)) for g in res.record.points]
+            got = [[int(g[(j - rot) % NP]) for j in range(NP)] for g in res.record.points]
             if res.record.drops:  # a stand-in played for a client: not that client's games
                 print(f"chunk {i} discarded (run again to replay it): stand-ins: "
                       f"{res.record.drops}", file=sys.stderr)
@@ -140,14 +158,16 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             if out is not None:
                 with out.open("a") as f:
-                    f.write(json.dumps({"chunk": i, "seed": args.seed + i, "specs": specs,
-                                        "points": got}) + "\n")
+                    rec = {"chunk": i, "seed": args.seed + i, "specs": specs, "points": got}
+                    if args.rotate:
+                        rec["rotation"] = rot
+                    f.write(json.dumps(rec) + "\n")
             points += got
     finally:
         if bar is not None:
             bar.close()
     elapsed = time.perf_counter() - t0
-    rows = []
+    rows: list[dict[str, Any]] = []
     for p, spec in enumerate(specs):
         m, (lo, hi) = mean_ci95([float(g[p]) for g in points], 1.0, 5.0)
         rows.append({"name": f"p{p}:{spec}", "spec": spec, "player": p,
@@ -160,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{r['name']:<60} {r['points_per_game']:>9.3f}   [{r['ci95'][0]:.3f}, "
               f"{r['ci95'][1]:.3f}]")
     figures: dict[str, Any] = {"players": rows, "games": len(points), "seed": args.seed,
+                               "rotate": args.rotate,
                                "elapsed_s": round(elapsed, 1), "discarded_chunks": discarded}
     corvids = [p for p, s in enumerate(specs) if s != "baseline"]
     if len(corvids) >= 2:
