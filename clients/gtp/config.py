@@ -105,7 +105,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
         if not self.min_size <= self.default_size <= self.max_size:
             raise ValueError(f"default_size={self.default_size} must lie within "
                              f"min_size..max_size ({self.min_size}..{self.max_size})")
-        if self.lgrf != "auto" and self.lgrf and (self.core != "uct" or not self.compiled):
+        if self.lgrf not in ("auto", 0) and (self.core != "uct" or not self.compiled):
             raise ValueError(f"lgrf={self.lgrf} needs the compiled tree (core=uct, "
                              "compiled=true): the other cores' playouts keep no reply tables")
         for name, ok in (
