@@ -8,12 +8,12 @@ and per wall-clock second. Runs the batched kernel (one numba call for all playo
 the full policy (the default: MoGo-like with capture anywhere, policy 2), the MoGo-like one
 without capture anywhere (policy 1) and the light policy (uniform random, no own-eye
 filling, policy 0), after a warm-up call. Then the whole engine's search: one `corvid gtp`
-move with its default settings (UCT, RAVE, priors, grandfather, full playouts) from the empty
-board, as playouts per CPU second and CPU milliseconds per move: the tree's costs included,
-this is what a time limit buys; ``search_ratio`` is the search rate over the full policy's
+move with its default settings (UCT, RAVE, priors, grandfather, full playouts with last good
+reply) from the empty board, as playouts per CPU second and CPU milliseconds per move: the
+tree's costs included, this is what a time limit buys; ``search_ratio`` is the search rate over the full policy's
 kernel rate (1.0: the tree costs nothing). ``--python-tree`` measures the engine with the
 Python reference tree (search.uct, ``compiled=false``) instead of the compiled one;
-``--set`` measures the engine with other `corvid gtp` settings (``--set lgrf=2``, ``--set
+``--set`` measures the engine with other `corvid gtp` settings (``--set lgrf=0``, ``--set
 learned_priors=true``, ...), the same as ``corvid gtp --set``.
 ``--json``: ``playouts_per_s`` is the full policy; ``search_playouts_per_s``,
 ``search_ms_per_move`` and ``search_ratio`` the engine's search.
