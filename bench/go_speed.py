@@ -10,8 +10,8 @@ without capture anywhere (policy 1) and the light policy (uniform random, no own
 filling, policy 0), after a warm-up call. Then the whole engine's search: one `corvid gtp`
 move with its default settings (UCT, RAVE, priors, grandfather, full playouts with last good
 reply) from the empty board, as playouts per CPU second and CPU milliseconds per move: the
-tree's costs included, this is what a time limit buys; ``search_ratio`` is the search rate over the full policy's
-kernel rate (1.0: the tree costs nothing). ``--python-tree`` measures the engine with the
+tree's costs included, this is what a time limit buys; ``search_ratio`` is the search rate
+over the full policy's kernel rate (1.0: the tree costs nothing). ``--python-tree`` measures the engine with the
 Python reference tree (search.uct, ``compiled=false``) instead of the compiled one;
 ``--set`` measures the engine with other `corvid gtp` settings (``--set lgrf=0``, ``--set
 learned_priors=true``, ...), the same as ``corvid gtp --set``.
