@@ -11,8 +11,9 @@ filling, policy 0), after a warm-up call. Then the whole engine's search: one `c
 move with its default settings (UCT, RAVE, priors, grandfather, full playouts with last good
 reply) from the empty board, as playouts per CPU second and CPU milliseconds per move: the
 tree's costs included, this is what a time limit buys; ``search_ratio`` is the search rate
-over the full policy's kernel rate (1.0: the tree costs nothing). ``--python-tree`` measures the engine with the
-Python reference tree (search.uct, ``compiled=false``) instead of the compiled one;
+over the full policy's kernel rate (1.0: the tree costs nothing). ``--python-tree``
+measures the engine with the Python reference tree (search.uct, ``compiled=false``) instead
+of the compiled one;
 ``--set`` measures the engine with other `corvid gtp` settings (``--set lgrf=0``, ``--set
 learned_priors=true``, ...), the same as ``corvid gtp --set``.
 ``--json``: ``playouts_per_s`` is the full policy; ``search_playouts_per_s``,
