@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from clients.config import load_config
+from clients.config import load_config, toml_value
 
 # the decision cores that can play Go (search.*), by the names of every client
 GO_CORES = ("uct", "flat", "abucb")
@@ -147,7 +147,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 
 def preset_help() -> str:
     """One line per preset, for --help."""
-    return "\n".join(f"preset={name}: " + ", ".join(f"{k}={v}" for k, v in vals.items())
+    return "\n".join(f"preset={name}: " + " ".join(f"{k}={toml_value(v)}" for k, v in vals.items())
                      for name, vals in PRESETS.items())
 
 
