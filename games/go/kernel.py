@@ -753,6 +753,15 @@ def black_value(margin: float, weight: float, scale: float) -> float:
 
 
 @njit(cache=True)
+def black_values(margins: np.ndarray, weight: float, scale: float) -> np.ndarray:
+    """:func:`black_value` of each margin (a batch of playouts)."""
+    out = np.empty(margins.shape[0])
+    for i in range(margins.shape[0]):
+        out[i] = black_value(margins[i], weight, scale)
+    return out
+
+
+@njit(cache=True)
 def k_area(B: np.ndarray, owner: np.ndarray) -> int:
     """Tromp-Taylor area: fills ``owner`` (per point: BLACK, WHITE or EMPTY for neutral) and
     returns black area - white area."""

@@ -431,8 +431,8 @@ class GoState:
         K.k_playout_after(self._b, first, seed, self.settings.policy, pattern_table(),
                           *self.policy_arrays(), self.settings.sa_min, self.max_playout_moves,
                           scores)
-        w, scale = self.settings.score_weight, K.score_scale(self.size)
-        black = np.array([K.black_value(float(sc - self.komi), w, scale) for sc in scores])
+        black = K.black_values(scores - self.komi, self.settings.score_weight,
+                               K.score_scale(self.size))
         ret = black if self.colour_of(seat) == BLACK else 1.0 - black
         k = len(first)
         return PlayoutBatch(ret, np.zeros((k, 0)), np.zeros(k, dtype=np.int64))

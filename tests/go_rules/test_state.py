@@ -248,10 +248,13 @@ def test_forget_undo_keeps_the_position_and_its_superko_memory() -> None:
 def test_score_reward() -> None:
     """black_value: the win with a share on the margin, saturating at a quarter board; a jigo
     is 1/2 whatever the weight."""
-    from games.go.kernel import black_value, score_scale
+    from games.go.kernel import black_value, black_values, score_scale
 
     assert black_value(3.0, 0.0, 20.25) == 1.0 and black_value(-1.0, 0.0, 20.25) == 0.0
     assert black_value(0.0, 0.3, 20.25) == 0.5
     assert black_value(2.0, 0.1, 20.25) == pytest.approx(0.9 + 0.05 * (1 + 2 / 20.25))
     assert black_value(-50.0, 0.1, 20.25) == 0.0 and black_value(50.0, 0.1, 20.25) == 1.0
     assert score_scale(9) == 20.25
+    margins = np.array([-50.0, -1.0, 0.0, 2.0, 50.0])
+    assert black_values(margins, 0.1, 20.25).tolist() == [black_value(m, 0.1, 20.25)
+                                                         for m in margins]
