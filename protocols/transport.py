@@ -6,11 +6,24 @@ transports. Blocking, simple, and the only socket code outside the servers' list
 
 from __future__ import annotations
 
+import argparse
 import socket
 import sys
 import time
 from typing import Any, Protocol
 
+
+def tcp_port(text: str) -> int:
+    """A TCP port from the command line (an ``argparse`` type): 0..65535 (0: a listener takes
+    any free port). Anything else is a usage error at once, not a refused connection or a
+    failed bind later on."""
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a port number: {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a TCP port (0..65535)")
+    return port
 
 class TransportError(ConnectionError):
     """The connection failed or was closed (neither side's protocol fault)."""

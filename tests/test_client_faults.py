@@ -101,6 +101,16 @@ def test_uecda_connection_refused_is_one_line() -> None:
     assert "retried for 0.3 s" in last_line(err)
 
 
+@pytest.mark.parametrize("args", [["uecda", "--port", "99999"], ["blokus", "--port", "x1"],
+                                  ["serve", "uecda", "--port", "-1"],
+                                  ["serve", "blokus", "--port2", "70000"]])
+def test_a_bad_port_is_a_usage_error_at_once(args: list[str]) -> None:
+    code, err, _ = run(args)
+    assert code == 2  # argparse's usage error: nothing was started
+    assert "Traceback" not in err
+    assert "argument --port" in last_line(err) and "port" in last_line(err).split(":", 2)[2]
+
+
 def test_uecda_warms_up_before_connecting() -> None:
     # from a cold compile cache the warm-up takes tens of seconds: done after connecting, the
     # server could deal the first game meanwhile and time the client out

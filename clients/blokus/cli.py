@@ -18,6 +18,7 @@ from clients.blokus.config import (
 )
 from clients.cli import add_plugins
 from clients.config import ConfigError, add_config_arguments
+from protocols.transport import tcp_port
 
 log = structlog.get_logger()
 
@@ -39,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "could not be reached.",
     )
     p.add_argument("--host", default="127.0.0.1", help="host address (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=10000, help="host port (default 10000)")
+    p.add_argument("--port", type=tcp_port, default=10000, help="host port (default 10000)")
     p.add_argument("--serial", metavar="DEVICE", help="a serial device instead of TCP "
                    "(8N1, no flow control)")
     p.add_argument("--baud", type=int, default=115200, help="serial speed (default 115200)")

@@ -9,6 +9,7 @@ import structlog
 
 from clients.config import add_config_arguments
 from clients.uecda.config import ClientConfig, load_client_config, preset_help
+from protocols.transport import tcp_port
 
 log = structlog.get_logger()
 
@@ -25,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "reached.",
     )
     p.add_argument("--host", default="127.0.0.1", help="server address (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=42485, help="server port (default 42485)")
+    p.add_argument("--port", type=tcp_port, default=42485, help="server port (default 42485)")
     p.add_argument("--name", default="corvid", help="client name sent in the profile "
                    "(default corvid; the server keeps 9 characters)")
     p.add_argument("--wait", type=float, default=10.0, metavar="SECONDS",

@@ -7,6 +7,7 @@ import json
 import sys
 from pathlib import Path
 
+from protocols.transport import tcp_port
 from servers.blokus.host import GameResult, Host, HostConfig, summary
 from servers.blokus.opponents import OPPONENTS
 from servers.blokus.sgf import write_sgf
@@ -22,10 +23,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (default "
                    "127.0.0.1)")
-    p.add_argument("--port", type=int, default=10000, help="the player under test (default "
+    p.add_argument("--port", type=tcp_port, default=10000, help="the player under test (default "
                    "10000; 0: any free port, printed on the first line)")
     g = p.add_mutually_exclusive_group()
-    g.add_argument("--port2", type=int, default=None, help="a second client player (default: "
+    g.add_argument("--port2", type=tcp_port, default=None, help="a second client player (default: "
                    "none, the built-in opponent plays)")
     g.add_argument("--opponent", choices=sorted(OPPONENTS), default="first-legal",
                    help="built-in opponent when there is no --port2 (default first-legal)")

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from protocols.transport import tcp_port
 from servers.arena.progress import Progress
 from servers.uecda.config import ServerConfig
 from servers.uecda.match import NP, MatchRecord, serve
@@ -27,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--seed", type=int, default=None,
                    help="random seed of deals and seats (default: a fresh one, in the log)")
     p.add_argument("--host", default=d.host, help="address to bind (default 127.0.0.1)")
-    p.add_argument("--port", type=int, default=d.port, help="TCP port (default 42485)")
+    p.add_argument("--port", type=tcp_port, default=d.port, help="TCP port (default 42485)")
     p.add_argument("--timeout", type=float, default=d.timeout, metavar="SECONDS",
                    help="seconds per move / exchange before a stand-in takes the seat "
                    f"(default {d.timeout:g})")

@@ -93,3 +93,14 @@ def test_ray_workers_give_the_weights_of_one_process(tmp_path: Path,
     assert run(args) == 0
     assert run([*args, "--resume", "--workers", "2"]) == 2
     assert run(["--out", str(tmp_path / "x.npz"), *SMALL, "--workers", "1", "--python"]) == 2
+
+
+@pytest.mark.parametrize("bad", [["--updates", "-5"], ["--m", "0"], ["--n", "0"],
+                                 ["--k", "0"], ["--eps-start", "1.5"],
+                                 ["--checkpoint-every", "0"], ["--positions", "-1"]])
+def test_settings_that_cannot_run_are_refused(tmp_path: Path, bad: list[str],
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "w.npz"
+    assert run(["--out", str(out), *SMALL, *bad]) == 2
+    assert bad[0] in capsys.readouterr().err
+    assert not out.exists()

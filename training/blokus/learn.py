@@ -159,6 +159,22 @@ def learn_main(args: argparse.Namespace) -> int:
     settings = _settings(args)
     ckpt = checkpoint_path(args.out)
     rng = np.random.default_rng(args.seed)
+    bad = [f"{name} {value}: {need}" for name, value, ok, need in (
+        ("--n", args.n, args.n >= 1, "give n >= 1"),
+        ("--m", args.m, args.m >= 1, "give m >= 1"),
+        ("--updates", args.updates, args.updates >= 1, "give a count >= 1"),
+        ("--positions", args.positions, args.positions >= 0, "give a count >= 0 (0: all)"),
+        ("--k", args.k, args.k > 0, "give a scale > 0"),
+        ("--alpha", args.alpha, args.alpha > 0, "give a step size > 0"),
+        ("--eps-start", args.eps_start, 0 <= args.eps_start <= 1, "give 0..1"),
+        ("--eps-end", args.eps_end, 0 <= args.eps_end <= 1, "give 0..1"),
+        ("--selfplay-n", args.selfplay_n, args.selfplay_n >= 0, "give a count >= 0 (0: all)"),
+        ("--minutes", args.minutes, args.minutes >= 0, "give minutes >= 0 (0: no limit)"),
+        ("--checkpoint-every", args.checkpoint_every, args.checkpoint_every >= 1,
+         "give U >= 1")) if not ok]
+    if bad:
+        print("corvid blokus learn: " + "; ".join(bad), file=sys.stderr)
+        return 2
     if args.workers < 0 or (args.workers and args.python):
         print("--workers: N >= 0, and the workers run the compiled simulations (not with "
               "--python)", file=sys.stderr)
