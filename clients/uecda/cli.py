@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 import structlog
 
@@ -41,8 +42,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.set_defaults(func=run)
     sub = p.add_subparsers(dest="uecda_command", metavar="replay", title="log replay")
     r = sub.add_parser("replay", help="replay tndhms server logs through the rules engine",
-                       description="Replay every game of each log; exit 1 at the first "
-                       "divergence, naming the game and the play.")
+                       description="Replay every game of each log and print, per log, ok or "
+                       "the first divergence (the game and the play). Exit status: 0 all ok, "
+                       "1 a log diverged, 2 a log could not be read.")
     r.add_argument("logs", nargs="+", metavar="LOG")
     r.set_defaults(func=replay)
 
@@ -76,11 +78,17 @@ def run(args: argparse.Namespace) -> int:
 def replay(args: argparse.Namespace) -> int:
     from games.daihinmin.replay import replay_log
 
-    for path in args.logs:
+    missing = [path for path in args.logs if not Path(path).is_file()]
+    if missing:
+        print(f"corvid uecda replay: no such log file: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    status = 0
+    for path in args.logs:  # every log is checked; the status says whether one diverged
         res = replay_log(path)
-        if not res.ok:
+        if res.ok:
+            print(f"{path}: ok, {res.games} games, {res.plays} plays")
+        else:
             print(f"{path}: DIVERGES after {res.games} clean games: {res.first_divergence}")
-            return 1
-        print(f"{path}: ok, {res.games} games, {res.plays} plays")
+            status = 1
     sys.stdout.flush()
-    return 0
+    return status

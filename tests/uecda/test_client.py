@@ -156,9 +156,13 @@ def test_replay_subcommand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -
     bad = tmp_path / "bad.log"
     # game 00001's first play by player 1 (H3D3C3) becomes an illegal single
     bad.write_text(text.replace("%00001%play%  1H3D3C3EE", "%00001%play%  1S4EE", 1))
-    assert corvid_main(["uecda", "replay", str(good), str(bad)]) == 1
+    assert corvid_main(["uecda", "replay", str(bad), str(good)]) == 1
     out = capsys.readouterr().out
     assert "DIVERGES" in out and "game 1" in out
+    assert f"{good}: ok" in out  # the logs after a diverging one are still checked
+    assert corvid_main(["uecda", "replay", str(good), str(tmp_path / "none.log")]) == 2
+    captured = capsys.readouterr()
+    assert "no such log file" in captured.err and "ok" not in captured.out
 
 
 def test_client_config_overrides() -> None:
