@@ -24,9 +24,14 @@ same deals) with its interval. ``--rotate`` seats the line-up rotated by one mor
 each chunk (player number k plays spec k + i mod 5 in chunk i), so that over a multiple of 5
 chunks every spec plays every player number equally often: a difference between two players
 then owes nothing to their numbers (an A/A run of two identical corvids without it measured
-p0 - p1 = -0.19 [-0.36, -0.02] in 300 games). With
-``--json`` the last line is ``{"players": [{"name", "spec", "points_per_game", "ci95"}, ...],
-"games", "seed", "diff"?}``.
+p0 - p1 = -0.19 [-0.36, -0.02] in 300 games). ``--against FILE`` compares two runs played
+on the same seeds: the first player of this line-up against the first player of FILE's (an
+``--out`` file of another line-up), game by game. The server draws every game's seating order
+and shuffled deck from the chunk's seed whatever the results (the deal starts at the
+daifugo's seat), so the two runs share each game's shuffle: the paired difference removes
+much of the deal luck, as within a table. With ``--json`` the last
+line is ``{"players": [{"name", "spec", "points_per_game", "ci95"}, ...], "games", "seed",
+"diff"?, "against"?}``.
 """
 
 from __future__ import annotations
@@ -98,6 +103,27 @@ def load_done(path: Path | None, specs: list[str], rotate: bool
     return done
 
 
+def against(path: Path, mine: dict[tuple[int, int], list[int]]) -> dict[str, Any]:
+    """Player 0 of this run against player 0 of the run in ``path``, per game played on the
+    same seed (game ``i`` of chunk seed ``s`` in both)."""
+    theirs: dict[tuple[int, int], int] = {}
+    spec = None
+    for line in path.read_text().splitlines():
+        if line.strip():
+            rec = json.loads(line)
+            spec = rec["specs"][0]
+            for i, g in enumerate(rec["points"]):
+                theirs[(int(rec["seed"]), i)] = int(g[0])
+    keys = sorted(set(mine) & set(theirs))
+    if not keys:
+        raise SystemExit(f"{path}: no game on this run's seeds (run both with the same "
+                         "--seed and --chunk)")
+    d = [float(mine[k][0] - theirs[k]) for k in keys]
+    m, (lo, hi) = mean_ci95(d, -4.0, 4.0)
+    return {"file": str(path), "spec": spec, "games": len(keys), "mean": round(m, 4),
+            "ci95": [round(lo, 4), round(hi, 4)]}
+
+
 def paired_diff(points: list[list[int]], a: int, b: int) -> dict[str, Any]:
     d = [float(g[a] - g[b]) for g in points]
     m, (lo, hi) = mean_ci95(d, -4.0, 4.0)
@@ -121,6 +147,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", metavar="FILE", help="append finished chunks here; resume")
     ap.add_argument("--rotate", action="store_true",
                     help="rotate the line-up over the player numbers chunk by chunk")
+    ap.add_argument("--against", metavar="FILE",
+                    help="another run's --out file on the same seeds: the paired difference "
+                    "of the first players, game by game")
     ap.add_argument("--log", metavar="FILE", help="keep the server's game log (one chunk)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -137,13 +166,17 @@ def main(argv: list[str] | None = None) -> int:
                    initial=sum(len(done[i]["points"]) for i in done if i < len(sizes)))
     except ImportError:  # pragma: no cover
         pass
+    if args.against and not Path(args.against).is_file():
+        raise SystemExit(f"--against {args.against}: no such file")
     t0 = time.perf_counter()
     points: list[list[int]] = []
+    by_game: dict[tuple[int, int], list[int]] = {}  # (chunk seed, game in chunk): points
     discarded = 0
     try:
         for i, n in enumerate(sizes):
             if i in done:
                 points += done[i]["points"]
+                by_game.update(((args.seed + i, j), g) for j, g in enumerate(done[i]["points"]))
                 continue
             rot = rotation(i, args.rotate)
             seated = specs[rot:] + specs[:rot]  # player number k: specs[(k + rot) % NP]
@@ -163,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
                         rec["rotation"] = rot
                     f.write(json.dumps(rec) + "\n")
             points += got
+            by_game.update(((args.seed + i, j), g) for j, g in enumerate(got))
     finally:
         if bar is not None:
             bar.close()
@@ -188,6 +222,10 @@ def main(argv: list[str] | None = None) -> int:
         d = figures["diff"]
         print(f"paired difference p{corvids[0]} - p{corvids[1]}: {d['mean']:+.3f} "
               f"[{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}] points per game")
+    if args.against:
+        a = figures["against"] = against(Path(args.against), by_game)
+        print(f"against {a['file']} ({a['spec']}), {a['games']} games on the same seeds: "
+              f"p0 {a['mean']:+.3f} [{a['ci95'][0]:+.3f}, {a['ci95'][1]:+.3f}] points per game")
     if args.json:
         print(json.dumps(figures))
     return 0

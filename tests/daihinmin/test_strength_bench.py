@@ -69,3 +69,35 @@ def test_a_run_resumes_only_as_it_was_begun(tmp_path: Path,
     with pytest.raises(SystemExit, match="without --rotate"):
         _run(tmp_path, monkeypatch, "--rotate")
     assert _run(tmp_path, monkeypatch) == []  # all chunks done: nothing replayed
+
+
+def test_against_pairs_the_first_players_game_by_game(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Two runs on the same seeds: the first player's points per (seed, game) are paired."""
+    bench = _bench()
+
+    def fake_arena(specs: list[str], games: int, seed: int, **_: Any) -> Any:
+        # the first player scores 1 + (seed + game) % 3, a variant one more; the others 1
+        first = 2 if "variant" in specs[0] else 1
+        pts = [[min(5, first + (seed + g) % 3)] + [1] * 4 for g in range(games)]
+        return SimpleNamespace(record=SimpleNamespace(points=pts, drops=[]))
+
+    monkeypatch.setattr(bench, "run_arena", fake_arena)
+    base = tmp_path / "base.jsonl"
+    common = ["--games", "6", "--chunk", "3", "--player", "baseline", "--player", "baseline",
+              "--player", "baseline", "--player", "baseline"]
+    assert bench.main(["--out", str(base), "--player", "corvid", *common]) == 0
+    capsys.readouterr()
+    assert bench.main(["--player", "corvid:variant", *common, "--against", str(base),
+                       "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert figures["against"]["games"] == 6
+    assert figures["against"]["spec"] == "corvid"
+    assert figures["against"]["mean"] == 1.0  # every game's variant scored one more
+    # another seed range shares no game with the file: said, not a zero-game comparison
+    with pytest.raises(SystemExit, match="same --seed"):
+        bench.main(["--player", "corvid:variant", *common, "--seed", "50",
+                    "--against", str(base)])
+    with pytest.raises(SystemExit, match="no such file"):
+        bench.main(["--player", "corvid", *common, "--against", str(tmp_path / "none")])
