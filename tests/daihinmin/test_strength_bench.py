@@ -1,20 +1,29 @@
-"""bench/daihinmin_strength.py --rotate: each chunk seats the line-up one place further round
-the player numbers, and the points come back in the line-up's order (the matches are
-replaced by a stand-in that scores each player number by its number)."""
+"""bench/daihinmin_strength.py with its matches replaced by a stand-in: --rotate seats the
+line-up one place further round the player numbers in each chunk and gives the points back in
+the line-up's order; --against pairs the first players of two runs game by game."""
 
 from __future__ import annotations
 
 import importlib.util
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import pytest
+import structlog
 
 from tests.paths import REPO
 
 BENCH = REPO / "bench" / "daihinmin_strength.py"
+
+
+@pytest.fixture(autouse=True)
+def restore_logging() -> Iterator[None]:
+    """The bench's main() points structlog at the test's captured stderr: undo that after."""
+    yield
+    structlog.reset_defaults()
 SPECS = ["corvid:seed=1", "corvid:seed=2", "baseline", "baseline", "baseline"]
 
 
