@@ -6,25 +6,17 @@ from __future__ import annotations
 
 import importlib.util
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import pytest
-import structlog
 
 from tests.paths import REPO
 
 BENCH = REPO / "bench" / "daihinmin_strength.py"
-
-
-@pytest.fixture(autouse=True)
-def restore_logging() -> Iterator[None]:
-    """The bench's main() points structlog at the test's captured stderr: undo that after."""
-    yield
-    structlog.reset_defaults()
 SPECS = ["corvid:seed=1", "corvid:seed=2", "baseline", "baseline", "baseline"]
+pytestmark = pytest.mark.usefixtures("restore_logging")  # the bench's main() sets up logging
 
 
 def _bench() -> ModuleType:

@@ -6,7 +6,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import structlog
 
 from clients.cli import main as corvid_main
 from clients.uecda.agent import UecdaPlayer
@@ -137,13 +136,6 @@ def test_fallback_when_the_search_fails() -> None:
     assert isinstance(cmd, MoveTable)
     assert move_str(move_from_cells(cmd.cards)) == "S3S4S5"
     assert player.decider.fallbacks == 1
-
-
-@pytest.fixture
-def restore_logging():  # type: ignore[no-untyped-def]
-    """corvid_main configures structlog onto pytest's captured stderr: undo that after."""
-    yield
-    structlog.reset_defaults()
 
 
 @pytest.mark.usefixtures("restore_logging")
