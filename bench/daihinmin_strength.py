@@ -169,14 +169,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.against and not Path(args.against).is_file():
         raise SystemExit(f"--against {args.against}: no such file")
     t0 = time.perf_counter()
-    points: list[list[int]] = []
-    by_game: dict[tuple[int, int], list[int]] = {}  # (chunk seed, game in chunk): points
+    played: dict[int, list[list[int]]] = {}  # chunk: its games' points, in line-up order
     discarded = 0
     try:
         for i, n in enumerate(sizes):
             if i in done:
-                points += done[i]["points"]
-                by_game.update(((args.seed + i, j), g) for j, g in enumerate(done[i]["points"]))
+                played[i] = done[i]["points"]
                 continue
             rot = rotation(i, args.rotate)
             seated = specs[rot:] + specs[:rot]  # player number k: specs[(k + rot) % NP]
@@ -195,12 +193,12 @@ def main(argv: list[str] | None = None) -> int:
                     if args.rotate:
                         rec["rotation"] = rot
                     f.write(json.dumps(rec) + "\n")
-            points += got
-            by_game.update(((args.seed + i, j), g) for j, g in enumerate(got))
+            played[i] = got
     finally:
         if bar is not None:
             bar.close()
     elapsed = time.perf_counter() - t0
+    points = [g for i in sorted(played) for g in played[i]]
     rows: list[dict[str, Any]] = []
     for p, spec in enumerate(specs):
         m, (lo, hi) = mean_ci95([float(g[p]) for g in points], 1.0, 5.0)
@@ -223,6 +221,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"paired difference p{corvids[0]} - p{corvids[1]}: {d['mean']:+.3f} "
               f"[{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}] points per game")
     if args.against:
+        by_game = {(args.seed + i, j): g for i, games in played.items()
+                   for j, g in enumerate(games)}
         a = figures["against"] = against(Path(args.against), by_game)
         print(f"against {a['file']} ({a['spec']}), {a['games']} games on the same seeds: "
               f"p0 {a['mean']:+.3f} [{a['ci95'][0]:+.3f}, {a['ci95'][1]:+.3f}] points per game")
