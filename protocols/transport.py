@@ -25,6 +25,7 @@ def tcp_port(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{port} is not a TCP port (0..65535)")
     return port
 
+
 class TransportError(ConnectionError):
     """The connection failed or was closed (neither side's protocol fault)."""
 
