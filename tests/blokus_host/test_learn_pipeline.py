@@ -104,3 +104,23 @@ def test_settings_that_cannot_run_are_refused(tmp_path: Path, bad: list[str],
     assert run(["--out", str(out), *SMALL, *bad]) == 2
     assert bad[0] in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_checkpoints_are_compressed_and_older_uncompressed_ones_still_load(
+        tmp_path: Path) -> None:
+    from training.blokus.learn import load_checkpoint, save_checkpoint
+
+    history = [{"update": float(t), "mse": 0.05, "mean_r": 0.5} for t in range(2000)]
+    rng = np.random.default_rng(4)
+    w = np.linspace(-1.0, 1.0, 50)
+    new = tmp_path / "new.ckpt.npz"
+    save_checkpoint(new, 1999, w, history, rng, {"m": 100}, 12.5)
+    c = load_checkpoint(new)
+    assert c["t"] == 1999 and c["history"] == history and c["settings"] == {"m": 100}
+    assert np.array_equal(c["w"], w) and c["seconds"] == 12.5
+    assert c["rng"] == rng.bit_generator.state
+    old = tmp_path / "old.ckpt.npz"  # as the checkpoints before compression were written
+    with np.load(new) as z:
+        np.savez(old, **{k: z[k] for k in z.files})
+    assert load_checkpoint(old)["history"] == history
+    assert new.stat().st_size * 5 < old.stat().st_size

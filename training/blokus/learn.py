@@ -136,11 +136,12 @@ class RayWinRates:
 
 def save_checkpoint(path: Path, t: int, w: np.ndarray, history: list[dict[str, float]],
                     rng: np.random.Generator, settings: dict[str, Any], seconds: float) -> None:
-    """Atomically (a temporary file, then a rename)."""
+    """Atomically (a temporary file, then a rename); compressed, because the per-update
+    history grows with the run (about 150 kB at 3,500 updates, 1.8 MB uncompressed)."""
     tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez(tmp, w=w, t=np.int64(t), history=np.array(json.dumps(history)),
-             rng=np.array(json.dumps(rng.bit_generator.state)),
-             settings=np.array(json.dumps(settings)), seconds=np.float64(seconds))
+    np.savez_compressed(tmp, w=w, t=np.int64(t), history=np.array(json.dumps(history)),
+                        rng=np.array(json.dumps(rng.bit_generator.state)),
+                        settings=np.array(json.dumps(settings)), seconds=np.float64(seconds))
     tmp.replace(path)
 
 
