@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from search.selective import SelectiveLearner, load_weights
+from search.selective import SelectiveLearner, load_weights, save_weights
 
 SMALL = ["--updates", "4", "--m", "2", "--positions", "2", "--n", "3", "--selfplay-n", "4",
          "--prior-score", "5", "--seed", "3", "--checkpoint-every", "1"]
@@ -124,3 +124,63 @@ def test_checkpoints_are_compressed_and_older_uncompressed_ones_still_load(
         np.savez(old, **{k: z[k] for k in z.files})
     assert load_checkpoint(old)["history"] == history
     assert new.stat().st_size * 5 < old.stat().st_size
+
+
+def test_average_from_writes_the_mean_of_the_later_weights_and_resumes_it(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import training.blokus.learn as L
+
+    out = tmp_path / "w.npz"
+    seen: list[np.ndarray] = []  # the weights after each update (checkpoint every update)
+    real_save = save_weights  # what the learner calls
+
+    def save(path, w, k, meta=None):  # type: ignore[no-untyped-def]
+        if Path(path) == out:
+            seen.append(np.array(w))
+        real_save(path, w, k, meta)
+
+    monkeypatch.setattr(L, "save_weights", save)
+    assert run(["--out", str(out), *SMALL, "--average-from", "3"]) == 0
+    w_avg, _, meta = load_weights(L.average_path(out))
+    assert L.average_path(out).name == "w.avg.npz"
+    assert len(seen) == 5 and np.array_equal(seen[4], seen[3])  # 4 updates, the last again
+    assert meta["averaged"] == [3, 4] and "--average-from 3" in meta["command"]
+    assert np.allclose(w_avg, (seen[2] + seen[3]) / 2)
+    assert np.array_equal(load_weights(out)[0], seen[3])  # the run itself is unchanged
+
+    # interrupted in update 4, resumed: the same mean; a later start is refused
+    parts = tmp_path / "parts.npz"
+    real = SelectiveLearner.update
+    calls = {"n": 0}
+
+    def update(self, w, positions, rng):  # type: ignore[no-untyped-def]
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt
+        return real(self, w, positions, rng)
+
+    monkeypatch.setattr(SelectiveLearner, "update", update)
+    assert run(["--out", str(parts), *SMALL, "--average-from", "3"]) == 130
+    assert load_weights(L.average_path(parts))[2]["averaged"] == [3, 3]
+    monkeypatch.setattr(SelectiveLearner, "update", real)
+    assert run(["--out", str(parts), *SMALL, "--resume", "--average-from", "4"]) == 2
+    assert run(["--out", str(parts), *SMALL, "--resume"]) == 0  # the mean goes on
+    assert np.array_equal(load_weights(L.average_path(parts))[0], w_avg)
+
+
+def test_average_from_can_start_when_an_older_run_is_resumed(tmp_path: Path) -> None:
+    import training.blokus.learn as L
+
+    out = tmp_path / "w.npz"
+    args = ["--out", str(out), *SMALL]
+    args[args.index("--updates") + 1] = "2"
+    assert run(args) == 0  # a run without a mean, stopped at update 2 ...
+    w2 = load_weights(out)[0]
+    ckpt = L.checkpoint_path(out)
+    c = L.load_checkpoint(ckpt)
+    c["settings"]["updates"] = 4  # ... as if it were the first half of a 4-update run
+    L.save_checkpoint(ckpt, c["t"], c["w"], c["history"], np.random.default_rng(0),
+                      c["settings"], c["seconds"])
+    assert run(["--out", str(out), *SMALL, "--resume", "--average-from", "1"]) == 0
+    assert load_weights(L.average_path(out))[2]["averaged"] == [3, 4]  # from the resume on
+    assert not np.array_equal(load_weights(L.average_path(out))[0], w2)

@@ -8,6 +8,11 @@ statistics, the random generator, the update reached, the settings) to ``OUT.ckp
 ``--resume`` continues from there with the same settings, drawing the same random numbers as
 an uninterrupted run. An interrupted update is run again, so nothing finished is lost.
 
+``--average-from U`` also keeps the mean of the weights after every update from U on (Polyak
+averaging: the learner's constant step makes the weights wander from update to update, and
+their strength with them) and writes it beside ``--out`` as ``OUT-stem.avg.npz``; it does not
+change the run, so it may be turned on when a run is resumed (the mean then starts there).
+
 ``--workers N`` shares each update's simulations out as N Ray tasks (the arena's backend:
 ``servers.arena.backends.start_ray``, a local Ray of N CPUs or the cluster at
 ``--ray-address``). Each position's simulations then draw from a seed of their own, so the
@@ -25,7 +30,7 @@ import sys
 import time
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 import structlog
@@ -78,6 +83,9 @@ def add_arguments(lp: argparse.ArgumentParser) -> None:
     lp.add_argument("--resume", action="store_true", help="continue the run of OUT.ckpt.npz")
     lp.add_argument("--python", action="store_true", help="plain-Python simulations (the "
                     "reference; slow)")
+    lp.add_argument("--average-from", type=int, default=0, metavar="U",
+                    help="also write the mean of the weights after updates U.. to "
+                    "OUT-stem.avg.npz (default 0: no mean; it does not change the run)")
     lp.add_argument("--workers", type=int, default=0, metavar="N",
                     help="simulate each update's positions as N Ray tasks (default 0: in "
                     "this process; any N >= 1 gives the same weights)")
@@ -88,6 +96,12 @@ def add_arguments(lp: argparse.ArgumentParser) -> None:
 
 def checkpoint_path(out: str | Path) -> Path:
     return Path(str(out) + ".ckpt.npz")
+
+
+def average_path(out: str | Path) -> Path:
+    """Where ``--average-from`` writes the mean weights: ``w.npz`` -> ``w.avg.npz``."""
+    p = Path(out)
+    return p.with_name(p.stem + ".avg.npz")
 
 
 def _settings(args: argparse.Namespace) -> dict[str, Any]:
@@ -135,21 +149,45 @@ class RayWinRates:
 
 
 def save_checkpoint(path: Path, t: int, w: np.ndarray, history: list[dict[str, float]],
-                    rng: np.random.Generator, settings: dict[str, Any], seconds: float) -> None:
+                    rng: np.random.Generator, settings: dict[str, Any], seconds: float,
+                    average: Average | None = None) -> None:
     """Atomically (a temporary file, then a rename); compressed, because the per-update
     history grows with the run (about 150 kB at 3,500 updates, 1.8 MB uncompressed)."""
     tmp = path.with_name(path.name + ".tmp.npz")
-    np.savez_compressed(tmp, w=w, t=np.int64(t), history=np.array(json.dumps(history)),
-                        rng=np.array(json.dumps(rng.bit_generator.state)),
-                        settings=np.array(json.dumps(settings)), seconds=np.float64(seconds))
+    arrays: dict[str, np.ndarray] = {
+        "w": w, "t": np.array(t, np.int64), "history": np.array(json.dumps(history)),
+        "rng": np.array(json.dumps(rng.bit_generator.state)),
+        "settings": np.array(json.dumps(settings)), "seconds": np.array(seconds, np.float64)}
+    if average is not None:
+        arrays.update(avg_sum=average.total, avg_first=np.array(average.first, np.int64),
+                      avg_count=np.array(average.n, np.int64))
+    np.savez_compressed(tmp, allow_pickle=False, **arrays)
     tmp.replace(path)
 
 
 def load_checkpoint(path: Path) -> dict[str, Any]:
     with np.load(path, allow_pickle=False) as z:
+        average = Average(np.asarray(z["avg_sum"], dtype=np.float64), int(z["avg_first"]),
+                          int(z["avg_count"])) if "avg_sum" in z.files else None
         return {"w": np.asarray(z["w"], dtype=np.float64), "t": int(z["t"]),
                 "history": json.loads(str(z["history"])), "rng": json.loads(str(z["rng"])),
-                "settings": json.loads(str(z["settings"])), "seconds": float(z["seconds"])}
+                "settings": json.loads(str(z["settings"])), "seconds": float(z["seconds"]),
+                "average": average}
+
+
+class Average(NamedTuple):
+    """The running mean of ``--average-from``: the sum of the weights after ``n``
+    consecutive updates, the first of them ``first`` (1-based, as the log counts)."""
+
+    total: np.ndarray
+    first: int
+    n: int
+
+    def add(self, w: np.ndarray) -> Average:
+        return Average(self.total + w, self.first, self.n + 1)
+
+    def mean(self) -> np.ndarray:
+        return self.total / self.n
 
 
 def learn_main(args: argparse.Namespace) -> int:
@@ -171,6 +209,8 @@ def learn_main(args: argparse.Namespace) -> int:
         ("--eps-end", args.eps_end, 0 <= args.eps_end <= 1, "give 0..1"),
         ("--selfplay-n", args.selfplay_n, args.selfplay_n >= 0, "give a count >= 0 (0: all)"),
         ("--minutes", args.minutes, args.minutes >= 0, "give minutes >= 0 (0: no limit)"),
+        ("--average-from", args.average_from, args.average_from >= 0,
+         "give an update >= 1 (0: no mean)"),
         ("--checkpoint-every", args.checkpoint_every, args.checkpoint_every >= 1,
          "give U >= 1")) if not ok]
     if bad:
@@ -196,7 +236,7 @@ def learn_main(args: argparse.Namespace) -> int:
             win_rates.close()
 
 
-Begun = tuple[np.ndarray | None, int, list[dict[str, float]], float]
+Begun = tuple[np.ndarray | None, int, list[dict[str, float]], float, Average | None]
 
 
 def _start(args: argparse.Namespace, settings: dict[str, Any], ckpt: Path,
@@ -205,6 +245,7 @@ def _start(args: argparse.Namespace, settings: dict[str, Any], ckpt: Path,
     from a checkpoint), or None after saying on stderr why it cannot."""
     start, history, before = 0, [], 0.0
     w0: np.ndarray | None = None
+    average: Average | None = None
     if args.resume:
         if not ckpt.exists():
             print(f"no checkpoint {ckpt} to resume", file=sys.stderr)
@@ -218,6 +259,11 @@ def _start(args: argparse.Namespace, settings: dict[str, Any], ckpt: Path,
                   file=sys.stderr)
             return None
         w0, start, history, before = c["w"], c["t"] + 1, c["history"], c["seconds"]
+        average = c["average"]  # a mean the run keeps goes on, --average-from or not
+        if average is not None and args.average_from > average.first:
+            print(f"{ckpt} keeps the mean from update {average.first}: --average-from "
+                  f"{args.average_from} cannot start it later", file=sys.stderr)
+            return None
         rng.bit_generator.state = c["rng"]
         log.info("learn_resume", checkpoint=str(ckpt), update=start)
     elif ckpt.exists():
@@ -229,19 +275,22 @@ def _start(args: argparse.Namespace, settings: dict[str, Any], ckpt: Path,
         w0 = np.zeros(len(blokus_features(BlokusState())))
         w0[feature_index(0, None, own=True)] = args.prior_score
         w0[feature_index(0, None, own=False)] = -args.prior_score
-    return w0, start, history, before
+    if average is None and args.average_from:
+        w = np.zeros(len(blokus_features(BlokusState()))) if w0 is None else w0
+        average = Average(np.zeros_like(w), max(args.average_from, start + 1), 0)
+    return w0, start, history, before, average
 
 
 def _learn(args: argparse.Namespace, cfg: SelectiveConfig, settings: dict[str, Any],
            ckpt: Path, rng: np.random.Generator, begun: Begun,
            win_rates: RayWinRates | None) -> int:
-    w0, start, history, before = begun
+    w0, start, history, before, average = begun
     learner = SelectiveLearner(blokus_features, cfg,
                                simulate=None if args.python else selective_simulate,
                                make_eval=BlokusEval, win_rates=win_rates)
     t0 = time.monotonic()
     limit = args.minutes * 60.0
-    last: dict[str, Any] = {}
+    last: dict[str, Any] = {"average": average}
 
     def meta(t: int) -> dict[str, Any]:
         return {"n": cfg.n, "m": cfg.m, "k": cfg.k, "alpha": cfg.alpha, "updates": t + 1,
@@ -255,11 +304,19 @@ def _learn(args: argparse.Namespace, cfg: SelectiveConfig, settings: dict[str, A
 
     def write(t: int) -> None:
         save_checkpoint(ckpt, t, last["w"], last["history"], last["rng_state"], settings,
-                        before + time.monotonic() - t0)
+                        before + time.monotonic() - t0, last["average"])
         save_weights(args.out, last["w"], cfg.k, meta(t))
+        avg: Average | None = last["average"]
+        if avg is not None and avg.n:
+            save_weights(average_path(args.out), avg.mean(), cfg.k,
+                         {**meta(t), "averaged": [avg.first, avg.first + avg.n - 1]})
 
     def on_update(t: int, w: np.ndarray, hist: list[dict[str, float]]) -> None:
-        last.update(t=t, w=w, history=hist, rng_state=_frozen(rng))
+        avg: Average | None = last["average"]
+        if avg is not None and t + 1 >= avg.first:
+            avg = avg.add(w)
+        # one update of `last`: a SIGTERM between two would leave a mixed state
+        last.update(t=t, w=w, history=hist, rng_state=_frozen(rng), average=avg)
         if (t + 1) % max(1, args.checkpoint_every) == 0:
             write(t)
 
@@ -302,6 +359,8 @@ def command(args: argparse.Namespace) -> str:
             parts += ["--" + k.replace("_", "-"), str(v)]
     if args.workers:
         parts += ["--workers", str(args.workers)]
+    if args.average_from:
+        parts += ["--average-from", str(args.average_from)]
     return shlex.join(parts)
 
 
