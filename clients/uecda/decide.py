@@ -37,6 +37,7 @@ from games.daihinmin.cards import (
     popcount,
     strength_key,
 )
+from games.daihinmin.endgame import sure_finish
 from games.daihinmin.inference import HandSampler, TributeModel
 from games.daihinmin.infoset import POLICIES, InfoSet
 from games.daihinmin.learned import load_policy, state_playout_w
@@ -197,6 +198,13 @@ class Decider:
                      move=move_str(choice) or "pass", **event)
             return choice
         t0 = time.perf_counter()
+        if self.config.endgame:
+            line = self._sure_finish(st, tr.me, table)
+            if line is not None and line[0] in legal:
+                log.info("uecda_decision", core="endgame", move=move_str(line[0]) or "pass",
+                         line=[move_str(m) or "pass" for m in line],
+                         elapsed_ms=round((time.perf_counter() - t0) * 1000, 1), **event)
+                return line[0]
         try:
             if st.to_move != tr.me:
                 raise RuntimeError(f"shadow says player {st.to_move} moves, not us")
@@ -215,6 +223,19 @@ class Decider:
         summary["top"] = [[move_str(int(m)) or "pass", n, v] for m, n, v in summary["top"]]
         log.info("uecda_decision", core=self.config.core, **{**event, **summary})
         return int(res.move)
+
+    @staticmethod
+    def _sure_finish(st: GameState, me: int, table: int) -> list[int] | None:
+        """A sure finish from here (games.daihinmin.endgame), or None (also on any error:
+        the search then decides)."""
+        try:
+            info = st.info_set(me)
+            others = ALL_CARDS & ~info.hand & ~info.played
+            return sure_finish(info.hand, others, table, info.rev, info.lock,
+                               own_table=table != PASS and info.last == me)
+        except Exception as e:  # the client boundary
+            log.warning("uecda_endgame_failed", reason=f"{type(e).__name__}: {e}")
+            return None
 
     def end_game(self, tr: GameTracker) -> None:
         """A game is over: with opponents=adapt, learn from the opponents' revealed hands."""

@@ -147,3 +147,30 @@ def test_temperature_sharpens_our_own_playout_moves_only() -> None:
     assert np.allclose(info.weights[me], 2 * base[me])
     others = [p for p in range(5) if p != me]
     assert np.array_equal(info.weights[others], base[others])
+
+
+def test_endgame_plays_a_sure_finish_without_searching() -> None:
+    from structlog.testing import capture_logs
+
+    from clients.uecda.tracker import GameTracker
+    from games.daihinmin.cards import ALL_CARDS, JOKER, cards_of, hand_from_str, move_str
+    from games.daihinmin.state import GameState
+
+    mine = hand_from_str("S2H5") | 1 << JOKER  # the 2 is sure (the joker is ours), then 5+joker
+    rest = cards_of(ALL_CARDS & ~mine)
+    hands = [mine] + [sum(1 << c for c in rest[i::4]) for i in range(4)]
+    tr = GameTracker(np.random.default_rng(0))
+    tr.me = 0
+    for endgame, core in ((True, "endgame"), (False, "flat")):
+        tr.shadow = GameState(hands, [0, 1, 2, 3, 4], first=0)
+        d = Decider(load_client_config(None, [f"endgame={str(endgame).lower()}",
+                                              "playouts=50", "deal=uniform"]),
+                    np.random.default_rng(0))
+        with capture_logs() as logs:
+            m = d.move(tr, lead=True)
+        decision = [e for e in logs if e["event"] == "uecda_decision"][-1]
+        assert decision["core"] == core and decision["move"] == move_str(m)
+        if endgame:
+            assert move_str(m) == "S2" and decision["line"] == ["S2", "pass", "K5H5"]
+    with pytest.raises(ConfigError, match="endgame: no effect with core=baseline"):
+        load_client_config(None, ["core=baseline", "endgame=true"])
