@@ -67,9 +67,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if isinstance(e, ConfigError):
             print(f"corvid: {e}", file=sys.stderr)
             return 2
-        if isinstance(e, (ServerFault, TransportError)) or (
-                isinstance(e, OSError) and e.errno is not None):  # not our bug: no traceback
-            structlog.get_logger().error("peer_fault", command=args.command, error=str(e))
+        # not our bug: one line, no traceback. The peer (server, controller, connection)
+        # failed, or the system refused something asked of it (a file missing, no room)
+        peer = isinstance(e, (ServerFault, TransportError, ConnectionError, TimeoutError))
+        if peer or (isinstance(e, OSError) and e.errno is not None):
+            structlog.get_logger().error("peer_fault" if peer else "system_error",
+                                         command=args.command, error=str(e))
             print(f"corvid {args.command}: {e}", file=sys.stderr)
             return 1
         structlog.get_logger().exception("fatal_error", command=args.command)

@@ -342,3 +342,13 @@ def test_gtp_controller_that_stops_reading() -> None:
     assert code == 1 and "Traceback" not in err
     assert "cannot write the answer" in err
 
+
+
+def test_a_missing_input_file_is_one_line_not_a_peer_fault(tmp_path: Path) -> None:
+    missing = tmp_path / "no-such-dir"
+    code, err, _ = run(["--log-level", "info", "learn", "daihinmin", "imitate", str(missing),
+                        "--out", str(tmp_path / "p.json")])
+    assert code == 1
+    assert "Traceback" not in err
+    assert last_line(err) == f"corvid learn: [Errno 2] No such file or directory: '{missing}'"
+    assert "system_error" in err and "peer_fault" not in err
