@@ -39,7 +39,7 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     model_eps: float = 0.05  # opponent model: (1 - eps) policy + eps uniform
     opponents: Literal["fixed", "adapt"] = "adapt"  # adapt: per-opponent models, online
     uct_c: float = 0.7  # UCT exploration constant
-    endgame: bool = False  # play a sure finish (games.daihinmin.endgame) without searching
+    endgame: bool = True  # play a sure finish (games.daihinmin.endgame) without searching
     exchange: Literal["search", "heuristic"] = "search"
     exchange_candidates: int = 6  # exchange search: weakest cards considered
     workers: int = 1  # >1: root-parallel search in that many worker processes

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from servers.arena import blokus, gtp, uecda
@@ -12,7 +13,7 @@ from servers.arena.players import Player, SpecError, parse_sweep, unique_labels
 from servers.arena.records import GameRecord, Piece, RunConfig, RunDir, RunDirError, latest
 from servers.arena.schedule import Task, chunks, derive_seed, pairings, sweep_participants
 from servers.arena.standings import Tally, elo, format_table, standings
-from servers.arena.stats import mean_ci95
+from servers.arena.stats import batch_mean_ci95, mean_ci95
 
 
 def test_corvid_specs_become_set_options() -> None:
@@ -133,6 +134,33 @@ def test_mean_interval() -> None:
     assert hi == pytest.approx(6 - lo)
     assert mean_ci95([4.0], 1, 5) == (4.0, (1, 5))
     assert mean_ci95([5.0, 1.0], 1, 5) == (3.0, (1, 5))  # clipped to the possible points
+
+
+def test_batch_mean_interval() -> None:
+    xs = [1.0, 5.0, 3.0, 3.0, 2.0, 4.0, 5.0]
+    # blocks of one value: the per-value interval, whatever the runs' lengths
+    m, ci = batch_mean_ci95([xs[:3], xs[3:]], 1, 1, 5)
+    assert m == pytest.approx(mean_ci95(xs, 1, 5)[0])
+    assert ci == pytest.approx(mean_ci95(xs, 1, 5)[1])
+    # by hand: blocks [1, 3] and [5, 5], means 2 and 5, mean 3.5, var = 2 (1/4 2.25 + 1/4 2.25)
+    m, (lo, hi) = batch_mean_ci95([[1.0, 3.0, 5.0, 5.0]], 2, 0, 10)
+    assert m == 3.5 and (lo, hi) == pytest.approx((3.5 - 1.96 * 1.5, 3.5 + 1.96 * 1.5))
+    assert batch_mean_ci95([[4.0, 4.0]], 5, 1, 5) == (4.0, (1, 5))  # one block: no interval
+    with pytest.raises(ValueError, match="block=0"):
+        batch_mean_ci95([xs], 0, 1, 5)
+    # runs of positively correlated values: wider than the per-value interval
+    rng = np.random.default_rng(3)
+    runs = []
+    for _ in range(20):
+        x, run = 0.0, []
+        for _ in range(50):
+            x = 0.7 * x + float(rng.normal())
+            run.append(x)
+        runs.append(run)
+    flat = [x for r in runs for x in r]
+    naive = mean_ci95(flat, -100, 100)[1]
+    batched = batch_mean_ci95(runs, 10, -100, 100)[1]
+    assert batched[1] - batched[0] > 1.5 * (naive[1] - naive[0])
 
 
 def test_tally_for_progress_lines() -> None:

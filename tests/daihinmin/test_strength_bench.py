@@ -102,3 +102,33 @@ def test_against_pairs_the_first_players_game_by_game(
                     "--against", str(base)])
     with pytest.raises(SystemExit, match="no such file"):
         bench.main(["--player", "corvid", *common, "--against", str(tmp_path / "none")])
+
+
+def test_intervals_are_batch_means_over_consecutive_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Games of a match that go together (all won, all lost): blocks see it, games do not."""
+    bench = _bench()
+
+    def fake_arena(specs: list[str], games: int, seed: int, **_: Any) -> Any:
+        first = 4 if seed % 2 else 2  # the whole match good, or the whole match bad
+        return SimpleNamespace(record=SimpleNamespace(points=[[first, 1, 1, 1, 1]] * games,
+                                                      drops=[]))
+
+    monkeypatch.setattr(bench, "run_arena", fake_arena)
+    common = ["--games", "8", "--chunk", "4", "--player", "corvid", "--json"] + \
+        ["--player", "baseline"] * 4
+
+    def ci(*extra: str) -> list[float]:
+        assert bench.main([*common, *extra]) == 0
+        row = json.loads(capsys.readouterr().out.strip().splitlines()[-1])["players"][0]
+        assert row["points_per_game"] == 3.0
+        return list(row["ci95"])
+
+    # per game: 3 -+ 1.96 sqrt(8/7 / 8); blocks of 2: 3 -+ 1.96 sqrt(4/3 * 4 (1/4)^2 1^2)
+    assert ci("--block", "1") == pytest.approx([3 - 1.96 * (1 / 7) ** 0.5,
+                                                3 + 1.96 * (1 / 7) ** 0.5], abs=1e-4)
+    assert ci("--block", "2") == pytest.approx([3 - 1.96 * (1 / 3) ** 0.5,
+                                                3 + 1.96 * (1 / 3) ** 0.5], abs=1e-4)
+    with pytest.raises(SystemExit):
+        bench.main([*common, "--block", "0"])
