@@ -10,8 +10,9 @@ an uninterrupted run. An interrupted update is run again, so nothing finished is
 
 ``--average-from U`` also keeps the mean of the weights after every update from U on (Polyak
 averaging: the learner's constant step makes the weights wander from update to update, and
-their strength with them) and writes it beside ``--out`` as ``OUT-stem.avg.npz``; it does not
-change the run, so it may be turned on when a run is resumed (the mean then starts there).
+their strength with them) and writes it beside ``--out`` (``w.npz`` -> ``w.avg.npz``); it
+does not change the run, so it may be turned on when a run is resumed (the mean then starts
+there; a mean a checkpoint keeps goes on).
 
 ``--workers N`` shares each update's simulations out as N Ray tasks (the arena's backend:
 ``servers.arena.backends.start_ray``, a local Ray of N CPUs or the cluster at
@@ -84,8 +85,8 @@ def add_arguments(lp: argparse.ArgumentParser) -> None:
     lp.add_argument("--python", action="store_true", help="plain-Python simulations (the "
                     "reference; slow)")
     lp.add_argument("--average-from", type=int, default=0, metavar="U",
-                    help="also write the mean of the weights after updates U.. to "
-                    "OUT-stem.avg.npz (default 0: no mean; it does not change the run)")
+                    help="also write the mean of the weights after updates U.. beside --out "
+                    "(w.npz -> w.avg.npz; default 0: no mean; it does not change the run)")
     lp.add_argument("--workers", type=int, default=0, metavar="N",
                     help="simulate each update's positions as N Ray tasks (default 0: in "
                     "this process; any N >= 1 gives the same weights)")
