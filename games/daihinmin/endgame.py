@@ -45,38 +45,38 @@ def sure_finish(hand: int, others: int, table: int, rev: int, lock: int,
         return None
     if table == PASS:
         return _lead(hand, others, rev)
-    for m in R.legal_moves(hand, table, rev, lock):
-        if m != PASS and move_cards(m) == hand:
-            return [m]  # out at once
+    moves = [m for m in R.legal_moves(hand, table, rev, lock) if m != PASS]
+    out = _out_at_once(hand, moves)
+    if out is not None:
+        return out
     if own_table:
         line = _lead(hand, others, rev)
         if line is not None:
             return [PASS, *line]
-    for m in R.legal_moves(hand, table, rev, lock):
-        if m != PASS and sure(m, others, table, rev, lock):
-            rest = _after(hand & ~move_cards(m), others, rev ^ int(R.revolts(m)), m)
-            if rest is not None:
-                return [m, *rest]
-    return None
-
-
-def _after(hand: int, others: int, rev: int, m: int) -> list[int] | None:
-    """The rest of a line after our sure meld ``m`` (the pass on it first unless it cut)."""
-    rest = _lead(hand, others, rev)
-    if rest is None:
-        return None
-    return rest if R.cuts(m) else [PASS, *rest]
+    return _through_sure(hand, moves, others, table, rev, lock)
 
 
 @lru_cache(maxsize=4096)
 def _lead(hand: int, others: int, rev: int) -> list[int] | None:
-    leads = R.legal_moves(hand, PASS, rev, 0)
-    for m in leads:
+    moves = R.legal_moves(hand, PASS, rev, 0)
+    return _out_at_once(hand, moves) or _through_sure(hand, moves, others, PASS, rev, 0)
+
+
+def _out_at_once(hand: int, moves: list[int]) -> list[int] | None:
+    """The one meld of ``moves`` that is the whole hand, if there is one."""
+    for m in moves:
         if move_cards(m) == hand:
             return [m]
-    for m in leads:
-        if sure(m, others, PASS, rev, 0):
-            rest = _after(hand & ~move_cards(m), others, rev ^ int(R.revolts(m)), m)
+    return None
+
+
+def _through_sure(hand: int, moves: list[int], others: int, table: int, rev: int,
+                  lock: int) -> list[int] | None:
+    """A line that starts with a sure meld of ``moves`` on ``table`` and goes on with a lead
+    (after the pass on our own meld, unless it cut)."""
+    for m in moves:
+        if sure(m, others, table, rev, lock):
+            rest = _lead(hand & ~move_cards(m), others, rev ^ int(R.revolts(m)))
             if rest is not None:
-                return [m, *rest]
+                return [m, *rest] if R.cuts(m) else [m, PASS, *rest]
     return None
