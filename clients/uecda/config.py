@@ -40,6 +40,7 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     opponents: Literal["fixed", "adapt"] = "adapt"  # adapt: per-opponent models, online
     uct_c: float = 0.7  # UCT exploration constant
     endgame: bool = True  # play a sure finish (games.daihinmin.endgame) without searching
+    endgame_playouts: bool = False  # our own seat takes its sure finishes in the playouts too
     exchange: Literal["search", "heuristic"] = "search"
     exchange_candidates: int = 6  # exchange search: weakest cards considered
     workers: int = 1  # >1: root-parallel search in that many worker processes
@@ -54,6 +55,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "v1": {"core": "flat", "playouts": 3000, "seconds": None, "alpha": 0.9,
            "reward": "players", "bandit": "ucb1-tuned", "final": "mean", "batch": 16,
            "prune": 1.0, "temperature": 1.0, "endgame": False,
+           "endgame_playouts": False,
            "policy": "heuristic", "deal": "uniform", "opponents": "fixed",
            "exchange": "search", "exchange_candidates": 6},
 }
@@ -61,7 +63,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 # settings that only a searching core reads (an error with core=baseline)
 _SEARCH_ONLY = ("playouts", "seconds", "alpha", "reward", "bandit", "final", "batch",
                 "policy", "uct_c", "exchange", "exchange_candidates", "workers", "prune",
-                "temperature", "endgame",
+                "temperature", "endgame", "endgame_playouts",
                 "policy_weights", "deal", "worlds", "model_eps", "opponents")
 _FLAT_ONLY = ("bandit", "final", "batch", "prune")
 _UCT_ONLY = ("uct_c",)

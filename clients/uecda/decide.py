@@ -102,7 +102,7 @@ class Decider:
             W = W.copy()
             W[info.seat] /= cfg.temperature  # our own moves in the playouts
         info = info.with_policy(cfg.policy, W)
-        info = info.with_reward(cfg.reward)
+        info = info.with_reward(cfg.reward).with_sure_finishes(cfg.endgame_playouts)
         if self.sampler is not None and W is not None:
             if game != self._sampler_game:
                 self.sampler.reset()
@@ -313,7 +313,8 @@ class Decider:
                         hands[q] |= 1 << pool.pop()
             world = GameState(hands, list(start.seats), None, ranks=ranks,
                               exchanges=[Exchange(me, dst, gift, False)])
-            po = state_playout_w(world, self.rng, me, POLICIES[self.config.policy], W)
+            po = state_playout_w(world, self.rng, me, POLICIES[self.config.policy], W,
+                                 own_sure=cfg.endgame_playouts)
             v = float(po.returns[me])
             nn[a] += 1
             s[a] += v
@@ -331,8 +332,10 @@ class _PolicyWorld:
     tree are not part of the discounting."""
 
     def __init__(self, world: GameState, policy: int, me: int, alpha: float,
-                 weights: np.ndarray | None = None, reward: int = 0) -> None:
+                 weights: np.ndarray | None = None, reward: int = 0,
+                 own_sure: bool = False) -> None:
         self._w = world
+        self._own_sure = own_sure
         self._reward = reward
         self._policy = policy
         self._me = me
@@ -344,7 +347,7 @@ class _PolicyWorld:
 
     def playout(self, rng: np.random.Generator, seat: int) -> Any:
         po = state_playout_w(self._w, rng, self._me, self._policy, self._weights,
-                             self._reward)
+                             self._reward, self._own_sure)
         if self._alpha < 1.0 and len(po.evals):
             returns = po.returns.copy()
             returns[self._me] = discounted_value(po.evals, float(returns[self._me]),
@@ -367,4 +370,4 @@ class _PolicyRoot:
 
     def sample_world(self, rng: np.random.Generator) -> _PolicyWorld:
         return _PolicyWorld(self.info.sample_world(rng), self.policy, self.seat, self.alpha,
-                            self.info.weights, self.info.reward)
+                            self.info.weights, self.info.reward, self.info.own_sure)

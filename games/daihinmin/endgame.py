@@ -18,9 +18,31 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import numpy as np
+from numba import njit
+
 from games.daihinmin import rules as R
 from games.daihinmin.cards import PASS, SINGLE_JOKER, move_cards, move_suits
-from games.daihinmin.features import py_answers
+from games.daihinmin.features import (
+    CTX_SIZE,
+    _answers,
+    _cuts,
+    _revolts,
+    py_answers,
+    step_context,
+)
+from games.daihinmin.kernels import (
+    _ALL_CARDS,
+    _SINGLE_JOKER,
+    MAX_MOVES,
+    _low_high,
+    _suits_of,
+    gen_moves_cached,
+    hot,
+)
+
+SURE_DEPTH = 16  # melds in a line (a hand holds at most 11 cards, plus the ones received)
+SURE_BUDGET = 200  # sure melds the kernel tries before it gives up
 
 
 def sure(m: int, others: int, table: int, rev: int, lock: int) -> bool:
@@ -80,3 +102,98 @@ def _through_sure(hand: int, moves: list[int], others: int, table: int, rev: int
             if rest is not None:
                 return [m, *rest] if R.cuts(m) else [m, PASS, *rest]
     return None
+
+
+# ----------------------------------------------------------------------------- kernel
+
+@njit(cache=True)
+def sure_buffers() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Scratch of :func:`sure_first_kernel`: (moves by depth, feature context, table
+    cache, the search's stack)."""
+    return (np.empty((SURE_DEPTH, MAX_MOVES + 1), np.int64), np.empty(CTX_SIZE, np.int64),
+            np.empty(5, np.int64), np.empty((4, SURE_DEPTH), np.int64))
+
+
+@hot()
+def _sure_k(m: int, table: int, rev: int, lock: int, others: int, ctx: np.ndarray) -> bool:
+    """Kernel of :func:`sure` (``ctx``: :func:`step_context` of ``others``)."""
+    if _cuts(m):
+        return True
+    rev2 = rev ^ (1 if _revolts(m) else 0)
+    locks = (table != 0 and table != _SINGLE_JOKER and m != _SINGLE_JOKER and lock == 0
+             and _suits_of(m) == _suits_of(table))
+    lock2 = 1 if (lock != 0 or locks) and m != _SINGLE_JOKER else 0
+    lo, hi = _low_high(m)
+    return _answers(others, ctx, m, lo, hi, rev2, lock2) == 0
+
+
+@hot()
+def _enter(hand: int, table: int, rev: int, lock: int, row: np.ndarray,
+           tinfo: np.ndarray) -> int:
+    """Generate the melds of ``hand`` on ``table`` into ``row``: their count, or -1 - i when
+    meld i is the whole hand."""
+    n = gen_moves_cached(hand, table, rev, lock, row, tinfo)
+    for i in range(n):
+        if (row[i] & _ALL_CARDS) == hand:
+            return -1 - i
+    return n
+
+
+@hot()
+def sure_first_kernel(hand: int, others: int, table: int, rev: int, lock: int,
+                      buf: np.ndarray, ctx: np.ndarray, tinfo: np.ndarray,
+                      stack: np.ndarray, nodes: int) -> int:
+    """The first meld of :func:`sure_finish`'s line (its ``own_table`` is never needed in a
+    playout: a trick everybody passed on is flushed before its player moves again), or -1
+    if there is none within ``nodes`` sure melds tried (the buffers: :func:`sure_buffers`)."""
+    if hand == 0:
+        return -1
+    step_context(hand, others, 0, rev, ctx)
+    tinfo[0] = -1
+    # depth-first, without recursion: per depth its hand, revolution, move count and the
+    # next move to try (the rows of ``stack``); depth 0 follows ``table``, the deeper ones lead
+    hands, revs, counts, nexts = stack[0], stack[1], stack[2], stack[3]
+    n = _enter(hand, table, rev, lock, buf[0], tinfo)
+    if n < 0:
+        return buf[0, -1 - n]  # type: ignore[no-any-return]
+    hands[0] = hand
+    revs[0] = rev
+    counts[0] = n
+    nexts[0] = 0
+    left = nodes
+    d = 0
+    while d >= 0:
+        t = table if d == 0 else 0
+        lk = lock if d == 0 else 0
+        pushed = False
+        while nexts[d] < counts[d]:
+            m = buf[d, nexts[d]]
+            nexts[d] += 1
+            if d + 1 >= SURE_DEPTH or not _sure_k(m, t, revs[d], lk, others, ctx):
+                continue
+            if left <= 0:
+                return -1
+            left -= 1
+            h2 = hands[d] & ~(m & _ALL_CARDS)
+            r2 = revs[d] ^ (1 if _revolts(m) else 0)
+            n = _enter(h2, 0, r2, 0, buf[d + 1], tinfo)
+            if n < 0:
+                return buf[0, nexts[0] - 1]  # type: ignore[no-any-return]
+            d += 1
+            hands[d] = h2
+            revs[d] = r2
+            counts[d] = n
+            nexts[d] = 0
+            pushed = True
+            break
+        if not pushed:
+            d -= 1
+    return -1
+
+
+def sure_first(hand: int, others: int, table: int, rev: int, lock: int,
+               nodes: int = SURE_BUDGET) -> int | None:
+    """:func:`sure_first_kernel` from Python: the first meld of a sure finish or None."""
+    buf, ctx, tinfo, stack = sure_buffers()
+    m = int(sure_first_kernel(hand, others, table, rev, lock, buf, ctx, tinfo, stack, nodes))
+    return None if m < 0 else m

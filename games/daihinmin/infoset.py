@@ -60,6 +60,8 @@ class InfoSet:
     worlds: np.ndarray | None = field(default=None, compare=False, repr=False)
     # the intermediate reward r_t of the playouts (learned.REWARDS)
     reward: int = field(default=REWARD_PLAYERS, compare=False)
+    # the playouts play the seat's sure finishes (games.daihinmin.endgame), as the client does
+    own_sure: bool = field(default=False, compare=False)
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -164,6 +166,12 @@ class InfoSet:
         if reward not in REWARDS:
             raise ValueError(f"unknown intermediate reward {reward!r}")
         return replace(self, reward=REWARDS[reward])
+
+    def with_sure_finishes(self, on: bool = True) -> InfoSet:
+        """The same info set whose playouts play the seat's own sure finishes whenever it has
+        one (:func:`games.daihinmin.endgame.sure_first_kernel`), as a client with ``endgame``
+        on does; the other players keep the playout policy."""
+        return replace(self, own_sure=bool(on))
 
     def with_worlds(self, worlds: np.ndarray | None) -> InfoSet:
         """The same info set whose determinisations are drawn from ``worlds`` (n x 5 hands by
@@ -315,7 +323,8 @@ class InfoSet:
         n_evals = np.zeros(k, np.int64)
         seed = int(rng.bit_generator.random_raw()) >> 2  # reproducible from the generator
         policy = POLICIES[self.policy]
-        if self.worlds is None and self.weights is None and self.reward == REWARD_PLAYERS:
+        if (self.worlds is None and self.weights is None and self.reward == REWARD_PLAYERS
+                and not self.own_sure):
             # the wave-1 kernel
             t = K.playout_batch_kernel(st0, mv, seat, pool, need, known, ceil, policy, seed,
                                        returns, evals, n_evals)
@@ -326,5 +335,5 @@ class InfoSet:
             worlds = K.deal_worlds(st0, pool, need, known, ceil, seed ^ 0x5DEECE66D, k)
         W = self.weights if self.weights is not None else no_weights()
         t = playout_worlds_kernel(st0, mv, worlds, seat, policy, self.reward, W, seed,
-                                  returns, evals, n_evals)
+                                  returns, evals, n_evals, self.own_sure)
         return PlayoutBatch(returns, evals[:, :t], n_evals)

@@ -22,6 +22,7 @@ from numba import njit
 from games.contract import Playout
 from games.daihinmin import rules as R
 from games.daihinmin.cards import PASS
+from games.daihinmin.endgame import SURE_BUDGET, sure_buffers, sure_first_kernel
 from games.daihinmin.features import (
     CTX_SIZE,
     FEATURES,
@@ -216,10 +217,14 @@ def playout_w(st: np.ndarray, seat: int, policy: int, reward: int, W: np.ndarray
               rs: np.ndarray,
               cand: np.ndarray, z: np.ndarray, ctx: np.ndarray, feat: np.ndarray,
               tinfo: np.ndarray, stop_when_out: bool,
-              evals: np.ndarray, moves_out: np.ndarray, players_out: np.ndarray
+              evals: np.ndarray, moves_out: np.ndarray, players_out: np.ndarray,
+              own_sure: bool, sure: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
               ) -> tuple[int, int]:
     """Play ``st`` on in place by ``policy`` (uniform, heuristic or learned with ``W``), as
-    :func:`games.daihinmin.kernels.playout` does (the same evals r_t for ``seat``)."""
+    :func:`games.daihinmin.kernels.playout` does (the same evals r_t for ``seat``). With
+    ``own_sure``, ``seat`` plays a sure finish whenever it has one
+    (:func:`games.daihinmin.endgame.sure_first_kernel`, buffers ``sure``), as the client
+    does."""
     ne = 0
     ply = 0
     tinfo[0] = -1
@@ -230,10 +235,16 @@ def playout_w(st: np.ndarray, seat: int, policy: int, reward: int, W: np.ndarray
         if p == seat and ne < evals.shape[0]:
             evals[ne] = intermediate(st, seat, reward)
             ne += 1
-        if policy == POLICY_LEARNED:
-            m = learned_pick(st, W, rs, cand, z, ctx, feat, tinfo)
-        else:
-            m = choose_move(st, policy, rs, cand, False, tinfo)
+        m = -1
+        if own_sure and p == seat:
+            others, _ = view_of(st, p)
+            m = sure_first_kernel(st[_H0 + p], others, st[_TABLE], st[_REV], st[_LOCK],
+                                  sure[0], sure[1], sure[2], sure[3], SURE_BUDGET)
+        if m < 0:
+            if policy == POLICY_LEARNED:
+                m = learned_pick(st, W, rs, cand, z, ctx, feat, tinfo)
+            else:
+                m = choose_move(st, policy, rs, cand, False, tinfo)
         if ply < moves_out.shape[0]:
             moves_out[ply] = m
             players_out[ply] = p
@@ -266,11 +277,13 @@ def final_return(st: np.ndarray, seat: int) -> float:
 def playout_worlds_kernel(st0: np.ndarray, moves: np.ndarray, worlds: np.ndarray, seat: int,
                           policy: int, reward: int, W: np.ndarray, seed: int,
                           returns: np.ndarray,
-                          evals: np.ndarray, n_evals: np.ndarray) -> int:
+                          evals: np.ndarray, n_evals: np.ndarray, own_sure: bool) -> int:
     """For each moves[i]: the hands of ``worlds[i]`` (5 hands) in the position ``st0``, play
-    moves[i] for ``seat``, play out until ``seat`` is out; returns[i] = (points - 1) / 4,
-    evals[i, :n_evals[i]] = r_t. Returns max(n_evals)."""
+    moves[i] for ``seat``, play out until ``seat`` is out (``own_sure``: taking its sure
+    finishes); returns[i] = (points - 1) / 4, evals[i, :n_evals[i]] = r_t. Returns
+    max(n_evals)."""
     rs, cand, z, ctx, feat, tinfo = scratch(seed)
+    sure = sure_buffers()
     st = np.empty_like(st0)
     none = np.empty(0, np.int64)
     tmax = 0
@@ -280,7 +293,7 @@ def playout_worlds_kernel(st0: np.ndarray, moves: np.ndarray, worlds: np.ndarray
             st[_H0 + p] = worlds[i, p]
         apply_move(st, moves[i], rs)
         ne, _ = playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, tinfo, True,
-                          evals[i], none, none)
+                          evals[i], none, none, own_sure, sure)
         n_evals[i] = ne
         if ne > tmax:
             tmax = ne
@@ -293,10 +306,10 @@ def playout_worlds_kernel(st0: np.ndarray, moves: np.ndarray, worlds: np.ndarray
 def _state_playout_kernel(st: np.ndarray, seat: int, policy: int, reward: int,
                           W: np.ndarray, seed: int,
                           evals: np.ndarray, moves_out: np.ndarray,
-                          players_out: np.ndarray) -> tuple[int, int]:
+                          players_out: np.ndarray, own_sure: bool) -> tuple[int, int]:
     rs, cand, z, ctx, feat, tinfo = scratch(seed)
     return playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, tinfo, False,
-                     evals, moves_out, players_out)
+                     evals, moves_out, players_out, own_sure, sure_buffers())
 
 
 def no_weights() -> np.ndarray:
@@ -304,8 +317,10 @@ def no_weights() -> np.ndarray:
 
 
 def state_playout_w(state: GameState, rng: np.random.Generator, seat: int, policy: int,
-                    W: np.ndarray | None = None, reward: int = REWARD_PLAYERS) -> Playout:
-    """GameState.playout with any policy (learned: weights ``W``, 5 × N_FEATURES)."""
+                    W: np.ndarray | None = None, reward: int = REWARD_PLAYERS,
+                    own_sure: bool = False) -> Playout:
+    """GameState.playout with any policy (learned: weights ``W``, 5 × N_FEATURES;
+    ``own_sure``: ``seat`` takes its sure finishes)."""
     st = np.asarray(state.st, dtype=np.int64)
     ev = np.empty(MAX_EVALS, np.float64)
     mo = np.empty(MAX_PLIES, np.int64)
@@ -313,7 +328,7 @@ def state_playout_w(state: GameState, rng: np.random.Generator, seat: int, polic
     weights = no_weights() if W is None else np.ascontiguousarray(W, np.float64)
     ne, ply = _state_playout_kernel(st, seat, policy, reward, weights,
                                     int(rng.integers(1 << 62)), ev,
-                                    mo, pl)
+                                    mo, pl, own_sure)
     ply = min(ply, MAX_PLIES)
     rets = np.zeros(_NP, np.float64)
     for i in range(_NP):
