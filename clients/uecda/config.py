@@ -43,6 +43,7 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     endgame_playouts: bool = False  # our own seat takes its sure finishes in the playouts too
     exchange: Literal["search", "heuristic"] = "search"
     exchange_candidates: int = 6  # exchange search: weakest cards considered
+    exchange_playouts: int = 0  # exchange search: playouts (0: a decision's budget)
     workers: int = 1  # >1: root-parallel search in that many worker processes
     seed: int | None = None  # None: fresh randomness
     recv_timeout: float | None = None  # seconds to wait for the server (None: forever)
@@ -57,12 +58,14 @@ PRESETS: dict[str, dict[str, Any]] = {
            "prune": 1.0, "temperature": 1.0, "endgame": False,
            "endgame_playouts": False,
            "policy": "heuristic", "deal": "uniform", "opponents": "fixed",
-           "exchange": "search", "exchange_candidates": 6},
+           "exchange": "search", "exchange_candidates": 6,
+           "exchange_playouts": 0},
 }
 
 # settings that only a searching core reads (an error with core=baseline)
 _SEARCH_ONLY = ("playouts", "seconds", "alpha", "reward", "bandit", "final", "batch",
-                "policy", "uct_c", "exchange", "exchange_candidates", "workers", "prune",
+                "policy", "uct_c", "exchange", "exchange_candidates",
+                "exchange_playouts", "workers", "prune",
                 "temperature", "endgame", "endgame_playouts",
                 "policy_weights", "deal", "worlds", "model_eps", "opponents")
 _FLAT_ONLY = ("bandit", "final", "batch", "prune")
@@ -145,6 +148,9 @@ def check(cfg: ClientConfig, explicit: Iterable[str] = ()) -> ClientConfig:
         raise ConfigError(f"batch={cfg.batch}: must be >= 1")
     if cfg.uct_c < 0:
         raise ConfigError(f"uct_c={cfg.uct_c}: must be >= 0")
+    if cfg.exchange_playouts < 0:
+        raise ConfigError(f"exchange_playouts={cfg.exchange_playouts}: a count >= 1, or 0 for "
+                          "a decision's budget")
     if cfg.exchange_candidates < 2:
         raise ConfigError(f"exchange_candidates={cfg.exchange_candidates}: must be >= 2 (the "
                           "daifugo gives two cards)")

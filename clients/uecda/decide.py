@@ -287,7 +287,8 @@ class Decider:
         k = len(cands)
         nn = np.zeros(k)
         s = np.zeros(k)
-        budget = self.budget()
+        budget = self.budget() if cfg.exchange_playouts == 0 else Budget(
+            playouts=cfg.exchange_playouts, seconds=cfg.max_seconds, clock=self.clock)
         meter = budget.start()
         total = 0
         # the exchange is count-neutral: everyone ends with the count dealt (HAND0 row 6)

@@ -174,3 +174,40 @@ def test_endgame_plays_a_sure_finish_without_searching() -> None:
             assert move_str(m) == "S2" and decision["line"] == ["S2", "pass", "K5H5"]
     with pytest.raises(ConfigError, match="endgame: no effect with core=baseline"):
         load_client_config(None, ["core=baseline", "endgame=true"])
+
+
+def test_exchange_playouts_and_sure_finishes_in_the_playouts() -> None:
+    """exchange_playouts sets the exchange search's budget (0: a decision's playouts);
+    endgame_playouts reaches the info set the search plays out from."""
+    from structlog.testing import capture_logs
+
+    from clients.uecda.tracker import GameTracker
+    from games.daihinmin.state import Match, MatchConfig
+    from protocols.uecda.cards import hand_to_cells
+    from protocols.uecda.events import GameStart
+
+    m = Match(MatchConfig(seed=9, reset_every=100))
+    m.game = 1  # not a rank reset: player 0 is the daifugo and gives two cards
+    m.ranks = [0, 1, 2, 3, 4]
+    d2 = m.deal()
+    counts = tuple(bin(h).count("1") for h in d2.dealt)
+    for settings, playouts in ((["exchange_playouts=120"], 120), (["playouts=90"], 90)):
+        tr = GameTracker(np.random.default_rng(0))
+        tr.me = 0
+        tr.on_game_start(GameStart(hand_to_cells(d2.hands[0]), 2, counts, (0, 1, 2, 3, 4),
+                                   tuple(d2.order)))
+        d = Decider(load_client_config(None, settings), np.random.default_rng(0))
+        with capture_logs() as logs:
+            gift = d.exchange(tr, 2)
+        ev = [e for e in logs if e["event"] == "uecda_exchange"][-1]
+        assert ev["playouts"] == playouts and bin(gift).count("1") == 2
+        assert gift & d2.hands[0] == gift
+    d2.give(0, gift)
+    d2.give(1, d2.hands[1] & -d2.hands[1])  # the fugo's weakest-numbered card
+    st = d2.state()
+    for flag in (False, True):
+        d = Decider(load_client_config(None, [f"endgame_playouts={str(flag).lower()}"]),
+                    np.random.default_rng(0))
+        assert d._info(st.info_set(st.to_move), 1).own_sure is flag
+    with pytest.raises(ConfigError, match="exchange_playouts=-1"):
+        load_client_config(None, ["exchange_playouts=-1"])
