@@ -40,7 +40,12 @@ from games.daihinmin.cards import (
 from games.daihinmin.endgame import sure_finish
 from games.daihinmin.inference import HandSampler, TributeModel
 from games.daihinmin.infoset import POLICIES, InfoSet
-from games.daihinmin.learned import load_policy, state_playout_w
+from games.daihinmin.learned import (
+    load_policy,
+    no_weights,
+    playout_deals_kernel,
+    state_playout_w,
+)
 from games.daihinmin.state import Exchange, GameState
 from search.alpha import discounted_value
 from search.budget import Budget, Clock
@@ -284,38 +289,94 @@ class Decider:
         cands = [hand_from_cards(list(c)) for c in combinations(cand_cards, n)]
         if len(cands) == 1:
             return cands[0], {"candidates": 1}
-        k = len(cands)
-        nn = np.zeros(k)
-        s = np.zeros(k)
         budget = self.budget() if cfg.exchange_playouts == 0 else Budget(
             playouts=cfg.exchange_playouts, seconds=cfg.max_seconds, clock=self.clock)
-        meter = budget.start()
-        total = 0
         # the exchange is count-neutral: everyone ends with the count dealt (HAND0 row 6)
         counts = list(start.card_counts)
         W = self.models.weights() if self.models is not None else None
-        tribute = TributeModel(hand, n, counts[dst] - n) if cfg.deal == "inference" else None
+        if cfg.deal == "inference":
+            tribute = TributeModel(hand, n, counts[dst] - n)
+            if len(tribute.p):
+                return self._exchange_halving(cands, tribute, me, dst, counts,
+                                              list(start.seats), W, budget)
+        return self._exchange_ucb1(cands, hand, me, dst, counts, ranks, start.seats, W, budget)
+
+    def _exchange_halving(self, cands: list[int], tribute: TributeModel, me: int, dst: int,
+                          counts: list[int], seats: list[int], W: np.ndarray | None,
+                          budget: Budget) -> tuple[int, dict[str, Any]]:
+        """Successive halving over the k gifts (a best-arm search): in each of ⌈log2 k⌉ rounds
+        every gift still in plays an equal share of the round's playouts, in batches (worlds
+        dealt by the tribute model, played out in one kernel call), and the better half by
+        mean goes on; the last one left is given. If the budget ends a round early (time):
+        the best mean of the gifts still in."""
+        cfg = self.config
+        k = len(cands)
+        gifts = np.asarray(cands, dtype=np.int64)
+        nn = np.zeros(k)
+        s = np.zeros(k)
+        st0 = np.asarray(R.new_state([0] * NP, seats, 0), dtype=np.int64)
+        weights = no_weights() if W is None else np.ascontiguousarray(W, np.float64)
+        policy = POLICIES[cfg.policy]
+        meter = budget.start()
+        rounds = max(1, int(np.ceil(np.log2(k))))
+        cap = budget.playouts or 1 << 40
+        alive = np.arange(k)
+        total = 0
+        done = False
+        for r in range(rounds):
+            per = max(1, (cap - total) // (rounds - r) // len(alive))
+            todo = np.repeat(alive, per)
+            for i in range(0, len(todo), 256):
+                arms = todo[i:i + 256][:cap - total]
+                worlds = tribute.deal_many(me, dst, gifts[arms], counts, self.rng)
+                ret = np.empty(len(arms))
+                playout_deals_kernel(st0, worlds, me, policy, 0, weights,
+                                     int(self.rng.integers(1, 1 << 62)), cfg.endgame_playouts,
+                                     ret)
+                np.add.at(s, arms, ret)
+                np.add.at(nn, arms, 1)
+                total += len(arms)
+                if meter.done(total):
+                    done = True
+                    break
+            if done:
+                break
+            means = s[alive] / nn[alive]
+            alive = alive[np.argsort(-means, kind="stable")[:(len(alive) + 1) // 2]]
+        means = s[alive] / np.maximum(nn[alive], 1)
+        best = int(alive[int(np.argmax(means))])
+        return cands[best], {"candidates": k, "playouts": total, "search": "halving",
+                             "value": round(float(s[best] / max(nn[best], 1)), 4),
+                             "elapsed_ms": round(meter.elapsed() * 1000, 1)}
+
+    def _exchange_ucb1(self, cands: list[int], hand: int, me: int, dst: int,
+                       counts: list[int], ranks: list[int], seats: tuple[int, ...],
+                       W: np.ndarray | None, budget: Budget) -> tuple[int, dict[str, Any]]:
+        """The wave-1 exchange search (deal=uniform): UCB1 over the gifts, one playout at a
+        time, the unseen cards dealt at random and the gift to the receiver."""
+        k = len(cands)
+        nn = np.zeros(k)
+        s = np.zeros(k)
+        meter = budget.start()
+        total = 0
         while not meter.done(total):
             a = int(np.argmin(nn)) if total < k else int(np.argmax(
                 s / nn + np.sqrt(2 * np.log(total) / nn)))
             gift = cands[a]
-            if tribute is not None:  # the receiver kept only cards below its tribute
-                hands = tribute.deal(me, dst, gift, counts, self.rng)
-            else:  # wave 1: the unseen cards dealt at random, the gift to the receiver
-                unseen = ALL_CARDS & ~hand
-                pool = [int(c) for c in self.rng.permutation(cards_of(unseen))]
-                hands = [0] * NP
-                hands[me] = hand & ~gift
-                hands[dst] = gift
-                for q in range(NP):
-                    if q == me:
-                        continue
-                    while popcount(hands[q]) < counts[q] and pool:
-                        hands[q] |= 1 << pool.pop()
-            world = GameState(hands, list(start.seats), None, ranks=ranks,
+            unseen = ALL_CARDS & ~hand
+            pool = [int(c) for c in self.rng.permutation(cards_of(unseen))]
+            hands = [0] * NP
+            hands[me] = hand & ~gift
+            hands[dst] = gift
+            for q in range(NP):
+                if q == me:
+                    continue
+                while popcount(hands[q]) < counts[q] and pool:
+                    hands[q] |= 1 << pool.pop()
+            world = GameState(hands, list(seats), None, ranks=ranks,
                               exchanges=[Exchange(me, dst, gift, False)])
             po = state_playout_w(world, self.rng, me, POLICIES[self.config.policy], W,
-                                 own_sure=cfg.endgame_playouts)
+                                 own_sure=self.config.endgame_playouts)
             v = float(po.returns[me])
             nn[a] += 1
             s[a] += v

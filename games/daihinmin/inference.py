@@ -35,6 +35,7 @@ from games.daihinmin import rules as R
 from games.daihinmin.cards import ALL_CARDS, PASS, cards_of, move_cards
 from games.daihinmin.cards import popcount as py_popcount
 from games.daihinmin.kernels import (
+    _ALL_CARDS,
     _NP,
     gen_moves_cached,
     lowbit_index,
@@ -362,6 +363,7 @@ class TributeModel:
                 weights.append(float(w))
         total = sum(weights)
         self.p = np.array(weights) / total if total else np.zeros(0)
+        self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def deal(self, me: int, dst: int, gift: int, counts: list[int],
              rng: np.random.Generator) -> list[int]:
@@ -387,3 +389,71 @@ class TributeModel:
                 hands[q] |= 1 << rest[order[k]]
                 k += 1
         return hands
+
+    def deal_many(self, me: int, dst: int, gifts: npt.ArrayLike, counts: list[int],
+                  rng: np.random.Generator) -> np.ndarray:
+        """:meth:`deal` for each gift of ``gifts`` at once (numba): a k x 5 array of hands."""
+        g = np.ascontiguousarray(gifts, dtype=np.int64)
+        if not len(self.p):
+            raise ValueError("no tribute is consistent with the hand")
+        if self._arrays is None:
+            below = np.zeros((len(self.options), 53), np.int64)
+            nbelow = np.zeros(len(self.options), np.int64)
+            for i, (_, b) in enumerate(self.options):
+                below[i, :len(b)] = b
+                nbelow[i] = len(b)
+            cum = np.cumsum(self.p)
+            cum[-1] = 1.0
+            self._arrays = (below, nbelow, cum)
+        below, nbelow, cum = self._arrays
+        return _tribute_deals(self.hand0, me, dst, g, np.asarray(counts, np.int64), self.kept,
+                              below, nbelow, cum, int(rng.integers(1, 1 << 62)))
+
+
+@njit(cache=True)
+def _tribute_deals(hand0: int, me: int, dst: int, gifts: np.ndarray, counts: np.ndarray,
+                   kept: int, below: np.ndarray, nbelow: np.ndarray, cum: np.ndarray,
+                   seed: int) -> np.ndarray:
+    """Kernel of :meth:`TributeModel.deal_many`: per gift, the tribute option by ``cum``,
+    ``kept`` of its weaker unseen cards for the receiver, the rest shuffled out by counts."""
+    rs, _, _, _, _, _ = scratch(seed)
+    out = np.zeros((gifts.shape[0], _NP), np.int64)
+    pool = np.empty(53, np.int64)
+    for i in range(gifts.shape[0]):
+        u = rng_uniform(rs)
+        o = 0
+        while o < cum.shape[0] - 1 and cum[o] < u:
+            o += 1
+        nb = nbelow[o]
+        for j in range(nb):
+            pool[j] = below[o, j]
+        recv = gifts[i]
+        for j in range(kept):  # a partial Fisher-Yates shuffle of the weaker unseen cards
+            r = j + rng_below(rs, nb - j)
+            c = pool[r]
+            pool[r] = pool[j]
+            pool[j] = c
+            recv |= 1 << c
+        out[i, me] = hand0 & ~gifts[i]
+        out[i, dst] = recv
+        rest = _ALL_CARDS & ~hand0 & ~recv
+        n = 0
+        while rest:
+            c = lowbit_index(rest)
+            rest &= rest - 1
+            pool[n] = c
+            n += 1
+        k = 0
+        for q in range(_NP):
+            if q == me or q == dst:
+                continue
+            h = 0
+            for _ in range(counts[q]):
+                r = k + rng_below(rs, n - k)
+                c = pool[r]
+                pool[r] = pool[k]
+                pool[k] = c
+                h |= 1 << c
+                k += 1
+            out[i, q] = h
+    return out

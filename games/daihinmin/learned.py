@@ -21,7 +21,7 @@ from numba import njit
 
 from games.contract import Playout
 from games.daihinmin import rules as R
-from games.daihinmin.cards import PASS
+from games.daihinmin.cards import PASS, card_index
 from games.daihinmin.endgame import SURE_BUDGET, sure_buffers, sure_first_kernel
 from games.daihinmin.features import (
     CTX_SIZE,
@@ -64,6 +64,7 @@ REWARD_CARDS = 1  # r_t: the players still in finish in the order of their card 
 REWARDS = {"players": REWARD_PLAYERS, "cards": REWARD_CARDS}
 DATA_DIR = Path(__file__).resolve().parent / "data"
 DEFAULT_POLICY = DATA_DIR / "policy.json"
+_DIAMOND3 = 1 << card_index(2, 0)
 
 
 def load_policy(path: str | Path | None = None) -> np.ndarray:
@@ -303,6 +304,29 @@ def playout_worlds_kernel(st0: np.ndarray, moves: np.ndarray, worlds: np.ndarray
 
 
 @njit(cache=True)
+def playout_deals_kernel(st0: np.ndarray, worlds: np.ndarray, seat: int, policy: int,
+                         reward: int, W: np.ndarray, seed: int, own_sure: bool,
+                         returns: np.ndarray) -> None:
+    """For each ``worlds[i]`` (5 hands): the fresh game ``st0`` (rules.new_state) with those
+    hands, led by the holder of the diamond 3 (rules.first_leader), played out by ``policy``
+    until ``seat`` is out; returns[i] = (points - 1) / 4. The exchange search's playouts."""
+    rs, cand, z, ctx, feat, tinfo = scratch(seed)
+    sure = sure_buffers()
+    st = np.empty_like(st0)
+    none = np.empty(0, np.int64)
+    ev = np.empty(MAX_EVALS, np.float64)
+    for i in range(worlds.shape[0]):
+        st[:] = st0
+        for p in range(_NP):
+            st[_H0 + p] = worlds[i, p]
+            if worlds[i, p] & _DIAMOND3:
+                st[_TURN] = p
+        playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, tinfo, True, ev, none,
+                  none, own_sure, sure)
+        returns[i] = final_return(st, seat)
+
+
+@njit(cache=True)
 def _state_playout_kernel(st: np.ndarray, seat: int, policy: int, reward: int,
                           W: np.ndarray, seed: int,
                           evals: np.ndarray, moves_out: np.ndarray,
@@ -339,8 +363,8 @@ def state_playout_w(state: GameState, rng: np.random.Generator, seat: int, polic
 
 
 __all__ = ["POLICY_LEARNED", "POLICY_UNIFORM", "POLICY_HEURISTIC", "learned_pick",
-           "playout_w", "playout_worlds_kernel", "state_playout_w", "py_policy_probs",
-           "view_of", "policy_logits", "no_weights"]
+           "playout_w", "playout_worlds_kernel", "playout_deals_kernel", "state_playout_w",
+           "py_policy_probs", "view_of", "policy_logits", "no_weights"]
 
 
 @njit(cache=True)

@@ -167,3 +167,32 @@ def test_tribute_model_deals_the_receiver_below_its_tribute() -> None:
             union |= h
         assert union == ALL_CARDS and hands[dst] & gift == gift
         assert all(strength_key(c) < ceiling for c in cards_of(hands[dst] & ~gift))
+
+
+def test_tribute_model_deals_many_as_it_deals_one() -> None:
+    """deal_many (numba, the exchange search's batches) draws from the same distribution as
+    deal: the hard facts in every world, and each card's holder frequencies alike."""
+    from games.daihinmin.cards import cards_of, strength_key
+    from games.daihinmin.inference import TributeModel
+
+    m = Match(MatchConfig(seed=22))
+    m.game, m.ranks = 1, [0, 1, 2, 3, 4]
+    d = m.deal()
+    me, dst = 0, 4
+    hand0 = d.hands[me]
+    counts = [popcount(h) for h in d.dealt]
+    gifts = [sum(1 << c for c in sorted(cards_of(hand0), key=strength_key)[i:i + 2])
+             for i in (0, 2)]
+    tm = TributeModel(hand0, 2, counts[dst] - 2)
+    rng = np.random.default_rng(2)
+    n = 6000
+    for gift in gifts:
+        many = tm.deal_many(me, dst, np.full(n, gift), counts, rng)
+        one = np.array([tm.deal(me, dst, gift, counts, rng) for _ in range(n)])
+        for w in many[:300]:
+            assert [popcount(int(h)) for h in w] == counts
+            assert int(np.bitwise_or.reduce(w)) == ALL_CARDS and int(w[dst]) & gift == gift
+            assert int(w[me]) == hand0 & ~gift
+        f = [np.array([[np.mean((x[:, p] >> c) & 1) for p in range(R.NP)] for c in range(53)])
+             for x in (many, one)]
+        assert np.abs(f[0] - f[1]).max() < 0.035 and np.abs(f[0] - f[1]).mean() < 0.006
