@@ -6,9 +6,10 @@ returns in time with a legal move. Anything the search raises is caught here (th
 boundary), logged with the reason, and the fallback is played.
 
 Exchange decisions: ``exchange = "search"`` evaluates the candidate gifts (pairs / singles
-drawn from the weakest ``exchange_candidates`` cards) by flat Monte Carlo over sampled deals
-of the unseen cards, playing each resulting game out with the engine's playout policy;
-``"heuristic"`` gives the weakest cards (the baseline rule).
+drawn from the weakest ``exchange_candidates`` cards) by Monte Carlo over sampled deals of the
+unseen cards, playing each resulting game out with the engine's playout policy: successive
+halving with the tribute model's deals (``deal = "inference"``), UCB1 with uniform deals
+(``"uniform"``, wave 1); ``"heuristic"`` gives the weakest cards (the baseline rule).
 """
 
 from __future__ import annotations
