@@ -34,6 +34,7 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     policy: Literal["heuristic", "uniform", "learned"] = "learned"  # playout policy
     policy_weights: str = ""  # the learned policy's weights file ("" = the bundled one)
     temperature: float = 1.0  # of the learned policy for our own moves in the playouts
+    opp_temperature: float = 1.0  # of the opponents' models for their moves in the playouts
     deal: Literal["uniform", "inference"] = "inference"  # how the hidden cards are dealt
     worlds: int = 64  # deal=inference: worlds sampled per decision
     model_eps: float = 0.05  # opponent model: (1 - eps) policy + eps uniform
@@ -55,9 +56,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     # wave 1: flat MC, 3000 playouts, alpha 0.9, heuristic playouts, uniform dealing
     "v1": {"core": "flat", "playouts": 3000, "seconds": None, "alpha": 0.9,
            "reward": "players", "bandit": "ucb1-tuned", "final": "mean", "batch": 16,
-           "prune": 1.0, "temperature": 1.0, "endgame": False,
-           "endgame_playouts": False,
-           "policy": "heuristic", "deal": "uniform", "opponents": "fixed",
+           "prune": 1.0, "temperature": 1.0, "opp_temperature": 1.0, "endgame": False,
+           "endgame_playouts": False, "policy": "heuristic", "deal": "uniform", "opponents": "fixed",
            "exchange": "search", "exchange_candidates": 6,
            "exchange_playouts": 0},
 }
@@ -66,7 +66,7 @@ PRESETS: dict[str, dict[str, Any]] = {
 _SEARCH_ONLY = ("playouts", "seconds", "alpha", "reward", "bandit", "final", "batch",
                 "policy", "uct_c", "exchange", "exchange_candidates",
                 "exchange_playouts", "workers", "prune",
-                "temperature", "endgame", "endgame_playouts",
+                "temperature", "opp_temperature", "endgame", "endgame_playouts",
                 "policy_weights", "deal", "worlds", "model_eps", "opponents")
 _FLAT_ONLY = ("bandit", "final", "batch", "prune")
 _UCT_ONLY = ("uct_c",)
@@ -156,8 +156,11 @@ def check(cfg: ClientConfig, explicit: Iterable[str] = ()) -> ClientConfig:
                           "daifugo gives two cards)")
     if not cfg.temperature > 0:
         raise ConfigError(f"temperature={cfg.temperature}: must be > 0")
-    if "temperature" in given and cfg.policy != "learned":
-        raise ConfigError("temperature: a setting of policy=learned")
+    if not cfg.opp_temperature > 0:
+        raise ConfigError(f"opp_temperature={cfg.opp_temperature}: must be > 0")
+    for key in ("temperature", "opp_temperature"):
+        if key in given and cfg.policy != "learned":
+            raise ConfigError(f"{key}: a setting of policy=learned")
     if not 0.0 < cfg.prune <= 1.0:
         raise ConfigError(f"prune={cfg.prune}: a probability mass in (0, 1] (1.0: every move)")
     if cfg.worlds < 1:

@@ -104,12 +104,13 @@ class Decider:
         weights) and, with deal=inference, the worlds sampled from the evidence."""
         cfg = self.config
         W = self.models.weights() if self.models is not None else None
-        if W is not None and cfg.temperature != 1.0:
-            W = W.copy()
-            W[info.seat] /= cfg.temperature  # our own moves in the playouts
-        info = info.with_policy(cfg.policy, W)
+        played = W  # the playouts' weights
+        if W is not None and (cfg.temperature != 1.0 or cfg.opp_temperature != 1.0):
+            played = W / cfg.opp_temperature  # the opponents' moves in the playouts
+            played[info.seat] = W[info.seat] / cfg.temperature  # our own
+        info = info.with_policy(cfg.policy, played)
         info = info.with_reward(cfg.reward).with_sure_finishes(cfg.endgame_playouts)
-        if self.sampler is not None and W is not None:
+        if self.sampler is not None and W is not None:  # the inference: the models as fitted
             if game != self._sampler_game:
                 self.sampler.reset()
                 self._sampler_game = game

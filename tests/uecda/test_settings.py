@@ -212,3 +212,24 @@ def test_exchange_playouts_and_sure_finishes_in_the_playouts() -> None:
         assert d._info(st.info_set(st.to_move), 1).own_sure is flag
     with pytest.raises(ConfigError, match="exchange_playouts=-1"):
         load_client_config(None, ["exchange_playouts=-1"])
+
+
+def test_opp_temperature_sharpens_the_opponents_playout_moves_not_the_inference() -> None:
+    st = Match(MatchConfig(seed=5)).deal().state()
+    me = st.to_move
+    d = Decider(load_client_config(None, ["opp_temperature=0.5"]), np.random.default_rng(0))
+    assert d.models is not None and d.sampler is not None
+    seen = []
+    worlds = d.sampler.worlds
+    d.sampler.worlds = lambda info, W, n, rng: seen.append(W.copy()) or worlds(  # type: ignore
+        info, W, n, rng)
+    info = d._info(st.info_set(me), 1)
+    assert info.weights is not None and info.worlds is not None
+    base = d.models.weights()
+    others = [p for p in range(5) if p != me]
+    assert np.allclose(info.weights[others], 2 * base[others])
+    assert np.array_equal(info.weights[me], base[me])
+    assert np.array_equal(seen[0], base)  # the inference keeps the models as fitted
+    with pytest.raises(ConfigError, match="opp_temperature: a setting of policy=learned"):
+        load_client_config(None, ["policy=heuristic", "deal=uniform", "opponents=fixed",
+                                  "opp_temperature=0.5"])
