@@ -57,8 +57,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     "v1": {"core": "flat", "playouts": 3000, "seconds": None, "alpha": 0.9,
            "reward": "players", "bandit": "ucb1-tuned", "final": "mean", "batch": 16,
            "prune": 1.0, "temperature": 1.0, "opp_temperature": 1.0, "endgame": False,
-           "endgame_playouts": False, "policy": "heuristic", "deal": "uniform", "opponents": "fixed",
-           "exchange": "search", "exchange_candidates": 6,
+           "endgame_playouts": False, "policy": "heuristic", "deal": "uniform",
+           "opponents": "fixed", "exchange": "search", "exchange_candidates": 6,
            "exchange_playouts": 0},
 }
 
