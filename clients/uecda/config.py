@@ -33,6 +33,7 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     prune: float = 1.0  # flat MC: search the likeliest moves (policy) up to this mass
     policy: Literal["heuristic", "uniform", "learned"] = "learned"  # playout policy
     policy_weights: str = ""  # the learned policy's weights file ("" = the bundled one)
+    own_policy: str = ""  # weights of our own moves in the playouts ("" = policy_weights')
     temperature: float = 1.0  # of the learned policy for our own moves in the playouts
     opp_temperature: float = 1.0  # of the opponents' models for their moves in the playouts
     deal: Literal["uniform", "inference"] = "inference"  # how the hidden cards are dealt
@@ -67,7 +68,7 @@ _SEARCH_ONLY = ("playouts", "seconds", "alpha", "reward", "bandit", "final", "ba
                 "policy", "uct_c", "exchange", "exchange_candidates",
                 "exchange_playouts", "workers", "prune",
                 "temperature", "opp_temperature", "endgame", "endgame_playouts",
-                "policy_weights", "deal", "worlds", "model_eps", "opponents")
+                "policy_weights", "own_policy", "deal", "worlds", "model_eps", "opponents")
 _FLAT_ONLY = ("bandit", "final", "batch", "prune")
 _UCT_ONLY = ("uct_c",)
 
@@ -158,7 +159,7 @@ def check(cfg: ClientConfig, explicit: Iterable[str] = ()) -> ClientConfig:
         raise ConfigError(f"temperature={cfg.temperature}: must be > 0")
     if not cfg.opp_temperature > 0:
         raise ConfigError(f"opp_temperature={cfg.opp_temperature}: must be > 0")
-    for key in ("temperature", "opp_temperature"):
+    for key in ("temperature", "opp_temperature", "own_policy"):
         if key in given and cfg.policy != "learned":
             raise ConfigError(f"{key}: a setting of policy=learned")
     if not 0.0 < cfg.prune <= 1.0:

@@ -22,6 +22,7 @@ import numpy as np
 import structlog
 import zmq
 
+from clients.config import ConfigError
 from clients.uecda.baseline import baseline_exchange, baseline_move
 from clients.uecda.config import ClientConfig, uses_policy_weights
 from clients.uecda.opponents import OpponentModels
@@ -61,6 +62,15 @@ NP = 5
 _POOL_ERRORS = (RuntimeError, TimeoutError, OSError, zmq.ZMQError)
 
 
+def _load(key: str, path: str) -> np.ndarray:
+    """The weights file of setting ``key`` ("" = the bundled one); a file that cannot be
+    read or was made for other features is a ConfigError naming the setting."""
+    try:
+        return load_policy(path or None)
+    except ValueError as e:
+        raise ConfigError(f"{key}: {e}") from e
+
+
 class Decider:
     def __init__(self, config: ClientConfig, rng: np.random.Generator,
                  clock: Clock = time.perf_counter) -> None:
@@ -78,7 +88,9 @@ class Decider:
         self._sampler_game = -1
         self._resyncs = 0  # the tracker's resyncs when the last game ended
         if config.core != "baseline" and uses_policy_weights(config):
-            self.models = OpponentModels(load_policy(config.policy_weights or None))
+            self.models = OpponentModels(_load("policy_weights", config.policy_weights))
+        # our own moves in the playouts, if not the models' (shipped) policy
+        self.own_theta = _load("own_policy", config.own_policy) if config.own_policy else None
         if config.core != "baseline" and config.deal == "inference":
             self.sampler = HandSampler(eps=config.model_eps)
         if config.core == "flat":
@@ -104,11 +116,7 @@ class Decider:
         weights) and, with deal=inference, the worlds sampled from the evidence."""
         cfg = self.config
         W = self.models.weights() if self.models is not None else None
-        played = W  # the playouts' weights
-        if W is not None and (cfg.temperature != 1.0 or cfg.opp_temperature != 1.0):
-            played = W / cfg.opp_temperature  # the opponents' moves in the playouts
-            played[info.seat] = W[info.seat] / cfg.temperature  # our own
-        info = info.with_policy(cfg.policy, played)
+        info = info.with_policy(cfg.policy, self._playout_weights(info.seat))
         info = info.with_reward(cfg.reward).with_sure_finishes(cfg.endgame_playouts)
         if self.sampler is not None and W is not None:  # the inference: the models as fitted
             if game != self._sampler_game:
@@ -116,6 +124,19 @@ class Decider:
                 self._sampler_game = game
             info = info.with_worlds(self.sampler.worlds(info, W, cfg.worlds, self.rng))
         return info
+
+    def _playout_weights(self, seat: int) -> np.ndarray | None:
+        """The weights of the playouts: the models' rows (as fitted: the inference's) with
+        the opponents' divided by ``opp_temperature`` and ours (``own_policy``'s, else the
+        model's) by ``temperature``."""
+        cfg = self.config
+        W = self.models.weights() if self.models is not None else None
+        if W is None or (cfg.temperature == 1.0 and cfg.opp_temperature == 1.0
+                         and self.own_theta is None):
+            return W
+        played = W / cfg.opp_temperature
+        played[seat] = (W[seat] if self.own_theta is None else self.own_theta) / cfg.temperature
+        return played
 
     def _root(self, info: InfoSet) -> Any:
         """The flat core batches playouts through the info set (its policy set); UCT plays
@@ -295,7 +316,7 @@ class Decider:
             playouts=cfg.exchange_playouts, seconds=cfg.max_seconds, clock=self.clock)
         # the exchange is count-neutral: everyone ends with the count dealt (HAND0 row 6)
         counts = list(start.card_counts)
-        W = self.models.weights() if self.models is not None else None
+        W = self._playout_weights(me)
         if cfg.deal == "inference":
             tribute = TributeModel(hand, n, counts[dst] - n)
             if len(tribute.p):

@@ -233,3 +233,32 @@ def test_opp_temperature_sharpens_the_opponents_playout_moves_not_the_inference(
     with pytest.raises(ConfigError, match="opp_temperature: a setting of policy=learned"):
         load_client_config(None, ["policy=heuristic", "deal=uniform", "opponents=fixed",
                                   "opp_temperature=0.5"])
+
+
+def test_own_policy_sets_our_own_playout_moves_only(tmp_path: Path) -> None:
+    import json
+
+    from games.daihinmin.learned import DEFAULT_POLICY
+
+    data = json.loads(DEFAULT_POLICY.read_text())
+    data["theta"] = [2 * t for t in data["theta"]]
+    own = tmp_path / "own.json"
+    own.write_text(json.dumps(data))
+    st = Match(MatchConfig(seed=5)).deal().state()
+    me = st.to_move
+    d = Decider(load_client_config(None, [f"own_policy={own}", "temperature=0.5"]),
+                np.random.default_rng(0))
+    assert d.models is not None
+    info = d._info(st.info_set(me), 1)
+    assert info.weights is not None
+    base = d.models.weights()
+    assert np.allclose(info.weights[me], 4 * base[me])  # 2 x θ, at temperature 0.5
+    others = [p for p in range(5) if p != me]
+    assert np.array_equal(info.weights[others], base[others])
+    bad = tmp_path / "bad.json"
+    bad.write_text("{}")
+    with pytest.raises(ConfigError, match="own_policy: .* other move features"):
+        Decider(load_client_config(None, [f"own_policy={bad}"]), np.random.default_rng(0))
+    with pytest.raises(ConfigError, match="policy_weights: cannot read"):
+        Decider(load_client_config(None, [f"policy_weights={tmp_path / 'none.json'}"]),
+                np.random.default_rng(0))
