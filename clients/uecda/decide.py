@@ -347,10 +347,11 @@ class Decider:
         total = 0
         done = False
         for r in range(rounds):
+            # this round: ``per`` playouts of each gift still in, interleaved, in batches
             per = max(1, (cap - total) // (rounds - r) // len(alive))
-            todo = np.repeat(alive, per)
-            for i in range(0, len(todo), 256):
-                arms = todo[i:i + 256][:cap - total]
+            for i in range(0, per * len(alive), 256):
+                n_batch = min(256, per * len(alive) - i, cap - total)
+                arms = alive[(i + np.arange(n_batch)) % len(alive)]
                 worlds = tribute.deal_many(me, dst, gifts[arms], counts, self.rng)
                 ret = np.empty(len(arms))
                 playout_deals_kernel(st0, worlds, me, policy, 0, weights,

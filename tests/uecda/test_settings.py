@@ -203,6 +203,19 @@ def test_exchange_playouts_and_sure_finishes_in_the_playouts() -> None:
         assert 0.9 * playouts <= ev["playouts"] <= playouts and ev["search"] == "halving"
         assert bin(gift).count("1") == 2
         assert gift & d2.hands[0] == gift
+    # a time-only budget (an injected clock, 1 ms per reading: one reading per batch of 256
+    # playouts) ends the search on time
+    ticks = iter(range(10**6))
+    tr = GameTracker(np.random.default_rng(0))
+    tr.me = 0
+    tr.on_game_start(GameStart(hand_to_cells(d2.hands[0]), 2, counts, (0, 1, 2, 3, 4),
+                               tuple(d2.order)))
+    d = Decider(load_client_config(None, ["seconds=0.05"]), np.random.default_rng(0),
+                clock=lambda: next(ticks) / 1000)
+    with capture_logs() as logs:
+        d.exchange(tr, 2)
+    ev = [e for e in logs if e["event"] == "uecda_exchange"][-1]
+    assert ev["playouts"] == 256 * 50 and ev["elapsed_ms"] == pytest.approx(50, abs=2)
     d2.give(0, gift)
     d2.give(1, d2.hands[1] & -d2.hands[1])  # the fugo's weakest-numbered card
     st = d2.state()
