@@ -42,7 +42,7 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     opponents: Literal["fixed", "adapt"] = "adapt"  # adapt: per-opponent models, online
     uct_c: float = 0.7  # UCT exploration constant
     endgame: bool = True  # play a sure finish (games.daihinmin.endgame) without searching
-    endgame_playouts: bool = False  # our own seat takes its sure finishes in the playouts too
+    endgame_playouts: bool = True  # our own seat takes its sure finishes in the playouts too
     exchange: Literal["search", "heuristic"] = "search"
     exchange_candidates: int = 6  # exchange search: weakest cards considered
     exchange_playouts: int = 0  # exchange search: playouts (0: a decision's budget)
