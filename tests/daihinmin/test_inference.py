@@ -196,3 +196,31 @@ def test_tribute_model_deals_many_as_it_deals_one() -> None:
         f = [np.array([[np.mean((x[:, p] >> c) & 1) for p in range(R.NP)] for c in range(53)])
              for x in (many, one)]
         assert np.abs(f[0] - f[1]).max() < 0.035 and np.abs(f[0] - f[1]).mean() < 0.006
+
+
+def test_playout_deals_kernel_plays_the_game_each_world_starts() -> None:
+    """The exchange search's kernel sets up each world as a fresh game (the diamond 3
+    leads) and plays it out: with the deterministic heuristic policy its returns equal the
+    reference path's (a GameState of the same hands, played out by state_playout_w)."""
+    from games.daihinmin.inference import TributeModel
+    from games.daihinmin.kernels import POLICY_HEURISTIC
+    from games.daihinmin.learned import no_weights, playout_deals_kernel, state_playout_w
+    from games.daihinmin.state import GameState
+
+    m = Match(MatchConfig(seed=23))
+    m.game, m.ranks = 1, [0, 1, 2, 3, 4]
+    d = m.deal()
+    counts = [popcount(h) for h in d.dealt]
+    tm = TributeModel(d.hands[0], 2, counts[4] - 2)
+    gift = d.hands[0] & -d.hands[0]
+    gift |= (d.hands[0] & ~gift) & -(d.hands[0] & ~gift)  # the two lowest-numbered cards
+    worlds = tm.deal_many(0, 4, np.full(200, gift), counts, np.random.default_rng(3))
+    seats = list(d.order)
+    for seat in (0, 2):
+        got = np.empty(len(worlds))
+        playout_deals_kernel(np.asarray(R.new_state([0] * R.NP, seats, 0), np.int64), worlds,
+                             seat, POLICY_HEURISTIC, 0, no_weights(), 7, False, got)
+        want = [state_playout_w(GameState([int(h) for h in w], seats), np.random.default_rng(1),
+                                seat, POLICY_HEURISTIC).returns[seat] for w in worlds]
+        assert np.allclose(got, want)
+        assert len(set(got)) == 5  # every place occurs
