@@ -416,7 +416,8 @@ def _tribute_deals(hand0: int, me: int, dst: int, gifts: np.ndarray, counts: np.
                    seed: int) -> np.ndarray:
     """Kernel of :meth:`TributeModel.deal_many`: per gift, the tribute option by ``cum``,
     ``kept`` of its weaker unseen cards for the receiver, the rest shuffled out by counts."""
-    rs, _, _, _, _, _ = scratch(seed)
+    rs = np.empty(1, np.uint64)
+    rs[0] = np.uint64(seed)
     out = np.zeros((gifts.shape[0], _NP), np.int64)
     pool = np.empty(53, np.int64)
     for i in range(gifts.shape[0]):
