@@ -22,18 +22,17 @@ import numpy as np
 from numba import njit
 
 from games.daihinmin import rules as R
-from games.daihinmin.cards import PASS, SINGLE_JOKER, move_cards, move_suits
+from games.daihinmin.cards import PASS, move_cards
 from games.daihinmin.features import (
     CTX_SIZE,
-    _answers,
     _cuts,
+    _reply,
     _revolts,
-    py_answers,
+    py_reply,
     step_context,
 )
 from games.daihinmin.kernels import (
     _ALL_CARDS,
-    _SINGLE_JOKER,
     MAX_MOVES,
     _low_high,
     _suits_of,
@@ -47,13 +46,7 @@ SURE_BUDGET = 200  # sure melds the kernel tries before it gives up
 
 def sure(m: int, others: int, table: int, rev: int, lock: int) -> bool:
     """Nobody holding only ``others`` can answer meld ``m`` played on ``table``."""
-    if R.cuts(m):
-        return True
-    rev2 = rev ^ int(R.revolts(m))
-    locks = (table != PASS and table != SINGLE_JOKER and m != SINGLE_JOKER and not lock
-             and move_suits(m) == move_suits(table))
-    lock2 = int((bool(lock) or locks) and m != SINGLE_JOKER)
-    return py_answers(others, m, rev2, lock2) == 0
+    return py_reply(others, m, table, rev, lock)[1] == 0
 
 
 def sure_finish(hand: int, others: int, table: int, rev: int, lock: int,
@@ -107,24 +100,23 @@ def _through_sure(hand: int, moves: list[int], others: int, table: int, rev: int
 # ----------------------------------------------------------------------------- kernel
 
 @njit(cache=True)
-def sure_buffers() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Scratch of :func:`sure_first_kernel`: (moves by depth, feature context, table
-    cache, the search's stack)."""
-    return (np.empty((SURE_DEPTH, MAX_MOVES + 1), np.int64), np.empty(CTX_SIZE, np.int64),
-            np.empty(5, np.int64), np.empty((4, SURE_DEPTH), np.int64))
+def sure_buffers(on: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Scratch of :func:`sure_first_kernel` for lines of up to ``SURE_DEPTH`` melds: (moves
+    by depth, feature context, table cache, the search's stack). ``on=False``: empty
+    placeholders, for a playout loop that does not search sure finishes."""
+    depth = SURE_DEPTH if on else 0
+    return (np.empty((depth, MAX_MOVES + 1), np.int64), np.empty(CTX_SIZE, np.int64),
+            np.empty(5, np.int64), np.empty((4, depth), np.int64))
 
 
 @hot()
 def _sure_k(m: int, table: int, rev: int, lock: int, others: int, ctx: np.ndarray) -> bool:
     """Kernel of :func:`sure` (``ctx``: :func:`step_context` of ``others``)."""
-    if _cuts(m):
-        return True
-    rev2 = rev ^ (1 if _revolts(m) else 0)
-    locks = (table != 0 and table != _SINGLE_JOKER and m != _SINGLE_JOKER and lock == 0
-             and _suits_of(m) == _suits_of(table))
-    lock2 = 1 if (lock != 0 or locks) and m != _SINGLE_JOKER else 0
     lo, hi = _low_high(m)
-    return _answers(others, ctx, m, lo, hi, rev2, lock2) == 0
+    tsuits = _suits_of(table) if table != 0 else 0
+    _, answers = _reply(others, ctx, m, lo, hi, table, tsuits, rev ^ (1 if _revolts(m) else 0),
+                        lock, _cuts(m))
+    return answers == 0
 
 
 @hot()
@@ -145,8 +137,9 @@ def sure_first_kernel(hand: int, others: int, table: int, rev: int, lock: int,
                       stack: np.ndarray, nodes: int) -> int:
     """The first meld of :func:`sure_finish`'s line (its ``own_table`` is never needed in a
     playout: a trick everybody passed on is flushed before its player moves again), or -1
-    if there is none within ``nodes`` sure melds tried (the buffers: :func:`sure_buffers`)."""
-    if hand == 0:
+    if there is none within ``nodes`` sure melds tried or lines as deep as the buffers
+    (:func:`sure_buffers`)."""
+    if hand == 0 or buf.shape[0] == 0:
         return -1
     step_context(hand, others, 0, rev, ctx)
     tinfo[0] = -1
@@ -169,7 +162,7 @@ def sure_first_kernel(hand: int, others: int, table: int, rev: int, lock: int,
         while nexts[d] < counts[d]:
             m = buf[d, nexts[d]]
             nexts[d] += 1
-            if d + 1 >= SURE_DEPTH or not _sure_k(m, t, revs[d], lk, others, ctx):
+            if d + 1 >= buf.shape[0] or not _sure_k(m, t, revs[d], lk, others, ctx):
                 continue
             if left <= 0:
                 return -1

@@ -135,12 +135,9 @@ def py_features(hand: int, others: int, table: int, rev: int, lock: int, opp_min
         rc = _reals(after)
         if rc:
             f[15] = sum(12 - 2 * _eff(c % 13, rev) for c in rc) / (12 * len(rc))
-    locks = (not lead and table != SINGLE_JOKER and m != SINGLE_JOKER and not lock
-             and move_suits(m) == move_suits(table))
+    locks, answers = py_reply(others, m, table, rev, lock)
     f[16] = float(locks)
     f[17] = float(after == 0)
-    lock2 = int((lock or locks) and m != SINGLE_JOKER)
-    answers = 0 if cut else py_answers(others, m, rev2, lock2)
     f[18] = float(answers == 0)
     f[19] = math.log1p(answers) / 3
     f[20] = popcount_py(after) / 11
@@ -169,6 +166,19 @@ def py_features(hand: int, others: int, table: int, rev: int, lock: int, opp_min
 
 def popcount_py(x: int) -> int:
     return bin(x).count("1")
+
+
+def py_reply(others: int, m: int, table: int, rev: int, lock: int) -> tuple[bool, int]:
+    """Meld ``m`` played on ``table``: whether it starts a lock (the table's suits, neither a
+    single joker), and how the other players, ``others`` taken together, could answer it
+    (:func:`py_answers` under the revolution and lock it leaves; 0 if it cuts). The policy's
+    "lock" and "answers" features; no answer makes ``m`` sure (games.daihinmin.endgame)."""
+    locks = (table != PASS and table != SINGLE_JOKER and m != SINGLE_JOKER and not lock
+             and move_suits(m) == move_suits(table))
+    if R.cuts(m):
+        return locks, 0
+    lock2 = int((lock or locks) and m != SINGLE_JOKER)
+    return locks, py_answers(others, m, rev ^ int(R.revolts(m)), lock2)
 
 
 def py_answers(others: int, m: int, rev: int, lock: int) -> int:
@@ -368,6 +378,19 @@ def _answers(others: int, ctx: np.ndarray, m: int, lo: int, hi: int, rev: int,
     return _POP13[mask & stronger]  # type: ignore[no-any-return]
 
 
+@hot(inline=True)
+def _reply(others: int, ctx: np.ndarray, m: int, lo: int, hi: int, table: int, tsuits: int,
+           rev2: int, lock: int, cut: bool) -> tuple[bool, int]:
+    """Kernel of :func:`py_reply` (``lo``, ``hi``: the columns of ``m``; ``tsuits``: the
+    table's suits; ``rev2``: the revolution after ``m``; ``cut``: ``m`` cuts)."""
+    locks = (table != 0 and table != _SINGLE_JOKER and m != _SINGLE_JOKER and lock == 0
+             and _suits_of(m) == tsuits)
+    if cut:
+        return locks, 0
+    lock2 = 1 if (lock != 0 or locks) and m != _SINGLE_JOKER else 0
+    return locks, _answers(others, ctx, m, lo, hi, rev2, lock2)
+
+
 @hot()
 def features_into(hand: int, others: int, table: int, rev: int, lock: int, opp_min: int,
                   m: int, ctx: np.ndarray, out: np.ndarray) -> None:
@@ -422,16 +445,11 @@ def features_into(hand: int, others: int, table: int, rev: int, lock: int, opp_m
             k += 1
         if k:
             out[15] = tot / (12.0 * k)
-    locks = (not lead and table != _SINGLE_JOKER and m != _SINGLE_JOKER and lock == 0
-             and _suits_of(m) == ctx[7])
+    locks, answers = _reply(others, ctx, m, lo, hi, table, ctx[7], rev2, lock, cut)
     if locks:
         out[16] = 1.0
     if after == 0:
         out[17] = 1.0
-    answers = 0
-    if not cut:
-        lock2 = 1 if (lock != 0 or locks) and m != _SINGLE_JOKER else 0
-        answers = _answers(others, ctx, m, lo, hi, rev2, lock2)
     if answers == 0:
         out[18] = 1.0
     out[19] = np.log1p(answers) / 3.0

@@ -284,7 +284,7 @@ def playout_worlds_kernel(st0: np.ndarray, moves: np.ndarray, worlds: np.ndarray
     finishes); returns[i] = (points - 1) / 4, evals[i, :n_evals[i]] = r_t. Returns
     max(n_evals)."""
     rs, cand, z, ctx, feat, tinfo = scratch(seed)
-    sure = sure_buffers()
+    sure = sure_buffers(own_sure)
     st = np.empty_like(st0)
     none = np.empty(0, np.int64)
     tmax = 0
@@ -311,7 +311,7 @@ def playout_deals_kernel(st0: np.ndarray, worlds: np.ndarray, seat: int, policy:
     hands, led by the holder of the diamond 3 (rules.first_leader), played out by ``policy``
     until ``seat`` is out; returns[i] = (points - 1) / 4. The exchange search's playouts."""
     rs, cand, z, ctx, feat, tinfo = scratch(seed)
-    sure = sure_buffers()
+    sure = sure_buffers(own_sure)
     st = np.empty_like(st0)
     none = np.empty(0, np.int64)
     ev = np.empty(MAX_EVALS, np.float64)
@@ -333,7 +333,7 @@ def _state_playout_kernel(st: np.ndarray, seat: int, policy: int, reward: int,
                           players_out: np.ndarray, own_sure: bool) -> tuple[int, int]:
     rs, cand, z, ctx, feat, tinfo = scratch(seed)
     return playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, tinfo, False,
-                     evals, moves_out, players_out, own_sure, sure_buffers())
+                     evals, moves_out, players_out, own_sure, sure_buffers(own_sure))
 
 
 def no_weights() -> np.ndarray:
