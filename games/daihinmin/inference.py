@@ -363,7 +363,15 @@ class TributeModel:
                 weights.append(float(w))
         total = sum(weights)
         self.p = np.array(weights) / total if total else np.zeros(0)
-        self._arrays: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        # the options for deal_many's kernel: each one's weaker unseen cards (padded), their
+        # count, and the cumulative probabilities
+        self.below = np.zeros((len(self.options), 53), np.int64)
+        self.nbelow = np.array([len(b) for _, b in self.options], np.int64)
+        for i, (_, b) in enumerate(self.options):
+            self.below[i, :len(b)] = b
+        self.cum = np.cumsum(self.p)
+        if len(self.cum):
+            self.cum[-1] = 1.0
 
     def deal(self, me: int, dst: int, gift: int, counts: list[int],
              rng: np.random.Generator) -> list[int]:
@@ -393,21 +401,11 @@ class TributeModel:
     def deal_many(self, me: int, dst: int, gifts: npt.ArrayLike, counts: list[int],
                   rng: np.random.Generator) -> np.ndarray:
         """:meth:`deal` for each gift of ``gifts`` at once (numba): a k x 5 array of hands."""
-        g = np.ascontiguousarray(gifts, dtype=np.int64)
         if not len(self.p):
             raise ValueError("no tribute is consistent with the hand")
-        if self._arrays is None:
-            below = np.zeros((len(self.options), 53), np.int64)
-            nbelow = np.zeros(len(self.options), np.int64)
-            for i, (_, b) in enumerate(self.options):
-                below[i, :len(b)] = b
-                nbelow[i] = len(b)
-            cum = np.cumsum(self.p)
-            cum[-1] = 1.0
-            self._arrays = (below, nbelow, cum)
-        below, nbelow, cum = self._arrays
-        return _tribute_deals(self.hand0, me, dst, g, np.asarray(counts, np.int64), self.kept,
-                              below, nbelow, cum, int(rng.integers(1, 1 << 62)))
+        return _tribute_deals(self.hand0, me, dst, np.ascontiguousarray(gifts, dtype=np.int64),
+                              np.asarray(counts, np.int64), self.kept, self.below, self.nbelow,
+                              self.cum, int(rng.integers(1, 1 << 62)))
 
 
 @njit(cache=True)
