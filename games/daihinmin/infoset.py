@@ -17,6 +17,7 @@ from games.daihinmin.learned import (
     REWARDS,
     no_weights,
     playout_worlds_kernel,
+    tree_buffers,
     policy_probs,
 )
 from games.daihinmin.state import Exchange, GameState
@@ -62,6 +63,10 @@ class InfoSet:
     reward: int = field(default=REWARD_PLAYERS, compare=False)
     # the playouts play the seat's sure finishes (games.daihinmin.endgame), as the client does
     own_sure: bool = field(default=False, compare=False)
+    # > 0: our own first decision after the root learns across the playouts of one search
+    # (learned.tree_pick); the statistics live in ``tree`` (learned.tree_buffers)
+    tree_beta: float = field(default=0.0, compare=False)
+    tree: tuple[np.ndarray, ...] | None = field(default=None, compare=False, repr=False)
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -172,6 +177,14 @@ class InfoSet:
         one (:func:`games.daihinmin.endgame.sure_first_kernel`), as a client with ``endgame``
         on does; the other players keep the playout policy."""
         return replace(self, own_sure=bool(on))
+
+    def with_own_tree(self, beta: float) -> InfoSet:
+        """The same info set whose playouts choose our own first decision after the root
+        by the policy tilted towards what returned more in the earlier playouts of the same
+        search that met that decision (``beta`` > 0; fresh statistics: one per search)."""
+        if beta <= 0:
+            return replace(self, tree_beta=0.0, tree=None)
+        return replace(self, tree_beta=float(beta), tree=tree_buffers(True))
 
     def with_worlds(self, worlds: np.ndarray | None) -> InfoSet:
         """The same info set whose determinisations are drawn from ``worlds`` (n x 5 hands by
@@ -324,7 +337,7 @@ class InfoSet:
         seed = int(rng.bit_generator.random_raw()) >> 2  # reproducible from the generator
         policy = POLICIES[self.policy]
         if (self.worlds is None and self.weights is None and self.reward == REWARD_PLAYERS
-                and not self.own_sure):
+                and not self.own_sure and self.tree is None):
             # the wave-1 kernel
             t = K.playout_batch_kernel(st0, mv, seat, pool, need, known, ceil, policy, seed,
                                        returns, evals, n_evals)
@@ -334,6 +347,8 @@ class InfoSet:
         else:
             worlds = K.deal_worlds(st0, pool, need, known, ceil, seed ^ 0x5DEECE66D, k)
         W = self.weights if self.weights is not None else no_weights()
+        tree = self.tree if self.tree is not None else tree_buffers(False)
         t = playout_worlds_kernel(st0, mv, worlds, seat, policy, self.reward, W, seed,
-                                  returns, evals, n_evals, self.own_sure)
+                                  returns, evals, n_evals, self.own_sure, tree,
+                                  self.tree_beta)
         return PlayoutBatch(returns, evals[:, :t], n_evals)

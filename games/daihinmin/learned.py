@@ -189,6 +189,106 @@ def learned_pick(st: np.ndarray, W: np.ndarray, rs: np.ndarray, cand: np.ndarray
     return cand[k - 1]  # type: ignore[no-any-return]
 
 
+TREE_SLOTS = 1024  # own-decision statistics per search: nodes (a power of 2)
+TREE_WIDTH = 128  # candidates kept per node (a decision with more is not tracked)
+TREE_N0 = 4.0  # visits at which a candidate's statistics count half
+
+
+@njit(cache=True)
+def tree_buffers(on: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                           np.ndarray, np.ndarray]:
+    """Statistics of our own first decision after the root, shared by the playouts of one
+    search: (node keys, candidates per node, candidate moves, visits, return sums, the
+    last playout's record (node, candidate)). ``on=False``: empty placeholders."""
+    h = TREE_SLOTS if on else 0
+    w = TREE_WIDTH if on else 0
+    return (np.zeros(h, np.int64), np.zeros(h, np.int64), np.zeros((h, w), np.int64),
+            np.zeros((h, w), np.float64), np.zeros((h, w), np.float64),
+            np.full(2, -1, np.int64))
+
+
+@hot()
+def tree_key(root_move: int, table: int, rev: int, lock: int) -> int:
+    k = (root_move * 0x9E3779B97F4A7C15 + table) * 0xBF58476D1CE4E5B9
+    k = (k ^ (k >> 29)) + rev * 0x94D049BB133111EB + lock * 0x2545F4914F6CDD1D
+    return k | 1  # 0 marks an empty node
+
+
+@hot()
+def tree_pick(st: np.ndarray, W: np.ndarray, rs: np.ndarray, cand: np.ndarray,
+              z: np.ndarray, ctx: np.ndarray, feat: np.ndarray, tinfo: np.ndarray,
+              root_move: int, tree: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                          np.ndarray, np.ndarray], beta: float) -> int:
+    """As :func:`learned_pick`, with each candidate's logit raised by
+    beta * n / (n + TREE_N0) * (its mean return - the node's mean) from the earlier playouts
+    that met the same decision (our own first decision after ``root_move``, keyed by the
+    table, revolution and lock: the hand is the same); the choice is recorded in tree[5]."""
+    keys, nk, tm, tn, ts, rec = tree
+    rec[0] = -1
+    p = st[_TURN]
+    table = st[_TABLE]
+    hand = st[_H0 + p]
+    n = gen_moves_cached(hand, table, st[_REV], st[_LOCK], cand, tinfo)
+    if n == 0:
+        return 0
+    k = n
+    if table != 0:
+        cand[n] = 0
+        k = n + 1
+    others, opp_min = view_of(st, p)
+    policy_logits(hand, others, table, st[_REV], st[_LOCK], opp_min, cand, k, W[p],
+                  z, ctx, feat)
+    slot = -1
+    if k <= tm.shape[1] and keys.shape[0] > 0:
+        key = tree_key(root_move, table, st[_REV], st[_LOCK])
+        h = keys.shape[0]
+        j = (key >> 17) & (h - 1)
+        for _ in range(h):
+            if keys[j] == key:
+                if nk[j] == k and tm[j, 0] == cand[0]:
+                    slot = j
+                break
+            if keys[j] == 0:
+                keys[j] = key
+                nk[j] = k
+                for i in range(k):
+                    tm[j, i] = cand[i]
+                slot = j
+                break
+            j = (j + 1) & (h - 1)
+    if slot >= 0:
+        tot_n = 0.0
+        tot_s = 0.0
+        for i in range(k):
+            tot_n += tn[slot, i]
+            tot_s += ts[slot, i]
+        if tot_n > 0:
+            qbar = tot_s / tot_n
+            for i in range(k):
+                c = tn[slot, i]
+                if c > 0:
+                    z[i] += beta * c / (c + TREE_N0) * (ts[slot, i] / c - qbar)
+    zmax = -1e300
+    for i in range(k):
+        if z[i] > zmax:
+            zmax = z[i]
+    total = 0.0
+    for i in range(k):
+        z[i] = np.exp(z[i] - zmax)
+        total += z[i]
+    u = rng_uniform(rs) * total
+    pick = k - 1
+    for i in range(k):
+        u -= z[i]
+        if u <= 0.0:
+            pick = i
+            break
+    if slot >= 0:
+        rec[0] = slot
+        rec[1] = pick
+    return cand[pick]  # type: ignore[no-any-return]
+
+
 @hot()
 def intermediate(st: np.ndarray, seat: int, reward: int) -> float:
     """r_t at a turn of ``seat`` on the scale of the returns, (points - 1) / 4:
@@ -219,7 +319,9 @@ def playout_w(st: np.ndarray, seat: int, policy: int, reward: int, W: np.ndarray
               cand: np.ndarray, z: np.ndarray, ctx: np.ndarray, feat: np.ndarray,
               tinfo: np.ndarray, stop_when_out: bool,
               evals: np.ndarray, moves_out: np.ndarray, players_out: np.ndarray,
-              own_sure: bool, sure: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+              own_sure: bool, sure: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+              tree: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                          np.ndarray], root_move: int, beta: float
               ) -> tuple[int, int]:
     """Play ``st`` on in place by ``policy`` (uniform, heuristic or learned with ``W``), as
     :func:`games.daihinmin.kernels.playout` does (the same evals r_t for ``seat``). With
@@ -229,6 +331,9 @@ def playout_w(st: np.ndarray, seat: int, policy: int, reward: int, W: np.ndarray
     ne = 0
     ply = 0
     tinfo[0] = -1
+    first = tree[0].shape[0] > 0  # our first decision still to come: the tree's
+    if first:
+        tree[5][0] = -1
     while st[_TURN] >= 0:
         if stop_when_out and (st[_OUTMASK] >> seat) & 1:
             break
@@ -241,6 +346,10 @@ def playout_w(st: np.ndarray, seat: int, policy: int, reward: int, W: np.ndarray
             others, _ = view_of(st, p)
             m = sure_first_kernel(st[_H0 + p], others, st[_TABLE], st[_REV], st[_LOCK],
                                   sure[0], sure[1], sure[2], sure[3], SURE_BUDGET)
+        if first and p == seat:
+            first = False
+            if m < 0 and policy == POLICY_LEARNED:
+                m = tree_pick(st, W, rs, cand, z, ctx, feat, tinfo, root_move, tree, beta)
         if m < 0:
             if policy == POLICY_LEARNED:
                 m = learned_pick(st, W, rs, cand, z, ctx, feat, tinfo)
@@ -278,7 +387,9 @@ def final_return(st: np.ndarray, seat: int) -> float:
 def playout_worlds_kernel(st0: np.ndarray, moves: np.ndarray, worlds: np.ndarray, seat: int,
                           policy: int, reward: int, W: np.ndarray, seed: int,
                           returns: np.ndarray,
-                          evals: np.ndarray, n_evals: np.ndarray, own_sure: bool) -> int:
+                          evals: np.ndarray, n_evals: np.ndarray, own_sure: bool,
+                          tree: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                      np.ndarray, np.ndarray], beta: float) -> int:
     """For each moves[i]: the hands of ``worlds[i]`` (5 hands) in the position ``st0``, play
     moves[i] for ``seat``, play out until ``seat`` is out (``own_sure``: taking its sure
     finishes); returns[i] = (points - 1) / 4, evals[i, :n_evals[i]] = r_t. Returns
@@ -294,12 +405,15 @@ def playout_worlds_kernel(st0: np.ndarray, moves: np.ndarray, worlds: np.ndarray
             st[_H0 + p] = worlds[i, p]
         apply_move(st, moves[i], rs)
         ne, _ = playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, tinfo, True,
-                          evals[i], none, none, own_sure, sure)
+                          evals[i], none, none, own_sure, sure, tree, moves[i], beta)
         n_evals[i] = ne
         if ne > tmax:
             tmax = ne
         r = final_return(st, seat)
         returns[i] = r
+        if tree[5].shape[0] > 0 and tree[5][0] >= 0:
+            tree[3][tree[5][0], tree[5][1]] += 1.0
+            tree[4][tree[5][0], tree[5][1]] += r
     return tmax
 
 
@@ -315,6 +429,7 @@ def playout_deals_kernel(st0: np.ndarray, worlds: np.ndarray, seat: int, policy:
     st = np.empty_like(st0)
     none = np.empty(0, np.int64)
     ev = np.empty(MAX_EVALS, np.float64)
+    notree = tree_buffers(False)
     for i in range(worlds.shape[0]):
         st[:] = st0
         for p in range(_NP):
@@ -322,7 +437,7 @@ def playout_deals_kernel(st0: np.ndarray, worlds: np.ndarray, seat: int, policy:
             if worlds[i, p] & _DIAMOND3:
                 st[_TURN] = p
         playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, tinfo, True, ev, none,
-                  none, own_sure, sure)
+                  none, own_sure, sure, notree, 0, 0.0)
         returns[i] = final_return(st, seat)
 
 
@@ -333,7 +448,8 @@ def _state_playout_kernel(st: np.ndarray, seat: int, policy: int, reward: int,
                           players_out: np.ndarray, own_sure: bool) -> tuple[int, int]:
     rs, cand, z, ctx, feat, tinfo = scratch(seed)
     return playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, tinfo, False,
-                     evals, moves_out, players_out, own_sure, sure_buffers(own_sure))
+                     evals, moves_out, players_out, own_sure, sure_buffers(own_sure),
+                     tree_buffers(False), 0, 0.0)
 
 
 def no_weights() -> np.ndarray:
