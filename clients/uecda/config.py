@@ -43,7 +43,8 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     uct_c: float = 0.7  # UCT exploration constant
     endgame: bool = True  # play a sure finish (games.daihinmin.endgame) without searching
     endgame_playouts: bool = True  # our own seat takes its sure finishes in the playouts too
-    own_tree: float = 0.0  # >0: our first decision in the playouts learns within a search (β)
+    own_tree: float = 0.0  # >0: our first decisions in the playouts learn within a search (β)
+    own_tree_depth: int = 1  # how many of our decisions after the root learn
     exchange: Literal["search", "heuristic"] = "search"
     exchange_candidates: int = 6  # exchange search: weakest cards considered
     exchange_playouts: int = 0  # exchange search: playouts (0: a decision's budget)

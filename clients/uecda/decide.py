@@ -118,7 +118,7 @@ class Decider:
         W = self.models.weights() if self.models is not None else None
         info = info.with_policy(cfg.policy, self._playout_weights(info.seat))
         info = info.with_reward(cfg.reward).with_sure_finishes(cfg.endgame_playouts)
-        info = info.with_own_tree(cfg.own_tree)
+        info = info.with_own_tree(cfg.own_tree, cfg.own_tree_depth)
         if self.sampler is not None and W is not None:  # the inference: the models as fitted
             if game != self._sampler_game:
                 self.sampler.reset()

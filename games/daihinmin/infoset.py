@@ -178,13 +178,14 @@ class InfoSet:
         on does; the other players keep the playout policy."""
         return replace(self, own_sure=bool(on))
 
-    def with_own_tree(self, beta: float) -> InfoSet:
-        """The same info set whose playouts choose our own first decision after the root
-        by the policy tilted towards what returned more in the earlier playouts of the same
-        search that met that decision (``beta`` > 0; fresh statistics: one per search)."""
-        if beta <= 0:
+    def with_own_tree(self, beta: float, depth: int = 1) -> InfoSet:
+        """The same info set whose playouts choose our own first ``depth`` decisions after
+        the root by the policy tilted towards what returned more in the earlier playouts of
+        the same search that met that decision (``beta`` > 0; fresh statistics: one per
+        search)."""
+        if beta <= 0 or depth <= 0:
             return replace(self, tree_beta=0.0, tree=None)
-        return replace(self, tree_beta=float(beta), tree=tree_buffers(True))
+        return replace(self, tree_beta=float(beta), tree=tree_buffers(depth))
 
     def with_worlds(self, worlds: np.ndarray | None) -> InfoSet:
         """The same info set whose determinisations are drawn from ``worlds`` (n x 5 hands by
@@ -347,7 +348,7 @@ class InfoSet:
         else:
             worlds = K.deal_worlds(st0, pool, need, known, ceil, seed ^ 0x5DEECE66D, k)
         W = self.weights if self.weights is not None else no_weights()
-        tree = self.tree if self.tree is not None else tree_buffers(False)
+        tree = self.tree if self.tree is not None else tree_buffers(0)
         t = playout_worlds_kernel(st0, mv, worlds, seat, policy, self.reward, W, seed,
                                   returns, evals, n_evals, self.own_sure, tree,
                                   self.tree_beta)

@@ -189,22 +189,23 @@ def learned_pick(st: np.ndarray, W: np.ndarray, rs: np.ndarray, cand: np.ndarray
     return cand[k - 1]  # type: ignore[no-any-return]
 
 
-TREE_SLOTS = 1024  # own-decision statistics per search: nodes (a power of 2)
+TREE_SLOTS = 1024  # own-decision statistics per search: nodes per depth (a power of 2)
 TREE_WIDTH = 128  # candidates kept per node (a decision with more is not tracked)
 TREE_N0 = 4.0  # visits at which a candidate's statistics count half
 
 
 @njit(cache=True)
-def tree_buffers(on: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                           np.ndarray, np.ndarray]:
-    """Statistics of our own first decision after the root, shared by the playouts of one
-    search: (node keys, candidates per node, candidate moves, visits, return sums, the
-    last playout's record (node, candidate)). ``on=False``: empty placeholders."""
-    h = TREE_SLOTS if on else 0
-    w = TREE_WIDTH if on else 0
+def tree_buffers(depth: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                          np.ndarray, np.ndarray]:
+    """Statistics of our own first ``depth`` decisions after the root, shared by the
+    playouts of one search: (node keys, candidates per node, candidate moves, visits, return
+    sums, the last playout's record: (node, candidate) per depth). ``depth=0``: empty
+    placeholders."""
+    h = TREE_SLOTS * depth
+    w = TREE_WIDTH if depth > 0 else 0
     return (np.zeros(h, np.int64), np.zeros(h, np.int64), np.zeros((h, w), np.int64),
             np.zeros((h, w), np.float64), np.zeros((h, w), np.float64),
-            np.full(2, -1, np.int64))
+            np.full(2 * depth, -1, np.int64))
 
 
 @hot()
@@ -217,14 +218,14 @@ def tree_key(root_move: int, table: int, rev: int, lock: int) -> int:
 @hot()
 def tree_pick(st: np.ndarray, W: np.ndarray, rs: np.ndarray, cand: np.ndarray,
               z: np.ndarray, ctx: np.ndarray, feat: np.ndarray, tinfo: np.ndarray,
-              root_move: int, tree: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                          np.ndarray, np.ndarray], beta: float) -> int:
+              chain: int, tree: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
+                                      np.ndarray, np.ndarray], beta: float, d: int) -> int:
     """As :func:`learned_pick`, with each candidate's logit raised by
     beta * n / (n + TREE_N0) * (its mean return - the node's mean) from the earlier playouts
     that met the same decision (our own first decision after ``root_move``, keyed by the
     table, revolution and lock: the hand is the same); the choice is recorded in tree[5]."""
     keys, nk, tm, tn, ts, rec = tree
-    rec[0] = -1
+    rec[2 * d] = -1
     p = st[_TURN]
     table = st[_TABLE]
     hand = st[_H0 + p]
@@ -240,7 +241,7 @@ def tree_pick(st: np.ndarray, W: np.ndarray, rs: np.ndarray, cand: np.ndarray,
                   z, ctx, feat)
     slot = -1
     if k <= tm.shape[1] and keys.shape[0] > 0:
-        key = tree_key(root_move, table, st[_REV], st[_LOCK])
+        key = tree_key(chain, table, st[_REV], st[_LOCK])
         h = keys.shape[0]
         j = (key >> 17) & (h - 1)
         for _ in range(h):
@@ -284,8 +285,8 @@ def tree_pick(st: np.ndarray, W: np.ndarray, rs: np.ndarray, cand: np.ndarray,
             pick = i
             break
     if slot >= 0:
-        rec[0] = slot
-        rec[1] = pick
+        rec[2 * d] = slot
+        rec[2 * d + 1] = pick
     return cand[pick]  # type: ignore[no-any-return]
 
 
@@ -331,9 +332,11 @@ def playout_w(st: np.ndarray, seat: int, policy: int, reward: int, W: np.ndarray
     ne = 0
     ply = 0
     tinfo[0] = -1
-    first = tree[0].shape[0] > 0  # our first decision still to come: the tree's
-    if first:
-        tree[5][0] = -1
+    depth = tree[5].shape[0] // 2  # our first decisions after the root: the tree's
+    d = 0
+    chain = root_move  # our moves since the root (the hand they leave), hashed
+    for j in range(depth):
+        tree[5][2 * j] = -1
     while st[_TURN] >= 0:
         if stop_when_out and (st[_OUTMASK] >> seat) & 1:
             break
@@ -346,10 +349,13 @@ def playout_w(st: np.ndarray, seat: int, policy: int, reward: int, W: np.ndarray
             others, _ = view_of(st, p)
             m = sure_first_kernel(st[_H0 + p], others, st[_TABLE], st[_REV], st[_LOCK],
                                   sure[0], sure[1], sure[2], sure[3], SURE_BUDGET)
-        if first and p == seat:
-            first = False
-            if m < 0 and policy == POLICY_LEARNED:
-                m = tree_pick(st, W, rs, cand, z, ctx, feat, tinfo, root_move, tree, beta)
+        if d < depth and p == seat:
+            if m >= 0 or policy != POLICY_LEARNED:
+                depth = d  # a sure finish: the tree stops here
+            else:
+                m = tree_pick(st, W, rs, cand, z, ctx, feat, tinfo, chain, tree, beta, d)
+                chain = tree_key(chain, m, 0, 0)
+                d += 1
         if m < 0:
             if policy == POLICY_LEARNED:
                 m = learned_pick(st, W, rs, cand, z, ctx, feat, tinfo)
@@ -411,9 +417,11 @@ def playout_worlds_kernel(st0: np.ndarray, moves: np.ndarray, worlds: np.ndarray
             tmax = ne
         r = final_return(st, seat)
         returns[i] = r
-        if tree[5].shape[0] > 0 and tree[5][0] >= 0:
-            tree[3][tree[5][0], tree[5][1]] += 1.0
-            tree[4][tree[5][0], tree[5][1]] += r
+        rec = tree[5]
+        for j in range(rec.shape[0] // 2):
+            if rec[2 * j] >= 0:
+                tree[3][rec[2 * j], rec[2 * j + 1]] += 1.0
+                tree[4][rec[2 * j], rec[2 * j + 1]] += r
     return tmax
 
 
@@ -429,7 +437,7 @@ def playout_deals_kernel(st0: np.ndarray, worlds: np.ndarray, seat: int, policy:
     st = np.empty_like(st0)
     none = np.empty(0, np.int64)
     ev = np.empty(MAX_EVALS, np.float64)
-    notree = tree_buffers(False)
+    notree = tree_buffers(0)
     for i in range(worlds.shape[0]):
         st[:] = st0
         for p in range(_NP):
@@ -449,7 +457,7 @@ def _state_playout_kernel(st: np.ndarray, seat: int, policy: int, reward: int,
     rs, cand, z, ctx, feat, tinfo = scratch(seed)
     return playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, tinfo, False,
                      evals, moves_out, players_out, own_sure, sure_buffers(own_sure),
-                     tree_buffers(False), 0, 0.0)
+                     tree_buffers(0), 0, 0.0)
 
 
 def no_weights() -> np.ndarray:
