@@ -40,6 +40,7 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     worlds: int = 64  # deal=inference: worlds sampled per decision
     model_eps: float = 0.05  # opponent model: (1 - eps) policy + eps uniform
     opponents: Literal["fixed", "adapt"] = "adapt"  # adapt: per-opponent models, online
+    rule_model: bool = True  # the inference's models mix in the rule player (weights fitted)
     uct_c: float = 0.7  # UCT exploration constant
     endgame: bool = True  # play a sure finish (games.daihinmin.endgame) without searching
     endgame_playouts: bool = True  # our own seat takes its sure finishes in the playouts too
@@ -62,7 +63,7 @@ PRESETS: dict[str, dict[str, Any]] = {
            "prune": 1.0, "temperature": 1.0, "opp_temperature": 1.0, "endgame": False,
            "endgame_playouts": False, "policy": "heuristic", "deal": "uniform",
            "opponents": "fixed", "exchange": "search", "exchange_candidates": 6,
-           "exchange_playouts": 0},
+           "exchange_playouts": 0, "rule_model": False, "own_tree": 0.0},
 }
 
 # settings that only a searching core reads (an error with core=baseline)
@@ -70,7 +71,8 @@ _SEARCH_ONLY = ("playouts", "seconds", "alpha", "reward", "bandit", "final", "ba
                 "policy", "uct_c", "exchange", "exchange_candidates",
                 "exchange_playouts", "workers", "prune",
                 "temperature", "opp_temperature", "endgame", "endgame_playouts",
-                "policy_weights", "own_policy", "deal", "worlds", "model_eps", "opponents")
+                "policy_weights", "own_policy", "deal", "worlds", "model_eps", "opponents",
+                "rule_model", "own_tree", "own_tree_depth")
 _FLAT_ONLY = ("bandit", "final", "batch", "prune")
 _UCT_ONLY = ("uct_c",)
 

@@ -123,7 +123,9 @@ class Decider:
             if game != self._sampler_game:
                 self.sampler.reset()
                 self._sampler_game = game
-            info = info.with_worlds(self.sampler.worlds(info, W, cfg.worlds, self.rng))
+            rule_w = (self.models.rule_weights(info.seat)
+                      if cfg.rule_model and self.models is not None else None)
+            info = info.with_worlds(self.sampler.worlds(info, W, cfg.worlds, self.rng, rule_w))
         return info
 
     def _playout_weights(self, seat: int) -> np.ndarray | None:

@@ -7,6 +7,13 @@ its decisions so far with a Gaussian prior centred on the shipped policy
 (``search.learn.fit_softmax``): with few games it stays near the shipped θ, with many it
 follows how that opponent really plays. The models serve the inference (P(action | hand)) and
 the opponents' moves in the playouts.
+
+Each opponent also has a weight w_p of the *rule player* (``inference.py_rule_move``: the
+sample client's choice, which a softmax over features only approximates): its model of the
+opponent is (1 − w_p) π_θp + w_p [the rule's move]. w_p is fitted by EM to the opponent's
+decisions (with π_θp as fitted): a player that always plays the rule's move gets w near 1,
+one that never does near 0, and one whose rule moves the softmax already explains, little.
+A Beta(1, 4) prior keeps it at 0.2 before any game.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import structlog
 
 from games.daihinmin import rules as R
 from games.daihinmin.cards import ALL_CARDS, PASS, move_cards
+from games.daihinmin.inference import py_rule_move
 from games.daihinmin.learned import decision_rows
 from games.daihinmin.state import GameState
 from search.learn import fit_softmax
@@ -37,11 +45,19 @@ class OpponentModels:
         self.l2 = l2
         self.keep = keep  # most recent decisions kept per opponent
         self.rows: dict[int, Rows] = defaultdict(list)
+        self.rule_hits: dict[int, list[bool]] = defaultdict(list)  # per row: the rule's move?
         self.W = np.tile(self.theta0, (R.NP, 1))
+        self.rule_w = np.full(R.NP, RULE_PRIOR[0] / sum(RULE_PRIOR))
         self.games = 0
 
     def weights(self) -> npt.NDArray[np.float64]:
         return self.W
+
+    def rule_weights(self, me: int) -> npt.NDArray[np.float64]:
+        """w_p of the rule player in each opponent's model (0 for ``me``)."""
+        w = self.rule_w.copy()
+        w[me] = 0.0
+        return w
 
     def learn_game(self, history: list[tuple[int, int]], order: list[int], finish: list[int],
                    my_hand_left: int, me: int) -> int:
@@ -62,18 +78,52 @@ class OpponentModels:
                 got = decision_rows(st, p, m)
                 if got is not None:
                     self.rows[p].append(got)
+                    self.rule_hits[p].append(
+                        py_rule_move(st.hand(p), st.table, st.st[R.REV], st.st[R.LOCK]) == m)
                     added += 1
             st.play(m)
         self.games += 1
         for p, rows in self.rows.items():
             del rows[:-self.keep]
+            del self.rule_hits[p][:-self.keep]
             X = np.vstack([x for x, _ in rows])
             sizes = [len(x) for x, _ in rows]
             offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
             chosen = np.array([c for _, c in rows], dtype=np.int64)
             self.W[p] = fit_softmax(X, offsets, chosen, l2=self.l2, prior=self.theta0,
                                     iterations=20, start=self.W[p])  # last game's fit
+            pi = chosen_probs(X, offsets, chosen, self.W[p])
+            self.rule_w[p] = rule_weight(pi, np.array(self.rule_hits[p], dtype=bool))
         return added
+
+
+RULE_PRIOR = (1.0, 4.0)  # Beta prior of a rule weight: 0.2 before any decision is seen
+
+
+def chosen_probs(X: npt.NDArray[np.float64], offsets: npt.NDArray[np.int64],
+                 chosen: npt.NDArray[np.int64], theta: npt.NDArray[np.float64]
+                 ) -> npt.NDArray[np.float64]:
+    """π_θ of the chosen candidate of each decision (rows offsets[i]:offsets[i+1] of X)."""
+    z = X @ theta
+    out = np.empty(len(chosen))
+    for i in range(len(chosen)):
+        zi = z[offsets[i]:offsets[i + 1]]
+        e = np.exp(zi - zi.max())
+        out[i] = e[chosen[i]] / e.sum()
+    return out
+
+
+def rule_weight(pi: npt.NDArray[np.float64], hits: npt.NDArray[np.bool_],
+                iterations: int = 50) -> float:
+    """The weight w of the rule player in the mixture (1 − w) π + w [rule's move], by EM
+    over decisions whose chosen moves had probability ``pi`` under the softmax and were the
+    rule's move where ``hits`` (the prior as pseudo-counts: a hits in a + b decisions)."""
+    a, b = RULE_PRIOR
+    w = a / (a + b)
+    for _ in range(iterations):
+        r = np.where(hits, w / (w + (1.0 - w) * pi + 1e-300), 0.0)
+        w = (float(r.sum()) + a) / (len(pi) + a + b)
+    return w
 
 
 def revealed_hands(history: list[tuple[int, int]], finish: list[int],

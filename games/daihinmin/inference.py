@@ -37,6 +37,7 @@ from games.daihinmin.cards import popcount as py_popcount
 from games.daihinmin.kernels import (
     _ALL_CARDS,
     _NP,
+    _heuristic_pick,
     gen_moves_cached,
     lowbit_index,
     popcount,
@@ -44,6 +45,7 @@ from games.daihinmin.kernels import (
     strength_key,
 )
 from games.daihinmin.learned import policy_logits, py_policy_probs, rng_uniform, scratch
+from games.daihinmin.policies import heuristic_cost
 
 I64 = npt.NDArray[np.int64]
 
@@ -110,9 +112,20 @@ def _or(xs: list[int]) -> int:
 
 # ----------------------------------------------------------------------------- reference
 
+def py_rule_move(hand: int, table: int, rev: int, lock: int) -> int:
+    """The rule player's move (reference): the sample-client-like choice of the heuristic
+    playout policy (:func:`games.daihinmin.policies.heuristic_cost`, ties to the smaller
+    move); it passes only when it cannot play."""
+    melds = [m for m in R.legal_moves(hand, table, rev, lock) if m != PASS]
+    if not melds:
+        return PASS
+    return min(melds, key=lambda m: (heuristic_cost(m, rev, table == PASS), m))
+
+
 def py_log_likelihood(ev: Evidence, p: int, hand_now: int, theta: np.ndarray,
-                      eps: float) -> float:
-    """log Π over p's actions of (1 − ε) π(a | hand then) + ε / |candidates| (reference)."""
+                      eps: float, rule_w: float = 0.0) -> float:
+    """log Π over p's actions of (1 − ε) ((1 − w) π(a | hand then) + w [a = rule's move])
+    + ε / |candidates| (reference; ``w = rule_w``)."""
     total = 0.0
     for i in range(len(ev)):
         if ev.player[i] != p:
@@ -126,7 +139,9 @@ def py_log_likelihood(ev: Evidence, p: int, hand_now: int, theta: np.ndarray,
         probs = py_policy_probs(hand, others, table, int(ev.rev[i]), int(ev.lock[i]),
                                 int(ev.opp_min[i]), cands, theta)
         j = cands.index(int(ev.move[i]))
-        total += math.log((1 - eps) * probs[j] + eps / len(cands))
+        rule = py_rule_move(hand, table, int(ev.rev[i]), int(ev.lock[i]))
+        q = (1 - rule_w) * probs[j] + rule_w * (rule == int(ev.move[i]))
+        total += math.log((1 - eps) * q + eps / len(cands))
     return total
 
 
@@ -136,7 +151,8 @@ def py_log_likelihood(ev: Evidence, p: int, hand_now: int, theta: np.ndarray,
 def log_likelihood(ev_player: I64, ev_move: I64, ev_table: I64, ev_rev: I64, ev_lock: I64,
                    ev_opp: I64, ev_before: I64, ev_later: I64, p: int, hand_now: int,
                    theta: np.ndarray, eps: float, cand: np.ndarray, z: np.ndarray,
-                   ctx: np.ndarray, feat: np.ndarray, tinfo: np.ndarray) -> float:
+                   ctx: np.ndarray, feat: np.ndarray, tinfo: np.ndarray,
+                   rule_w: float = 0.0) -> float:
     """Kernel of :func:`py_log_likelihood` (the evidence as its columns)."""
     total = 0.0
     for i in range(ev_player.shape[0]):
@@ -163,6 +179,9 @@ def log_likelihood(ev_player: I64, ev_move: I64, ev_table: I64, ev_rev: I64, ev_
             if cand[j] == ev_move[i]:
                 zm = e
         prob = zm / s if zm > -1e299 else 0.0
+        if rule_w > 0.0:
+            rule = 0 if n == 0 else cand[_heuristic_pick(cand, n, ev_rev[i], table == 0)]
+            prob = (1.0 - rule_w) * prob + (rule_w if rule == ev_move[i] else 0.0)
         total += np.log((1.0 - eps) * prob + eps / k)
     return total
 
@@ -171,7 +190,7 @@ def log_likelihood(ev_player: I64, ev_move: I64, ev_table: I64, ev_rev: I64, ev_
 def mcmc_worlds(hands: I64, fixed: I64, ceil: I64, seat: int, ev_player: I64, ev_move: I64,
                 ev_table: I64, ev_rev: I64, ev_lock: I64, ev_opp: I64, ev_before: I64,
                 ev_later: I64, W: np.ndarray, eps: float, burn: int, n_worlds: int,
-                thin: int, seed: int, out: I64) -> int:
+                thin: int, seed: int, out: I64, rule_w: np.ndarray) -> int:
     """Run the Metropolis chain from ``hands`` (5 hands by player, updated in place) for
     ``burn`` steps, then record ``n_worlds`` worlds into ``out`` every ``thin`` steps.
     ``fixed[p]``: cards of p that may not move (known from the exchange); ``ceil[p] >= 0``:
@@ -187,7 +206,7 @@ def mcmc_worlds(hands: I64, fixed: I64, ceil: I64, seat: int, ev_player: I64, ev
             n_pl += 1
             ll[p] = log_likelihood(ev_player, ev_move, ev_table, ev_rev, ev_lock, ev_opp,
                                    ev_before, ev_later, p, hands[p], W[p], eps, cand, z, ctx,
-                                   feat, tinfo)
+                                   feat, tinfo, rule_w[p])
     accepted = 0
     steps = burn + n_worlds * thin
     rec = 0
@@ -213,10 +232,10 @@ def mcmc_worlds(hands: I64, fixed: I64, ceil: I64, seat: int, ev_player: I64, ev
                 hq = (hands[q] & ~(1 << d)) | (1 << c)
                 lp = log_likelihood(ev_player, ev_move, ev_table, ev_rev, ev_lock, ev_opp,
                                     ev_before, ev_later, p, hp, W[p], eps, cand, z, ctx, feat,
-                                    tinfo)
+                                    tinfo, rule_w[p])
                 lq = log_likelihood(ev_player, ev_move, ev_table, ev_rev, ev_lock, ev_opp,
                                     ev_before, ev_later, q, hq, W[q], eps, cand, z, ctx, feat,
-                                    tinfo)
+                                    tinfo, rule_w[q])
                 delta = lp + lq - ll[p] - ll[q]
                 if delta >= 0.0 or rng_uniform(rs) < np.exp(delta):
                     hands[p] = hp
@@ -260,7 +279,8 @@ class HandSampler:
         self._key = None
         self._hands = None
 
-    def worlds(self, info: object, W: np.ndarray, n: int, rng: np.random.Generator) -> I64:
+    def worlds(self, info: object, W: np.ndarray, n: int, rng: np.random.Generator,
+               rule_w: npt.ArrayLike | None = None) -> I64:
         from games.daihinmin.infoset import InfoSet
 
         assert isinstance(info, InfoSet)
@@ -279,7 +299,8 @@ class HandSampler:
         acc = mcmc_worlds(h, fixed, ceil, info.seat, ev.player, ev.move, ev.table, ev.rev,
                           ev.lock, ev.opp_min, ev.before, ev.later,
                           np.ascontiguousarray(W, np.float64), self.eps, burn, n, self.thin,
-                          int(rng.integers(1 << 62)), out)
+                          int(rng.integers(1 << 62)), out,
+                          np.zeros(R.NP) if rule_w is None else np.asarray(rule_w, np.float64))
         self.accepted += acc
         self.steps += burn + n * self.thin
         self._hands = [int(x) for x in h]
