@@ -12,6 +12,8 @@ each opponent holds it is estimated from the worlds of a dealer:
   every opponent's model;
 * ``adapted``: the same with each opponent's model fitted to its revealed hands in the
   earlier games of the log (what ``opponents=adapt`` does in a match).
+* ``rule``: ``adapted`` with the rule player mixed into each model, its weight fitted to the
+  opponent's revealed decisions (what ``rule_model=true`` does).
 
 Scores per card (lower is better for Brier, higher for log-probability): the log-probability
 of the true holder (frequencies smoothed by 1/2 world) and the Brier score
@@ -100,8 +102,9 @@ def follow(games: list[GameRecord], theta: np.ndarray, every: int, n_worlds: int
                             worlds = np.array([info.deal_hands(rng) for _ in range(n_worlds)],
                                               dtype=np.int64)
                         else:
-                            W = models[me].weights() if d == "adapted" else fixed
-                            worlds = samplers[(d, me)].worlds(info, W, n_worlds, rng)
+                            W = models[me].weights() if d in ("adapted", "rule") else fixed
+                            rule_w = models[me].rule_weights(me) if d == "rule" else None
+                            worlds = samplers[(d, me)].worlds(info, W, n_worlds, rng, rule_w)
                         holders = [q for q in range(R.NP) if q != me and info.counts[q]]
                         lp, br = score(holder_probs(worlds, cards, holders), truth)
                         for key in (stage, "all"):
@@ -110,7 +113,7 @@ def follow(games: list[GameRecord], theta: np.ndarray, every: int, n_worlds: int
             if m != 0 and not st.accepts(m):
                 m = 0
             st.play(m)
-        if "adapted" in dealers and st.is_terminal() and not st.st[R.STALE]:
+        if {"adapted", "rule"} & set(dealers) and st.is_terminal() and not st.st[R.STALE]:
             for me in range(R.NP):
                 models[me].learn_game(list(st.history), list(st.order), list(st.finish),
                                       st.hand(me), me)
@@ -132,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--worlds", type=int, default=64, help="worlds per estimate")
     ap.add_argument("--games", type=int, default=0, help="at most this many games per log")
     ap.add_argument("--weights", default="", help="policy weights (default: bundled)")
-    ap.add_argument("--dealers", default="uniform,inference,adapted")
+    ap.add_argument("--dealers", default="uniform,inference,adapted,rule")
     ap.add_argument("--thin", type=int, default=16, help="chain steps between worlds")
     ap.add_argument("--burn", type=int, default=200, help="chain steps before the first")
     ap.add_argument("--seed", type=int, default=1)

@@ -39,6 +39,7 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     deal: Literal["uniform", "inference"] = "inference"  # how the hidden cards are dealt
     worlds: int = 64  # deal=inference: worlds sampled per decision
     model_eps: float = 0.05  # opponent model: (1 - eps) policy + eps uniform
+    chain_thin: int = 16  # deal=inference: chain steps (card swaps tried) between worlds
     opponents: Literal["fixed", "adapt"] = "adapt"  # adapt: per-opponent models, online
     rule_model: bool = True  # the inference's models mix in the rule player (weights fitted)
     uct_c: float = 0.7  # UCT exploration constant
@@ -71,7 +72,8 @@ _SEARCH_ONLY = ("playouts", "seconds", "alpha", "reward", "bandit", "final", "ba
                 "policy", "uct_c", "exchange", "exchange_candidates",
                 "exchange_playouts", "workers", "prune",
                 "temperature", "opp_temperature", "endgame", "endgame_playouts",
-                "policy_weights", "own_policy", "deal", "worlds", "model_eps", "opponents",
+                "policy_weights", "own_policy", "deal", "worlds", "model_eps", "chain_thin",
+                "opponents",
                 "rule_model", "own_tree", "own_tree_depth")
 _FLAT_ONLY = ("bandit", "final", "batch", "prune")
 _UCT_ONLY = ("uct_c",)
@@ -170,11 +172,21 @@ def check(cfg: ClientConfig, explicit: Iterable[str] = ()) -> ClientConfig:
         raise ConfigError(f"prune={cfg.prune}: a probability mass in (0, 1] (1.0: every move)")
     if cfg.worlds < 1:
         raise ConfigError(f"worlds={cfg.worlds}: must be >= 1")
-    if "worlds" in given and cfg.deal != "inference":
-        raise ConfigError("worlds: only with deal=inference (uniform dealing draws a fresh "
-                          "world for every playout)")
     if not 0.0 < cfg.model_eps <= 1.0:
         raise ConfigError(f"model_eps={cfg.model_eps}: must lie in (0, 1]")
+    if cfg.chain_thin < 1:
+        raise ConfigError(f"chain_thin={cfg.chain_thin}: must be >= 1")
+    for key in ("worlds", "chain_thin", "rule_model"):
+        if key in given and cfg.deal != "inference":
+            raise ConfigError(f"{key}: only with deal=inference")
+    if ("rule_model" in given and cfg.rule_model and cfg.opponents != "adapt"):
+        raise ConfigError("rule_model: its weights are fitted to the opponents' revealed "
+                          "decisions; it needs opponents=adapt")
+    if cfg.own_tree < 0 or cfg.own_tree_depth < 1:
+        raise ConfigError("own_tree must be >= 0 and own_tree_depth >= 1")
+    if "own_tree" in given and cfg.own_tree > 0 and (cfg.policy != "learned"
+                                                     or cfg.core != "flat"):
+        raise ConfigError("own_tree: a setting of core=flat with policy=learned")
     if ("opponents" in given and cfg.opponents == "adapt" and cfg.policy != "learned"
             and cfg.deal != "inference"):
         raise ConfigError("opponents=adapt: the opponent models serve policy=learned and "

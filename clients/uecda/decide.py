@@ -92,7 +92,7 @@ class Decider:
         # our own moves in the playouts, if not the models' (shipped) policy
         self.own_theta = _load("own_policy", config.own_policy) if config.own_policy else None
         if config.core != "baseline" and config.deal == "inference":
-            self.sampler = HandSampler(eps=config.model_eps)
+            self.sampler = HandSampler(eps=config.model_eps, thin=config.chain_thin)
         if config.core == "flat":
             self.core_config = FlatConfig(bandit=config.bandit, alpha=config.alpha,
                                           final=config.final, batch=config.batch,
@@ -124,7 +124,8 @@ class Decider:
                 self.sampler.reset()
                 self._sampler_game = game
             rule_w = (self.models.rule_weights(info.seat)
-                      if cfg.rule_model and self.models is not None else None)
+                      if cfg.rule_model and cfg.opponents == "adapt"
+                      and self.models is not None else None)
             info = info.with_worlds(self.sampler.worlds(info, W, cfg.worlds, self.rng, rule_w))
         return info
 

@@ -17,8 +17,8 @@ from games.daihinmin.learned import (
     REWARDS,
     no_weights,
     playout_worlds_kernel,
-    tree_buffers,
     policy_probs,
+    tree_buffers,
 )
 from games.daihinmin.state import Exchange, GameState
 

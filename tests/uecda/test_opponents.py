@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from clients.uecda.baseline import baseline_move
-from clients.uecda.opponents import OpponentModels, revealed_hands
+from clients.uecda.opponents import OpponentModels, revealed_hands, rule_weight
 from games.daihinmin import rules as R
 from games.daihinmin.learned import load_policy
 from games.daihinmin.state import GameState, Match, MatchConfig
@@ -53,3 +54,35 @@ def test_models_learn_how_an_opponent_plays() -> None:
         before = softmax_log_likelihood(theta0, X, off, ch) / len(ch)
         after = softmax_log_likelihood(models.W[p], X, off, ch) / len(ch)
         assert after > before + 0.2, (p, before, after)
+
+
+def test_rule_weight_by_em() -> None:
+    """The rule's weight follows how much of an opponent's play the softmax leaves
+    unexplained: every move the rule's and unlikely under the softmax -> near 1; none the
+    rule's -> near 0; every move the rule's but certain under the softmax -> the prior."""
+    n = 400
+    assert rule_weight(np.full(n, 0.3), np.ones(n, bool)) > 0.95
+    assert rule_weight(np.full(n, 0.3), np.zeros(n, bool)) < 0.01
+    assert rule_weight(np.ones(n), np.ones(n, bool)) == pytest.approx(0.2, abs=0.01)
+    half = np.arange(n) % 2 == 0  # half the moves the rule's, the softmax gives them 0.1
+    assert 0.4 < rule_weight(np.full(n, 0.1), half) < 0.5
+
+
+def test_models_learn_that_the_baseline_follows_the_rule() -> None:
+    """After games of baseline players (the rule player) their rule weights rise well above
+    the prior; players moving at random keep theirs near 0."""
+    theta0 = load_policy()
+    models = OpponentModels(theta0)
+    randoms = OpponentModels(theta0)
+    rng = np.random.default_rng(0)
+    for seed in range(10):
+        st = _baseline_game(seed)
+        models.learn_game(list(st.history), list(st.order), list(st.finish), st.hand(0), 0)
+        st = Match(MatchConfig(seed=seed)).deal().state()
+        while not st.is_terminal():
+            lm = st.legal_moves()
+            st.play(lm[int(rng.integers(len(lm)))])
+        randoms.learn_game(list(st.history), list(st.order), list(st.finish), st.hand(0), 0)
+    assert models.rule_weights(0)[0] == 0.0
+    assert min(models.rule_weights(0)[1:]) > 0.6
+    assert max(randoms.rule_weights(0)[1:]) < 0.1

@@ -234,8 +234,8 @@ def test_opp_temperature_sharpens_the_opponents_playout_moves_not_the_inference(
     assert d.models is not None and d.sampler is not None
     seen = []
     worlds = d.sampler.worlds
-    d.sampler.worlds = lambda info, W, n, rng: seen.append(W.copy()) or worlds(  # type: ignore
-        info, W, n, rng)
+    d.sampler.worlds = lambda info, W, n, rng, rule_w: seen.append(W.copy()) or worlds(  # type: ignore
+        info, W, n, rng, rule_w)
     info = d._info(st.info_set(me), 1)
     assert info.weights is not None and info.worlds is not None
     base = d.models.weights()
