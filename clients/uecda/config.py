@@ -42,6 +42,7 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     chain_thin: int = 16  # deal=inference: chain steps (card swaps tried) between worlds
     opponents: Literal["fixed", "adapt"] = "adapt"  # adapt: per-opponent models, online
     rule_model: bool = True  # the inference's models mix in the rule player (weights fitted)
+    rule_playouts: bool = False  # ... and so do the opponents' moves in the playouts
     uct_c: float = 0.7  # UCT exploration constant
     endgame: bool = True  # play a sure finish (games.daihinmin.endgame) without searching
     endgame_playouts: bool = True  # our own seat takes its sure finishes in the playouts too
@@ -64,7 +65,7 @@ PRESETS: dict[str, dict[str, Any]] = {
            "prune": 1.0, "temperature": 1.0, "opp_temperature": 1.0, "endgame": False,
            "endgame_playouts": False, "policy": "heuristic", "deal": "uniform",
            "opponents": "fixed", "exchange": "search", "exchange_candidates": 6,
-           "exchange_playouts": 0, "rule_model": False, "own_tree": 0.0},
+           "exchange_playouts": 0, "rule_model": False, "rule_playouts": False, "own_tree": 0.0},
 }
 
 # settings that only a searching core reads (an error with core=baseline)
@@ -74,7 +75,7 @@ _SEARCH_ONLY = ("playouts", "seconds", "alpha", "reward", "bandit", "final", "ba
                 "temperature", "opp_temperature", "endgame", "endgame_playouts",
                 "policy_weights", "own_policy", "deal", "worlds", "model_eps", "chain_thin",
                 "opponents",
-                "rule_model", "own_tree", "own_tree_depth")
+                "rule_model", "rule_playouts", "own_tree", "own_tree_depth")
 _FLAT_ONLY = ("bandit", "final", "batch", "prune")
 _UCT_ONLY = ("uct_c",)
 
@@ -176,12 +177,13 @@ def check(cfg: ClientConfig, explicit: Iterable[str] = ()) -> ClientConfig:
         raise ConfigError(f"model_eps={cfg.model_eps}: must lie in (0, 1]")
     if cfg.chain_thin < 1:
         raise ConfigError(f"chain_thin={cfg.chain_thin}: must be >= 1")
-    for key in ("worlds", "chain_thin", "rule_model"):
+    for key in ("worlds", "chain_thin", "rule_model", "rule_playouts"):
         if key in given and cfg.deal != "inference":
             raise ConfigError(f"{key}: only with deal=inference")
-    if ("rule_model" in given and cfg.rule_model and cfg.opponents != "adapt"):
-        raise ConfigError("rule_model: its weights are fitted to the opponents' revealed "
-                          "decisions; it needs opponents=adapt")
+    for key in ("rule_model", "rule_playouts"):
+        if key in given and getattr(cfg, key) and cfg.opponents != "adapt":
+            raise ConfigError(f"{key}: the rule player's weights are fitted to the opponents' "
+                              "revealed decisions; it needs opponents=adapt")
     if cfg.own_tree < 0 or cfg.own_tree_depth < 1:
         raise ConfigError("own_tree must be >= 0 and own_tree_depth >= 1")
     if "own_tree" in given and cfg.own_tree > 0 and (cfg.policy != "learned"

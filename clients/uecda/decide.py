@@ -119,14 +119,16 @@ class Decider:
         info = info.with_policy(cfg.policy, self._playout_weights(info.seat))
         info = info.with_reward(cfg.reward).with_sure_finishes(cfg.endgame_playouts)
         info = info.with_own_tree(cfg.own_tree, cfg.own_tree_depth)
+        rule_w = (self.models.rule_weights(info.seat)
+                  if cfg.opponents == "adapt" and self.models is not None else None)
+        if cfg.rule_playouts:
+            info = info.with_rule_players(rule_w)
         if self.sampler is not None and W is not None:  # the inference: the models as fitted
             if game != self._sampler_game:
                 self.sampler.reset()
                 self._sampler_game = game
-            rule_w = (self.models.rule_weights(info.seat)
-                      if cfg.rule_model and cfg.opponents == "adapt"
-                      and self.models is not None else None)
-            info = info.with_worlds(self.sampler.worlds(info, W, cfg.worlds, self.rng, rule_w))
+            info = info.with_worlds(self.sampler.worlds(info, W, cfg.worlds, self.rng,
+                                                        rule_w if cfg.rule_model else None))
         return info
 
     def _playout_weights(self, seat: int) -> np.ndarray | None:

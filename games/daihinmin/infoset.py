@@ -67,6 +67,8 @@ class InfoSet:
     # (learned.tree_pick); the statistics live in ``tree`` (learned.tree_buffers)
     tree_beta: float = field(default=0.0, compare=False)
     tree: tuple[np.ndarray, ...] | None = field(default=None, compare=False, repr=False)
+    # per player: the chance that a playout move is the rule player's (inference.py_rule_move)
+    rule_w: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     # ------------------------------------------------------------------ construction
     @classmethod
@@ -186,6 +188,14 @@ class InfoSet:
         if beta <= 0 or depth <= 0:
             return replace(self, tree_beta=0.0, tree=None)
         return replace(self, tree_beta=float(beta), tree=tree_buffers(depth))
+
+    def with_rule_players(self, rule_w: np.ndarray | None) -> InfoSet:
+        """The same info set whose playouts let each other player p play the rule player's
+        move (the heuristic policy's) with probability ``rule_w[p]``, else the policy's."""
+        w = None if rule_w is None else np.ascontiguousarray(rule_w, dtype=np.float64)
+        if w is not None and w.shape != (R.NP,):
+            raise ValueError("rule_w: one weight per player")
+        return replace(self, rule_w=w)
 
     def with_worlds(self, worlds: np.ndarray | None) -> InfoSet:
         """The same info set whose determinisations are drawn from ``worlds`` (n x 5 hands by
@@ -338,7 +348,7 @@ class InfoSet:
         seed = int(rng.bit_generator.random_raw()) >> 2  # reproducible from the generator
         policy = POLICIES[self.policy]
         if (self.worlds is None and self.weights is None and self.reward == REWARD_PLAYERS
-                and not self.own_sure and self.tree is None):
+                and not self.own_sure and self.tree is None and self.rule_w is None):
             # the wave-1 kernel
             t = K.playout_batch_kernel(st0, mv, seat, pool, need, known, ceil, policy, seed,
                                        returns, evals, n_evals)
@@ -351,5 +361,6 @@ class InfoSet:
         tree = self.tree if self.tree is not None else tree_buffers(0)
         t = playout_worlds_kernel(st0, mv, worlds, seat, policy, self.reward, W, seed,
                                   returns, evals, n_evals, self.own_sure, tree,
-                                  self.tree_beta)
+                                  self.tree_beta,
+                                  self.rule_w if self.rule_w is not None else np.empty(0))
         return PlayoutBatch(returns, evals[:, :t], n_evals)

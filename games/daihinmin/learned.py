@@ -322,7 +322,7 @@ def playout_w(st: np.ndarray, seat: int, policy: int, reward: int, W: np.ndarray
               evals: np.ndarray, moves_out: np.ndarray, players_out: np.ndarray,
               own_sure: bool, sure: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
               tree: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                          np.ndarray], root_move: int, beta: float
+                          np.ndarray], root_move: int, beta: float, rule_w: np.ndarray
               ) -> tuple[int, int]:
     """Play ``st`` on in place by ``policy`` (uniform, heuristic or learned with ``W``), as
     :func:`games.daihinmin.kernels.playout` does (the same evals r_t for ``seat``). With
@@ -356,6 +356,9 @@ def playout_w(st: np.ndarray, seat: int, policy: int, reward: int, W: np.ndarray
                 m = tree_pick(st, W, rs, cand, z, ctx, feat, tinfo, chain, tree, beta, d)
                 chain = tree_key(chain, m, 0, 0)
                 d += 1
+        if m < 0 and p != seat and rule_w.shape[0] > 0 and rule_w[p] > 0.0 \
+                and rng_uniform(rs) < rule_w[p]:
+            m = choose_move(st, POLICY_HEURISTIC, rs, cand, False, tinfo)  # the rule player
         if m < 0:
             if policy == POLICY_LEARNED:
                 m = learned_pick(st, W, rs, cand, z, ctx, feat, tinfo)
@@ -395,7 +398,8 @@ def playout_worlds_kernel(st0: np.ndarray, moves: np.ndarray, worlds: np.ndarray
                           returns: np.ndarray,
                           evals: np.ndarray, n_evals: np.ndarray, own_sure: bool,
                           tree: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                      np.ndarray, np.ndarray], beta: float) -> int:
+                                      np.ndarray, np.ndarray], beta: float,
+                          rule_w: np.ndarray) -> int:
     """For each moves[i]: the hands of ``worlds[i]`` (5 hands) in the position ``st0``, play
     moves[i] for ``seat``, play out until ``seat`` is out (``own_sure``: taking its sure
     finishes); returns[i] = (points - 1) / 4, evals[i, :n_evals[i]] = r_t. Returns
@@ -411,7 +415,7 @@ def playout_worlds_kernel(st0: np.ndarray, moves: np.ndarray, worlds: np.ndarray
             st[_H0 + p] = worlds[i, p]
         apply_move(st, moves[i], rs)
         ne, _ = playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, tinfo, True,
-                          evals[i], none, none, own_sure, sure, tree, moves[i], beta)
+                          evals[i], none, none, own_sure, sure, tree, moves[i], beta, rule_w)
         n_evals[i] = ne
         if ne > tmax:
             tmax = ne
@@ -445,7 +449,7 @@ def playout_deals_kernel(st0: np.ndarray, worlds: np.ndarray, seat: int, policy:
             if worlds[i, p] & _DIAMOND3:
                 st[_TURN] = p
         playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, tinfo, True, ev, none,
-                  none, own_sure, sure, notree, 0, 0.0)
+                  none, own_sure, sure, notree, 0, 0.0, np.empty(0))
         returns[i] = final_return(st, seat)
 
 
@@ -457,7 +461,7 @@ def _state_playout_kernel(st: np.ndarray, seat: int, policy: int, reward: int,
     rs, cand, z, ctx, feat, tinfo = scratch(seed)
     return playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, tinfo, False,
                      evals, moves_out, players_out, own_sure, sure_buffers(own_sure),
-                     tree_buffers(0), 0, 0.0)
+                     tree_buffers(0), 0, 0.0, np.empty(0))
 
 
 def no_weights() -> np.ndarray:
