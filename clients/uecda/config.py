@@ -46,8 +46,6 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     uct_c: float = 0.7  # UCT exploration constant
     endgame: bool = True  # play a sure finish (games.daihinmin.endgame) without searching
     endgame_playouts: bool = True  # our own seat takes its sure finishes in the playouts too
-    own_tree: float = 0.0  # >0: our first decisions in the playouts learn within a search (β)
-    own_tree_depth: int = 1  # how many of our decisions after the root learn
     exchange: Literal["search", "heuristic"] = "search"
     exchange_candidates: int = 6  # exchange search: weakest cards considered
     exchange_playouts: int = 0  # exchange search: playouts (0: a decision's budget)
@@ -65,7 +63,7 @@ PRESETS: dict[str, dict[str, Any]] = {
            "prune": 1.0, "temperature": 1.0, "opp_temperature": 1.0, "endgame": False,
            "endgame_playouts": False, "policy": "heuristic", "deal": "uniform",
            "opponents": "fixed", "exchange": "search", "exchange_candidates": 6,
-           "exchange_playouts": 0, "rule_model": False, "rule_playouts": False, "own_tree": 0.0},
+           "exchange_playouts": 0, "rule_model": False, "rule_playouts": False},
 }
 
 # settings that only a searching core reads (an error with core=baseline)
@@ -75,7 +73,7 @@ _SEARCH_ONLY = ("playouts", "seconds", "alpha", "reward", "bandit", "final", "ba
                 "temperature", "opp_temperature", "endgame", "endgame_playouts",
                 "policy_weights", "own_policy", "deal", "worlds", "model_eps", "chain_thin",
                 "opponents",
-                "rule_model", "rule_playouts", "own_tree", "own_tree_depth")
+                "rule_model", "rule_playouts")
 _FLAT_ONLY = ("bandit", "final", "batch", "prune")
 _UCT_ONLY = ("uct_c",)
 
@@ -184,11 +182,6 @@ def check(cfg: ClientConfig, explicit: Iterable[str] = ()) -> ClientConfig:
         if key in given and getattr(cfg, key) and cfg.opponents != "adapt":
             raise ConfigError(f"{key}: the rule player's weights are fitted to the opponents' "
                               "revealed decisions; it needs opponents=adapt")
-    if cfg.own_tree < 0 or cfg.own_tree_depth < 1:
-        raise ConfigError("own_tree must be >= 0 and own_tree_depth >= 1")
-    if "own_tree" in given and cfg.own_tree > 0 and (cfg.policy != "learned"
-                                                     or cfg.core != "flat"):
-        raise ConfigError("own_tree: a setting of core=flat with policy=learned")
     if ("opponents" in given and cfg.opponents == "adapt" and cfg.policy != "learned"
             and cfg.deal != "inference"):
         raise ConfigError("opponents=adapt: the opponent models serve policy=learned and "

@@ -118,7 +118,6 @@ class Decider:
         W = self.models.weights() if self.models is not None else None
         info = info.with_policy(cfg.policy, self._playout_weights(info.seat))
         info = info.with_reward(cfg.reward).with_sure_finishes(cfg.endgame_playouts)
-        info = info.with_own_tree(cfg.own_tree, cfg.own_tree_depth)
         rule_w = (self.models.rule_weights(info.seat)
                   if cfg.opponents == "adapt" and self.models is not None else None)
         if cfg.rule_playouts:

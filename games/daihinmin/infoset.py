@@ -18,7 +18,6 @@ from games.daihinmin.learned import (
     no_weights,
     playout_worlds_kernel,
     policy_probs,
-    tree_buffers,
 )
 from games.daihinmin.state import Exchange, GameState
 
@@ -63,10 +62,6 @@ class InfoSet:
     reward: int = field(default=REWARD_PLAYERS, compare=False)
     # the playouts play the seat's sure finishes (games.daihinmin.endgame), as the client does
     own_sure: bool = field(default=False, compare=False)
-    # > 0: our own first decision after the root learns across the playouts of one search
-    # (learned.tree_pick); the statistics live in ``tree`` (learned.tree_buffers)
-    tree_beta: float = field(default=0.0, compare=False)
-    tree: tuple[np.ndarray, ...] | None = field(default=None, compare=False, repr=False)
     # per player: the chance that a playout move is the rule player's (inference.py_rule_move)
     rule_w: np.ndarray | None = field(default=None, compare=False, repr=False)
 
@@ -179,15 +174,6 @@ class InfoSet:
         one (:func:`games.daihinmin.endgame.sure_first_kernel`), as a client with ``endgame``
         on does; the other players keep the playout policy."""
         return replace(self, own_sure=bool(on))
-
-    def with_own_tree(self, beta: float, depth: int = 1) -> InfoSet:
-        """The same info set whose playouts choose our own first ``depth`` decisions after
-        the root by the policy tilted towards what returned more in the earlier playouts of
-        the same search that met that decision (``beta`` > 0; fresh statistics: one per
-        search)."""
-        if beta <= 0 or depth <= 0:
-            return replace(self, tree_beta=0.0, tree=None)
-        return replace(self, tree_beta=float(beta), tree=tree_buffers(depth))
 
     def with_rule_players(self, rule_w: np.ndarray | None) -> InfoSet:
         """The same info set whose playouts let each other player p play the rule player's
@@ -348,7 +334,7 @@ class InfoSet:
         seed = int(rng.bit_generator.random_raw()) >> 2  # reproducible from the generator
         policy = POLICIES[self.policy]
         if (self.worlds is None and self.weights is None and self.reward == REWARD_PLAYERS
-                and not self.own_sure and self.tree is None and self.rule_w is None):
+                and not self.own_sure and self.rule_w is None):
             # the wave-1 kernel
             t = K.playout_batch_kernel(st0, mv, seat, pool, need, known, ceil, policy, seed,
                                        returns, evals, n_evals)
@@ -358,9 +344,7 @@ class InfoSet:
         else:
             worlds = K.deal_worlds(st0, pool, need, known, ceil, seed ^ 0x5DEECE66D, k)
         W = self.weights if self.weights is not None else no_weights()
-        tree = self.tree if self.tree is not None else tree_buffers(0)
         t = playout_worlds_kernel(st0, mv, worlds, seat, policy, self.reward, W, seed,
-                                  returns, evals, n_evals, self.own_sure, tree,
-                                  self.tree_beta,
+                                  returns, evals, n_evals, self.own_sure,
                                   self.rule_w if self.rule_w is not None else np.empty(0))
         return PlayoutBatch(returns, evals[:, :t], n_evals)

@@ -189,107 +189,6 @@ def learned_pick(st: np.ndarray, W: np.ndarray, rs: np.ndarray, cand: np.ndarray
     return cand[k - 1]  # type: ignore[no-any-return]
 
 
-TREE_SLOTS = 1024  # own-decision statistics per search: nodes per depth (a power of 2)
-TREE_WIDTH = 128  # candidates kept per node (a decision with more is not tracked)
-TREE_N0 = 4.0  # visits at which a candidate's statistics count half
-
-
-@njit(cache=True)
-def tree_buffers(depth: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                          np.ndarray, np.ndarray]:
-    """Statistics of our own first ``depth`` decisions after the root, shared by the
-    playouts of one search: (node keys, candidates per node, candidate moves, visits, return
-    sums, the last playout's record: (node, candidate) per depth). ``depth=0``: empty
-    placeholders."""
-    h = TREE_SLOTS * depth
-    w = TREE_WIDTH if depth > 0 else 0
-    return (np.zeros(h, np.int64), np.zeros(h, np.int64), np.zeros((h, w), np.int64),
-            np.zeros((h, w), np.float64), np.zeros((h, w), np.float64),
-            np.full(2 * depth, -1, np.int64))
-
-
-@hot()
-def tree_key(root_move: int, table: int, rev: int, lock: int) -> int:
-    k = (root_move * 0x9E3779B97F4A7C15 + table) * 0xBF58476D1CE4E5B9
-    k = (k ^ (k >> 29)) + rev * 0x94D049BB133111EB + lock * 0x2545F4914F6CDD1D
-    return k | 1  # 0 marks an empty node
-
-
-@hot()
-def tree_pick(st: np.ndarray, W: np.ndarray, rs: np.ndarray, cand: np.ndarray,
-              z: np.ndarray, ctx: np.ndarray, feat: np.ndarray, tinfo: np.ndarray,
-              chain: int, tree: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                      np.ndarray, np.ndarray], beta: float, d: int) -> int:
-    """As :func:`learned_pick`, with each candidate's logit raised by
-    beta * n / (n + TREE_N0) * (its mean return - the node's mean) from the earlier playouts
-    that met the same decision (our own first decision after ``root_move``, keyed by the
-    table, revolution and lock: the hand is the same); the choice is recorded in tree[5]."""
-    keys, nk, tm, tn, ts, rec = tree
-    rec[2 * d] = -1
-    p = st[_TURN]
-    table = st[_TABLE]
-    hand = st[_H0 + p]
-    n = gen_moves_cached(hand, table, st[_REV], st[_LOCK], cand, tinfo)
-    if n == 0:
-        return 0
-    k = n
-    if table != 0:
-        cand[n] = 0
-        k = n + 1
-    others, opp_min = view_of(st, p)
-    policy_logits(hand, others, table, st[_REV], st[_LOCK], opp_min, cand, k, W[p],
-                  z, ctx, feat)
-    slot = -1
-    if k <= tm.shape[1] and keys.shape[0] > 0:
-        key = tree_key(chain, table, st[_REV], st[_LOCK])
-        h = keys.shape[0]
-        j = (key >> 17) & (h - 1)
-        for _ in range(h):
-            if keys[j] == key:
-                if nk[j] == k and tm[j, 0] == cand[0]:
-                    slot = j
-                break
-            if keys[j] == 0:
-                keys[j] = key
-                nk[j] = k
-                for i in range(k):
-                    tm[j, i] = cand[i]
-                slot = j
-                break
-            j = (j + 1) & (h - 1)
-    if slot >= 0:
-        tot_n = 0.0
-        tot_s = 0.0
-        for i in range(k):
-            tot_n += tn[slot, i]
-            tot_s += ts[slot, i]
-        if tot_n > 0:
-            qbar = tot_s / tot_n
-            for i in range(k):
-                c = tn[slot, i]
-                if c > 0:
-                    z[i] += beta * c / (c + TREE_N0) * (ts[slot, i] / c - qbar)
-    zmax = -1e300
-    for i in range(k):
-        if z[i] > zmax:
-            zmax = z[i]
-    total = 0.0
-    for i in range(k):
-        z[i] = np.exp(z[i] - zmax)
-        total += z[i]
-    u = rng_uniform(rs) * total
-    pick = k - 1
-    for i in range(k):
-        u -= z[i]
-        if u <= 0.0:
-            pick = i
-            break
-    if slot >= 0:
-        rec[2 * d] = slot
-        rec[2 * d + 1] = pick
-    return cand[pick]  # type: ignore[no-any-return]
-
-
 @hot()
 def intermediate(st: np.ndarray, seat: int, reward: int) -> float:
     """r_t at a turn of ``seat`` on the scale of the returns, (points - 1) / 4:
@@ -321,22 +220,16 @@ def playout_w(st: np.ndarray, seat: int, policy: int, reward: int, W: np.ndarray
               tinfo: np.ndarray, stop_when_out: bool,
               evals: np.ndarray, moves_out: np.ndarray, players_out: np.ndarray,
               own_sure: bool, sure: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-              tree: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                          np.ndarray], root_move: int, beta: float, rule_w: np.ndarray
-              ) -> tuple[int, int]:
+              rule_w: np.ndarray) -> tuple[int, int]:
     """Play ``st`` on in place by ``policy`` (uniform, heuristic or learned with ``W``), as
     :func:`games.daihinmin.kernels.playout` does (the same evals r_t for ``seat``). With
     ``own_sure``, ``seat`` plays a sure finish whenever it has one
     (:func:`games.daihinmin.endgame.sure_first_kernel`, buffers ``sure``), as the client
-    does."""
+    does. ``rule_w[p]`` (if given): the chance that another player p plays the rule
+    player's move (the heuristic policy's: inference.py_rule_move) instead of the policy's."""
     ne = 0
     ply = 0
     tinfo[0] = -1
-    depth = tree[5].shape[0] // 2  # our first decisions after the root: the tree's
-    d = 0
-    chain = root_move  # our moves since the root (the hand they leave), hashed
-    for j in range(depth):
-        tree[5][2 * j] = -1
     while st[_TURN] >= 0:
         if stop_when_out and (st[_OUTMASK] >> seat) & 1:
             break
@@ -349,13 +242,6 @@ def playout_w(st: np.ndarray, seat: int, policy: int, reward: int, W: np.ndarray
             others, _ = view_of(st, p)
             m = sure_first_kernel(st[_H0 + p], others, st[_TABLE], st[_REV], st[_LOCK],
                                   sure[0], sure[1], sure[2], sure[3], SURE_BUDGET)
-        if d < depth and p == seat:
-            if m >= 0 or policy != POLICY_LEARNED:
-                depth = d  # a sure finish: the tree stops here
-            else:
-                m = tree_pick(st, W, rs, cand, z, ctx, feat, tinfo, chain, tree, beta, d)
-                chain = tree_key(chain, m, 0, 0)
-                d += 1
         if m < 0 and p != seat and rule_w.shape[0] > 0 and rule_w[p] > 0.0 \
                 and rng_uniform(rs) < rule_w[p]:
             m = choose_move(st, POLICY_HEURISTIC, rs, cand, False, tinfo)  # the rule player
@@ -397,8 +283,6 @@ def playout_worlds_kernel(st0: np.ndarray, moves: np.ndarray, worlds: np.ndarray
                           policy: int, reward: int, W: np.ndarray, seed: int,
                           returns: np.ndarray,
                           evals: np.ndarray, n_evals: np.ndarray, own_sure: bool,
-                          tree: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray,
-                                      np.ndarray, np.ndarray], beta: float,
                           rule_w: np.ndarray) -> int:
     """For each moves[i]: the hands of ``worlds[i]`` (5 hands) in the position ``st0``, play
     moves[i] for ``seat``, play out until ``seat`` is out (``own_sure``: taking its sure
@@ -415,17 +299,12 @@ def playout_worlds_kernel(st0: np.ndarray, moves: np.ndarray, worlds: np.ndarray
             st[_H0 + p] = worlds[i, p]
         apply_move(st, moves[i], rs)
         ne, _ = playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, tinfo, True,
-                          evals[i], none, none, own_sure, sure, tree, moves[i], beta, rule_w)
+                          evals[i], none, none, own_sure, sure, rule_w)
         n_evals[i] = ne
         if ne > tmax:
             tmax = ne
         r = final_return(st, seat)
         returns[i] = r
-        rec = tree[5]
-        for j in range(rec.shape[0] // 2):
-            if rec[2 * j] >= 0:
-                tree[3][rec[2 * j], rec[2 * j + 1]] += 1.0
-                tree[4][rec[2 * j], rec[2 * j + 1]] += r
     return tmax
 
 
@@ -441,7 +320,6 @@ def playout_deals_kernel(st0: np.ndarray, worlds: np.ndarray, seat: int, policy:
     st = np.empty_like(st0)
     none = np.empty(0, np.int64)
     ev = np.empty(MAX_EVALS, np.float64)
-    notree = tree_buffers(0)
     for i in range(worlds.shape[0]):
         st[:] = st0
         for p in range(_NP):
@@ -449,7 +327,7 @@ def playout_deals_kernel(st0: np.ndarray, worlds: np.ndarray, seat: int, policy:
             if worlds[i, p] & _DIAMOND3:
                 st[_TURN] = p
         playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, tinfo, True, ev, none,
-                  none, own_sure, sure, notree, 0, 0.0, np.empty(0))
+                  none, own_sure, sure, np.empty(0))
         returns[i] = final_return(st, seat)
 
 
@@ -457,11 +335,11 @@ def playout_deals_kernel(st0: np.ndarray, worlds: np.ndarray, seat: int, policy:
 def _state_playout_kernel(st: np.ndarray, seat: int, policy: int, reward: int,
                           W: np.ndarray, seed: int,
                           evals: np.ndarray, moves_out: np.ndarray,
-                          players_out: np.ndarray, own_sure: bool) -> tuple[int, int]:
+                          players_out: np.ndarray, own_sure: bool,
+                          rule_w: np.ndarray) -> tuple[int, int]:
     rs, cand, z, ctx, feat, tinfo = scratch(seed)
     return playout_w(st, seat, policy, reward, W, rs, cand, z, ctx, feat, tinfo, False,
-                     evals, moves_out, players_out, own_sure, sure_buffers(own_sure),
-                     tree_buffers(0), 0, 0.0, np.empty(0))
+                     evals, moves_out, players_out, own_sure, sure_buffers(own_sure), rule_w)
 
 
 def no_weights() -> np.ndarray:
@@ -470,9 +348,10 @@ def no_weights() -> np.ndarray:
 
 def state_playout_w(state: GameState, rng: np.random.Generator, seat: int, policy: int,
                     W: np.ndarray | None = None, reward: int = REWARD_PLAYERS,
-                    own_sure: bool = False) -> Playout:
+                    own_sure: bool = False, rule_w: np.ndarray | None = None) -> Playout:
     """GameState.playout with any policy (learned: weights ``W``, 5 × N_FEATURES;
-    ``own_sure``: ``seat`` takes its sure finishes)."""
+    ``own_sure``: ``seat`` takes its sure finishes; ``rule_w[p]``: the chance that another
+    player p plays the rule player's move)."""
     st = np.asarray(state.st, dtype=np.int64)
     ev = np.empty(MAX_EVALS, np.float64)
     mo = np.empty(MAX_PLIES, np.int64)
@@ -480,7 +359,9 @@ def state_playout_w(state: GameState, rng: np.random.Generator, seat: int, polic
     weights = no_weights() if W is None else np.ascontiguousarray(W, np.float64)
     ne, ply = _state_playout_kernel(st, seat, policy, reward, weights,
                                     int(rng.integers(1 << 62)), ev,
-                                    mo, pl, own_sure)
+                                    mo, pl, own_sure,
+                                    np.empty(0) if rule_w is None
+                                    else np.ascontiguousarray(rule_w, np.float64))
     ply = min(ply, MAX_PLIES)
     rets = np.zeros(_NP, np.float64)
     for i in range(_NP):

@@ -6,12 +6,14 @@ import numpy as np
 import pytest
 
 from games.daihinmin import kernels as K
+from games.daihinmin import rules as R
 from games.daihinmin.cards import hand_from_str, move_from_str
 from games.daihinmin.features import FEATURES, N_FEATURES, py_answers, py_features
 from games.daihinmin.learned import (
     POLICY_HEURISTIC,
     POLICY_LEARNED,
     features_matrix,
+    load_policy,
     policy_probs,
     py_policy_probs,
     state_playout_w,
@@ -92,3 +94,28 @@ def test_heuristic_playouts_are_the_wave1_ones() -> None:
     b = K.state_playout(st, np.random.default_rng(1), 2, POLICY_HEURISTIC)
     for x, y in zip(a, b, strict=True):
         assert np.array_equal(x, y)
+
+
+def test_rule_players_in_the_playouts() -> None:
+    """With rule weight 1 every move of the other players that had a choice is the rule
+    player's; with weight 0 (the policy alone) not all are."""
+    from games.daihinmin.inference import py_rule_move
+
+    W = np.tile(load_policy(), (5, 1))
+    rng = np.random.default_rng(9)
+    for weight in (1.0, 0.0):
+        hits = total = 0
+        for s in random_positions(13, 6, every=10):
+            seat = s.to_move
+            rule_w = np.full(5, weight)
+            rule_w[seat] = 0.0
+            po = state_playout_w(s, rng, seat, POLICY_LEARNED, W, rule_w=rule_w)
+            st = s.clone()
+            for m, q in zip(po.moves, po.players, strict=True):
+                if q != seat and len(st.legal_moves()) > 1:
+                    total += 1
+                    hits += int(m) == py_rule_move(st.hand(int(q)), st.table,
+                                                   st.st[R.REV], st.st[R.LOCK])
+                st.play(int(m))
+        assert total > 100
+        assert hits == total if weight == 1.0 else hits < 0.95 * total
