@@ -72,8 +72,7 @@ _SEARCH_ONLY = ("playouts", "seconds", "alpha", "reward", "bandit", "final", "ba
                 "exchange_playouts", "workers", "prune",
                 "temperature", "opp_temperature", "endgame", "endgame_playouts",
                 "policy_weights", "own_policy", "deal", "worlds", "model_eps", "chain_thin",
-                "opponents",
-                "rule_model", "rule_playouts")
+                "opponents", "rule_model", "rule_playouts")
 _FLAT_ONLY = ("bandit", "final", "batch", "prune")
 _UCT_ONLY = ("uct_c",)
 

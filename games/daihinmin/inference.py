@@ -8,9 +8,14 @@ evidence about the hands. A world w (the hands of the opponents now) has the lik
     L(w) = Π_t P(a_t | hand_w(p_t, t), public_t)
 
 over the opponents' observed actions, where p's hand at time t is its hand now plus every
-card it played from t on. Hard facts stay hard: card counts, cards played, the cards we gave
-in the exchange (they stay with the receiver until played) and the tribute bound (a player
-who gave us its strongest cards holds nothing stronger).
+card it played from t on. With a rule weight w_p (``rule_w``) p's model is the mixture
+(1 − w_p) π + w_p [a = the rule player's move] (``py_rule_move``: the sample client's choice,
+the heuristic playout policy's), so that a player known to follow the rule gives strong
+evidence: a pass says it had no meld to play, a lead of a single that it held no pair.
+
+Hard facts stay hard: card counts, cards played, the cards we gave in the exchange (they stay
+with the receiver until played) and the tribute bound (a player who gave us its strongest
+cards holds nothing stronger).
 
 Worlds are drawn by **MCMC** (Metropolis): from a consistent deal, propose swapping one card
 between two opponents (counts and hard facts kept) and accept with min(1, L(w')/L(w)); only
@@ -262,8 +267,9 @@ def _nth_bit(x: int, n: int) -> int:
 
 class HandSampler:
     """Worlds for one player through one game: a Metropolis chain over the opponents' hands,
-    kept between decisions. ``worlds(info, W, n, rng)`` returns n worlds (n x 5 hands by
-    player) consistent with the info set, distributed by the evidence of its history."""
+    kept between decisions. ``worlds(info, W, n, rng, rule_w)`` returns n worlds (n x 5
+    hands by player) consistent with the info set, distributed by the evidence of its
+    history (the models: rows of ``W``, mixed with the rule player by ``rule_w``)."""
 
     def __init__(self, eps: float = 0.05, burn: int = 200, thin: int = 16) -> None:
         self.eps = eps

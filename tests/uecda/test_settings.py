@@ -58,6 +58,11 @@ def test_preset_v1_beneath_the_settings_given(tmp_path: Path) -> None:
     (["temperature=0"], "temperature=0"),
     (["policy=heuristic", "temperature=0.5"], "temperature: a setting of policy=learned"),
     (["model_eps=0"], "model_eps=0"),
+    (["chain_thin=0"], "chain_thin=0"),
+    (["deal=uniform", "chain_thin=64"], "chain_thin: only with deal=inference"),
+    (["deal=uniform", "rule_model=true"], "rule_model: only with deal=inference"),
+    (["opponents=fixed", "rule_playouts=true"], "rule_playouts: .* needs opponents=adapt"),
+    (["core=baseline", "rule_model=false"], "rule_model: no effect with core=baseline"),
     (["bogus=1"], "unknown setting 'bogus'"),
 ])
 def test_bad_and_conflicting_settings_are_named(settings: list[str], message: str) -> None:
@@ -275,3 +280,26 @@ def test_own_policy_sets_our_own_playout_moves_only(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="policy_weights: cannot read"):
         Decider(load_client_config(None, [f"policy_weights={tmp_path / 'none.json'}"]),
                 np.random.default_rng(0))
+
+
+@pytest.mark.parametrize(("settings", "rule_model", "rule_playouts"), [
+    ([], True, False),
+    (["rule_model=false"], False, False),
+    (["rule_playouts=true"], True, True),
+])
+def test_the_rule_weights_reach_the_inference_and_the_playouts(
+        settings: list[str], rule_model: bool, rule_playouts: bool) -> None:
+    st = Match(MatchConfig(seed=5)).deal().state()
+    me = st.to_move
+    d = Decider(load_client_config(None, settings), np.random.default_rng(0))
+    assert d.models is not None and d.sampler is not None
+    d.models.rule_w[:] = [0.1, 0.2, 0.3, 0.4, 0.5]
+    seen = []
+    worlds = d.sampler.worlds
+    d.sampler.worlds = lambda info, W, n, rng, rule_w: seen.append(rule_w) or worlds(  # type: ignore
+        info, W, n, rng, rule_w)
+    info = d._info(st.info_set(me), 1)
+    want = d.models.rule_weights(me)
+    assert want[me] == 0.0
+    assert (seen[0] is not None and np.array_equal(seen[0], want)) == rule_model
+    assert (info.rule_w is not None and np.array_equal(info.rule_w, want)) == rule_playouts
