@@ -41,7 +41,7 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     model_eps: float = 0.05  # opponent model: (1 - eps) policy + eps uniform
     chain_thin: int = 16  # deal=inference: chain steps (card swaps tried) between worlds
     opponents: Literal["fixed", "adapt"] = "adapt"  # adapt: per-opponent models, online
-    rule_model: bool = True  # the inference's models mix in the rule player (weights fitted)
+    rule_model: bool = False  # the inference's models mix in the rule player (weights fitted)
     rule_playouts: bool = False  # ... and so do the opponents' moves in the playouts
     uct_c: float = 0.7  # UCT exploration constant
     endgame: bool = True  # play a sure finish (games.daihinmin.endgame) without searching

@@ -62,7 +62,7 @@ def test_preset_v1_beneath_the_settings_given(tmp_path: Path) -> None:
     (["deal=uniform", "chain_thin=64"], "chain_thin: only with deal=inference"),
     (["deal=uniform", "rule_model=true"], "rule_model: only with deal=inference"),
     (["opponents=fixed", "rule_playouts=true"], "rule_playouts: .* needs opponents=adapt"),
-    (["core=baseline", "rule_model=false"], "rule_model: no effect with core=baseline"),
+    (["core=baseline", "rule_model=true"], "rule_model: no effect with core=baseline"),
     (["bogus=1"], "unknown setting 'bogus'"),
 ])
 def test_bad_and_conflicting_settings_are_named(settings: list[str], message: str) -> None:
@@ -283,9 +283,9 @@ def test_own_policy_sets_our_own_playout_moves_only(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("settings", "rule_model", "rule_playouts"), [
-    ([], True, False),
-    (["rule_model=false"], False, False),
-    (["rule_playouts=true"], True, True),
+    ([], False, False),
+    (["rule_model=true"], True, False),
+    (["rule_playouts=true"], False, True),
 ])
 def test_the_rule_weights_reach_the_inference_and_the_playouts(
         settings: list[str], rule_model: bool, rule_playouts: bool) -> None:
