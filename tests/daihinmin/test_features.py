@@ -9,6 +9,7 @@ from games.daihinmin import kernels as K
 from games.daihinmin import rules as R
 from games.daihinmin.cards import hand_from_str, move_from_str
 from games.daihinmin.features import FEATURES, N_FEATURES, py_answers, py_features
+from games.daihinmin.inference import py_rule_move
 from games.daihinmin.learned import (
     POLICY_HEURISTIC,
     POLICY_LEARNED,
@@ -99,8 +100,6 @@ def test_heuristic_playouts_are_the_wave1_ones() -> None:
 def test_rule_players_in_the_playouts() -> None:
     """With rule weight 1 every move of the other players that had a choice is the rule
     player's; with weight 0 (the policy alone) not all are."""
-    from games.daihinmin.inference import py_rule_move
-
     W = np.tile(load_policy(), (5, 1))
     rng = np.random.default_rng(9)
     for weight in (1.0, 0.0):
