@@ -197,18 +197,25 @@ def _softmax_playout(state: Any, policy: SoftmaxPolicy, seat: int,
     return float(s.returns()[seat]), grad, steps
 
 
-def softmax_log_likelihood(theta: Vec, X: npt.NDArray[np.float64], offsets: npt.NDArray[np.int64],
-                           chosen: npt.NDArray[np.int64]) -> float:
-    """Σ_g log π_θ(chosen_g | candidates of g) for the softmax π ∝ exp(φᵀθ) over groups:
-    the rows ``offsets[g]:offsets[g+1]`` of ``X`` are the candidates of decision g and
-    ``chosen[g]`` the index (within the group) of the one taken."""
+def softmax_chosen_log_probs(theta: Vec, X: npt.NDArray[np.float64],
+                             offsets: npt.NDArray[np.int64],
+                             chosen: npt.NDArray[np.int64]) -> Vec:
+    """log π_θ(chosen_g | candidates of g) of each decision g for the softmax π ∝ exp(φᵀθ)
+    over groups: the rows ``offsets[g]:offsets[g+1]`` of ``X`` are the candidates of decision
+    g and ``chosen[g]`` the index (within the group) of the one taken."""
     z = X @ theta
     starts = offsets[:-1]
     zmax = np.maximum.reduceat(z, starts)
     sizes = np.diff(offsets)
     ez = np.exp(z - np.repeat(zmax, sizes))
     lse = np.log(np.add.reduceat(ez, starts)) + zmax
-    return float(np.sum(z[starts + chosen] - lse))
+    return z[starts + chosen] - lse  # type: ignore[no-any-return]
+
+
+def softmax_log_likelihood(theta: Vec, X: npt.NDArray[np.float64], offsets: npt.NDArray[np.int64],
+                           chosen: npt.NDArray[np.int64]) -> float:
+    """Σ_g log π_θ(chosen_g): the sum of :func:`softmax_chosen_log_probs`."""
+    return float(np.sum(softmax_chosen_log_probs(theta, X, offsets, chosen)))
 
 
 def fit_softmax(X: npt.NDArray[np.float64], offsets: npt.NDArray[np.int64],

@@ -8,7 +8,7 @@ its decisions so far with a Gaussian prior centred on the shipped policy
 follows how that opponent really plays. The models serve the inference (P(action | hand)) and
 the opponents' moves in the playouts.
 
-Each opponent also has a weight w_p of the *rule player* (``inference.py_rule_move``: the
+Each opponent also has a weight w_p of the *rule player* (``policies.heuristic_move``: the
 sample client's choice, which a softmax over features only approximates): its model of the
 opponent is (1 − w_p) π_θp + w_p [the rule's move]. w_p is fitted by EM to the opponent's
 decisions (with π_θp as fitted): a player that always plays the rule's move gets w near 1,
@@ -26,10 +26,10 @@ import structlog
 
 from games.daihinmin import rules as R
 from games.daihinmin.cards import ALL_CARDS, PASS, move_cards
-from games.daihinmin.inference import py_rule_move
 from games.daihinmin.learned import decision_rows
+from games.daihinmin.policies import heuristic_move
 from games.daihinmin.state import GameState
-from search.learn import fit_softmax
+from search.learn import fit_softmax, softmax_chosen_log_probs
 
 log = structlog.get_logger()
 
@@ -79,7 +79,7 @@ class OpponentModels:
                 if got is not None:
                     self.rows[p].append(got)
                     self.rule_hits[p].append(
-                        py_rule_move(st.hand(p), st.table, st.st[R.REV], st.st[R.LOCK]) == m)
+                        heuristic_move(st.hand(p), st.table, st.st[R.REV], st.st[R.LOCK]) == m)
                     added += 1
             st.play(m)
         self.games += 1
@@ -92,25 +92,12 @@ class OpponentModels:
             chosen = np.array([c for _, c in rows], dtype=np.int64)
             self.W[p] = fit_softmax(X, offsets, chosen, l2=self.l2, prior=self.theta0,
                                     iterations=20, start=self.W[p])  # last game's fit
-            pi = chosen_probs(X, offsets, chosen, self.W[p])
+            pi = np.exp(softmax_chosen_log_probs(self.W[p], X, offsets, chosen))
             self.rule_w[p] = rule_weight(pi, np.array(self.rule_hits[p], dtype=bool))
         return added
 
 
 RULE_PRIOR = (1.0, 4.0)  # Beta prior of a rule weight: 0.2 before any decision is seen
-
-
-def chosen_probs(X: npt.NDArray[np.float64], offsets: npt.NDArray[np.int64],
-                 chosen: npt.NDArray[np.int64], theta: npt.NDArray[np.float64]
-                 ) -> npt.NDArray[np.float64]:
-    """π_θ of the chosen candidate of each decision (rows offsets[i]:offsets[i+1] of X)."""
-    z = X @ theta
-    out = np.empty(len(chosen))
-    for i in range(len(chosen)):
-        zi = z[offsets[i]:offsets[i + 1]]
-        e = np.exp(zi - zi.max())
-        out[i] = e[chosen[i]] / e.sum()
-    return out
 
 
 def rule_weight(pi: npt.NDArray[np.float64], hits: npt.NDArray[np.bool_],

@@ -9,9 +9,10 @@ evidence about the hands. A world w (the hands of the opponents now) has the lik
 
 over the opponents' observed actions, where p's hand at time t is its hand now plus every
 card it played from t on. With a rule weight w_p (``rule_w``) p's model is the mixture
-(1 − w_p) π + w_p [a = the rule player's move] (``py_rule_move``: the sample client's choice,
-the heuristic playout policy's), so that a player known to follow the rule gives strong
-evidence: a pass says it had no meld to play, a lead of a single that it held no pair.
+(1 − w_p) π + w_p [a = the rule player's move] (``policies.heuristic_move``: the sample
+client's choice, the heuristic playout policy's), so that a player known to follow the rule
+gives strong evidence: a pass says it had no meld to play, a lead of a single that it held
+no pair.
 
 Hard facts stay hard: card counts, cards played, the cards we gave in the exchange (they stay
 with the receiver until played) and the tribute bound (a player who gave us its strongest
@@ -50,7 +51,7 @@ from games.daihinmin.kernels import (
     strength_key,
 )
 from games.daihinmin.learned import policy_logits, py_policy_probs, rng_uniform, scratch
-from games.daihinmin.policies import heuristic_cost
+from games.daihinmin.policies import heuristic_move
 
 I64 = npt.NDArray[np.int64]
 
@@ -117,16 +118,6 @@ def _or(xs: list[int]) -> int:
 
 # ----------------------------------------------------------------------------- reference
 
-def py_rule_move(hand: int, table: int, rev: int, lock: int) -> int:
-    """The rule player's move (reference): the sample-client-like choice of the heuristic
-    playout policy (:func:`games.daihinmin.policies.heuristic_cost`, ties to the smaller
-    move); it passes only when it cannot play."""
-    melds = [m for m in R.legal_moves(hand, table, rev, lock) if m != PASS]
-    if not melds:
-        return PASS
-    return min(melds, key=lambda m: (heuristic_cost(m, rev, table == PASS), m))
-
-
 def py_log_likelihood(ev: Evidence, p: int, hand_now: int, theta: np.ndarray,
                       eps: float, rule_w: float = 0.0) -> float:
     """log Π over p's actions of (1 − ε) ((1 − w) π(a | hand then) + w [a = rule's move])
@@ -144,8 +135,10 @@ def py_log_likelihood(ev: Evidence, p: int, hand_now: int, theta: np.ndarray,
         probs = py_policy_probs(hand, others, table, int(ev.rev[i]), int(ev.lock[i]),
                                 int(ev.opp_min[i]), cands, theta)
         j = cands.index(int(ev.move[i]))
-        rule = py_rule_move(hand, table, int(ev.rev[i]), int(ev.lock[i]))
-        q = (1 - rule_w) * probs[j] + rule_w * (rule == int(ev.move[i]))
+        q = probs[j]
+        if rule_w > 0:
+            rule = heuristic_move(hand, table, int(ev.rev[i]), int(ev.lock[i]))
+            q = (1 - rule_w) * q + rule_w * (rule == int(ev.move[i]))
         total += math.log((1 - eps) * q + eps / len(cands))
     return total
 

@@ -62,7 +62,7 @@ class InfoSet:
     reward: int = field(default=REWARD_PLAYERS, compare=False)
     # the playouts play the seat's sure finishes (games.daihinmin.endgame), as the client does
     own_sure: bool = field(default=False, compare=False)
-    # per player: the chance that a playout move is the rule player's (inference.py_rule_move)
+    # per player: the chance that a playout move is the rule player's (policies.heuristic_move)
     rule_w: np.ndarray | None = field(default=None, compare=False, repr=False)
 
     # ------------------------------------------------------------------ construction

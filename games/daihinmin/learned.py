@@ -226,7 +226,7 @@ def playout_w(st: np.ndarray, seat: int, policy: int, reward: int, W: np.ndarray
     ``own_sure``, ``seat`` plays a sure finish whenever it has one
     (:func:`games.daihinmin.endgame.sure_first_kernel`, buffers ``sure``), as the client
     does. ``rule_w[p]`` (if given): the chance that another player p plays the rule
-    player's move (the heuristic policy's: inference.py_rule_move) instead of the policy's."""
+    player's move (the heuristic policy's: policies.heuristic_move) instead of the policy's."""
     ne = 0
     ply = 0
     tinfo[0] = -1

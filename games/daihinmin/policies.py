@@ -29,15 +29,23 @@ def heuristic_cost(m: int, rev: int, empty: bool) -> int:
     return cost
 
 
-def choose_move(st: list[int], policy: int, rstate: list[int]) -> int:
-    p = st[R.TURN]
-    table = st[R.TABLE]
-    moves = R.legal_moves(st[R.H0 + p], table, st[R.REV], st[R.LOCK])
-    melds = [m for m in moves if m != PASS]
+def heuristic_move(hand: int, table: int, rev: int, lock: int) -> int:
+    """The heuristic policy's move, the rule player's (the sample client's choice): the
+    least ``heuristic_cost`` meld, ties to the smaller move; a pass only when no meld plays."""
+    melds = [m for m in R.legal_moves(hand, table, rev, lock) if m != PASS]
     if not melds:
         return PASS
+    return min(melds, key=lambda m: (heuristic_cost(m, rev, table == PASS), m))
+
+
+def choose_move(st: list[int], policy: int, rstate: list[int]) -> int:
+    p = st[R.TURN]
+    hand, table, rev, lock = st[R.H0 + p], st[R.TABLE], st[R.REV], st[R.LOCK]
     if policy == POLICY_HEURISTIC:
-        return min(melds, key=lambda m: (heuristic_cost(m, st[R.REV], table == PASS), m))
+        return heuristic_move(hand, table, rev, lock)
+    moves = R.legal_moves(hand, table, rev, lock)
+    if all(m == PASS for m in moves):  # no meld: pass without a draw
+        return PASS
     return moves[py_rng_below(rstate, len(moves))]
 
 

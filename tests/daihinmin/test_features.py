@@ -9,7 +9,6 @@ from games.daihinmin import kernels as K
 from games.daihinmin import rules as R
 from games.daihinmin.cards import hand_from_str, move_from_str
 from games.daihinmin.features import FEATURES, N_FEATURES, py_answers, py_features
-from games.daihinmin.inference import py_rule_move
 from games.daihinmin.learned import (
     POLICY_HEURISTIC,
     POLICY_LEARNED,
@@ -20,6 +19,7 @@ from games.daihinmin.learned import (
     state_playout_w,
     view,
 )
+from games.daihinmin.policies import heuristic_move
 from games.daihinmin.state import Match, MatchConfig
 from tests.daihinmin.test_kernels import random_positions
 
@@ -113,7 +113,7 @@ def test_rule_players_in_the_playouts() -> None:
             for m, q in zip(po.moves, po.players, strict=True):
                 if q != seat and len(st.legal_moves()) > 1:
                     total += 1
-                    hits += int(m) == py_rule_move(st.hand(int(q)), st.table,
+                    hits += int(m) == heuristic_move(st.hand(int(q)), st.table,
                                                    st.st[R.REV], st.st[R.LOCK])
                 st.play(int(m))
         assert total > 100

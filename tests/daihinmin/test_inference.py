@@ -14,9 +14,9 @@ from games.daihinmin.inference import (
     evidence,
     log_likelihood,
     py_log_likelihood,
-    py_rule_move,
 )
 from games.daihinmin.kernels import MAX_MOVES
+from games.daihinmin.policies import heuristic_move
 from games.daihinmin.state import Match, MatchConfig
 
 THETA = np.random.default_rng(8).normal(0, 1.0, N_FEATURES)
@@ -56,7 +56,7 @@ def _rule_game(seed: int, plies: int, p_rule: float):  # type: ignore[no-untyped
             break
         lm = s.legal_moves()
         if rng.random() < p_rule:
-            s.play(py_rule_move(s.hand(s.to_move), s.table, s.st[R.REV], s.st[R.LOCK]))
+            s.play(heuristic_move(s.hand(s.to_move), s.table, s.st[R.REV], s.st[R.LOCK]))
         else:
             s.play(lm[int(rng.integers(len(lm)))])
     return s
