@@ -15,6 +15,9 @@ each opponent holds it is estimated from the worlds of a dealer:
 * ``rule``: ``adapted`` with the rule player mixed into each model, its weight fitted to the
   opponent's revealed decisions (what ``rule_model=true`` does).
 
+With ``--exchange-prior`` the chain's dealers weigh worlds by the exchanges the player did
+not see, as the client does with ``exchange_prior=true``.
+
 Scores per card (lower is better for Brier, higher for log-probability): the log-probability
 of the true holder (frequencies smoothed by 1/2 world) and the Brier score
 Σ_p (P(p) − [p holds it])². Reported overall and by the share of the game played.
@@ -70,7 +73,8 @@ def score(probs: np.ndarray, truth: np.ndarray) -> tuple[float, float]:
 
 
 def follow(games: list[GameRecord], theta: np.ndarray, every: int, n_worlds: int,
-           seed: int, dealers: list[str], thin: int = 4, burn: int = 200) -> dict[str, Any]:
+           seed: int, dealers: list[str], thin: int = 4, burn: int = 200,
+           exchange_prior: bool = False) -> dict[str, Any]:
     rng = np.random.default_rng(seed)
     models = {me: OpponentModels(theta) for me in range(R.NP)}
     fixed = np.tile(theta, (R.NP, 1))
@@ -79,9 +83,8 @@ def follow(games: list[GameRecord], theta: np.ndarray, every: int, n_worlds: int
     briers: dict[str, dict[str, list[float]]] = {d: {s[2]: [] for s in STAGES} | {"all": []}
                                                 for d in dealers}
     for g in games:
-        samplers = {(d, me): HandSampler(burn=burn, thin=thin) for d in dealers
-                    if d != "uniform"
-                    for me in range(R.NP)}
+        samplers = {(d, me): HandSampler(burn=burn, thin=thin, exchange_prior=exchange_prior)
+                    for d in dealers if d != "uniform" for me in range(R.NP)}
         st = start_state(g)
         total = len(g.plays)
         for i, (_, m) in enumerate(g.plays):
@@ -138,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dealers", default="uniform,inference,adapted,rule")
     ap.add_argument("--thin", type=int, default=16, help="chain steps between worlds")
     ap.add_argument("--burn", type=int, default=200, help="chain steps before the first")
+    ap.add_argument("--exchange-prior", action="store_true",
+                    help="the chain weighs worlds by the exchanges a player did not see")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
@@ -150,7 +155,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.games:
             games = games[:args.games]
         res = follow(games, theta, args.every, args.worlds, args.seed, dealers, args.thin,
-                     args.burn)
+                     args.burn, args.exchange_prior)
         results[path.name] = {"games": len(games), **res}
         print(f"{path.name}: {len(games)} games")
         print(f"  {'dealer':<10} {'stage':<7} {'log P(holder)':>14} {'Brier':>7} {'n':>6}")

@@ -43,6 +43,7 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     opponents: Literal["fixed", "adapt"] = "adapt"  # adapt: per-opponent models, online
     rule_model: bool = False  # the inference's models mix in the rule player (weights fitted)
     rule_playouts: bool = False  # ... and so do the opponents' moves in the playouts
+    exchange_prior: bool = False  # deal=inference: the exchanges we did not see weigh worlds
     uct_c: float = 0.7  # UCT exploration constant
     endgame: bool = True  # play a sure finish (games.daihinmin.endgame) without searching
     endgame_playouts: bool = True  # our own seat takes its sure finishes in the playouts too
@@ -63,7 +64,8 @@ PRESETS: dict[str, dict[str, Any]] = {
            "prune": 1.0, "temperature": 1.0, "opp_temperature": 1.0, "endgame": False,
            "endgame_playouts": False, "policy": "heuristic", "deal": "uniform",
            "opponents": "fixed", "exchange": "search", "exchange_candidates": 6,
-           "exchange_playouts": 0, "rule_model": False, "rule_playouts": False},
+           "exchange_playouts": 0, "rule_model": False, "rule_playouts": False,
+           "exchange_prior": False},
 }
 
 # settings that only a searching core reads (an error with core=baseline)
@@ -72,7 +74,7 @@ _SEARCH_ONLY = ("playouts", "seconds", "alpha", "reward", "bandit", "final", "ba
                 "exchange_playouts", "workers", "prune",
                 "temperature", "opp_temperature", "endgame", "endgame_playouts",
                 "policy_weights", "own_policy", "deal", "worlds", "model_eps", "chain_thin",
-                "opponents", "rule_model", "rule_playouts")
+                "opponents", "rule_model", "rule_playouts", "exchange_prior")
 _FLAT_ONLY = ("bandit", "final", "batch", "prune")
 _UCT_ONLY = ("uct_c",)
 
@@ -174,7 +176,7 @@ def check(cfg: ClientConfig, explicit: Iterable[str] = ()) -> ClientConfig:
         raise ConfigError(f"model_eps={cfg.model_eps}: must lie in (0, 1]")
     if cfg.chain_thin < 1:
         raise ConfigError(f"chain_thin={cfg.chain_thin}: must be >= 1")
-    for key in ("worlds", "chain_thin", "rule_model", "rule_playouts"):
+    for key in ("worlds", "chain_thin", "rule_model", "rule_playouts", "exchange_prior"):
         if key in given and cfg.deal != "inference":
             raise ConfigError(f"{key}: only with deal=inference")
     for key in ("rule_model", "rule_playouts"):

@@ -92,7 +92,8 @@ class Decider:
         # our own moves in the playouts, if not the models' (shipped) policy
         self.own_theta = _load("own_policy", config.own_policy) if config.own_policy else None
         if config.core != "baseline" and config.deal == "inference":
-            self.sampler = HandSampler(eps=config.model_eps, thin=config.chain_thin)
+            self.sampler = HandSampler(eps=config.model_eps, thin=config.chain_thin,
+                                       exchange_prior=config.exchange_prior)
         if config.core == "flat":
             self.core_config = FlatConfig(bandit=config.bandit, alpha=config.alpha,
                                           final=config.final, batch=config.batch,

@@ -18,6 +18,19 @@ Hard facts stay hard: card counts, cards played, the cards we gave in the exchan
 with the receiver until played) and the tribute bound (a player who gave us its strongest
 cards holds nothing stronger).
 
+The exchanges we took no part in are evidence too (``exchange_prior``): the hinmin gave the
+fugo its strongest card, the daihinmin the daifugo its two strongest, and each got as many
+cards of the receiver's choice back. With the dealt hands uniform, the hands two such players
+held when the game began (``lo``, ``hi``: hand now plus cards played since) have the prior
+weight
+
+    X(lo, hi) = #{(T ⊆ hi, G ⊆ lo), |T| = |G| = k : T are the k strongest of lo − G + T}
+                + floor · C(|lo|, k)
+
+(the gift G of any kind; ``floor`` keeps worlds no exchange explains possible, for a server
+whose rules differ). So the tribute's receiver likely holds the giver's best cards: a joker
+we do not hold is the daifugo's or the fugo's far more often than anyone else's.
+
 Worlds are drawn by **MCMC** (Metropolis): from a consistent deal, propose swapping one card
 between two opponents (counts and hard facts kept) and accept with min(1, L(w')/L(w)); only
 the two players' actions are re-evaluated. The chain persists through a game
@@ -184,16 +197,100 @@ def log_likelihood(ev_player: I64, ev_move: I64, ev_table: I64, ev_rev: I64, ev_
     return total
 
 
+EXCHANGE_FLOOR = 0.05  # the weight of worlds no unseen exchange explains (see above)
+
+
+def unseen_exchanges(seat: int, ranks: tuple[int, ...] | list[int]) -> list[tuple[int, int, int]]:
+    """The exchanges of a game that ``seat`` took no part in, as (the tribute's giver, its
+    receiver, cards each way): the daihinmin gives the daifugo 2, the hinmin the fugo 1. None
+    when the ranks are not the five distinct classes (a game without exchange)."""
+    if sorted(ranks) != list(range(R.NP)):
+        return []
+    pairs = [(list(ranks).index(4), list(ranks).index(0), 2),
+             (list(ranks).index(3), list(ranks).index(1), 1)]
+    return [x for x in pairs if seat not in x[:2]]
+
+
+def py_exchange_log_prior(lo: int, hi: int, k: int, floor: float = EXCHANGE_FLOOR) -> float:
+    """log X(lo, hi) (the module's docstring) by enumerating every tribute T and gift G: the
+    plain-Python reference of :func:`exchange_log_prior`."""
+    from itertools import combinations
+
+    from games.daihinmin.cards import hand_from_cards, strongest
+
+    ways = 0
+    for t in combinations(cards_of(hi), k):
+        tt = hand_from_cards(list(t))
+        for g in combinations(cards_of(lo), k):
+            if strongest(lo & ~hand_from_cards(list(g)) | tt, k) == tt:
+                ways += 1
+    return math.log(ways + floor * math.comb(py_popcount(lo), k))
+
+
+@njit(cache=True)
+def _comb(n: int, r: int) -> float:
+    if r < 0 or r > n:
+        return 0.0
+    out = 1.0
+    for i in range(r):
+        out = out * (n - i) / (i + 1)
+    return out
+
+
+@njit(cache=True)
+def _count_above(hand: int, key: int) -> int:
+    n = 0
+    while hand:
+        c = lowbit_index(hand)
+        hand &= hand - 1
+        if strength_key(c) > key:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def exchange_log_prior(lo: int, hi: int, k: int, floor: float) -> float:
+    """log X(lo, hi): for each card t of ``hi`` as the weakest of the tribute T, the T's (the
+    other k − 1 cards of ``hi`` above t) times the gifts G (they must hold the a cards of
+    ``lo`` above t, a <= k, and k − a others)."""
+    n = popcount(lo)
+    ways = 0.0
+    x = hi
+    while x:
+        t = lowbit_index(x)
+        x &= x - 1
+        key = strength_key(t)
+        a = _count_above(lo, key)
+        if a <= k:
+            ways += _comb(_count_above(hi, key), k - 1) * _comb(n - a, k - a)
+    return float(np.log(ways + floor * _comb(n, k)))
+
+
+@njit(cache=True)
+def _exchange_prior(hands: I64, played_by: I64, ex: I64, floor: float) -> float:
+    """Σ log X over the unseen exchanges ``ex`` (rows lo, hi, k) of the hands at the start
+    (``hands`` now plus ``played_by``)."""
+    total = 0.0
+    for e in range(ex.shape[0]):
+        lo = ex[e, 0]
+        hi = ex[e, 1]
+        total += exchange_log_prior(hands[lo] | played_by[lo], hands[hi] | played_by[hi],
+                                    ex[e, 2], floor)
+    return total
+
+
 @njit(cache=True)
 def mcmc_worlds(hands: I64, fixed: I64, ceil: I64, seat: int, ev_player: I64, ev_move: I64,
                 ev_table: I64, ev_rev: I64, ev_lock: I64, ev_opp: I64, ev_before: I64,
                 ev_later: I64, W: np.ndarray, eps: float, burn: int, n_worlds: int,
-                thin: int, seed: int, out: I64, rule_w: np.ndarray) -> int:
+                thin: int, seed: int, out: I64, rule_w: np.ndarray,
+                played_by: I64, ex: I64, floor: float) -> int:
     """Run the Metropolis chain from ``hands`` (5 hands by player, updated in place) for
     ``burn`` steps, then record ``n_worlds`` worlds into ``out`` every ``thin`` steps.
     ``fixed[p]``: cards of p that may not move (known from the exchange); ``ceil[p] >= 0``:
-    p's other cards must have a strength key below it. Returns the number of accepted
-    swaps."""
+    p's other cards must have a strength key below it; ``ex``: the unseen exchanges (rows
+    lo, hi, k), whose prior X weighs the worlds, with ``played_by[p]`` the cards p has
+    played. Returns the number of accepted swaps."""
     rs, cand, z, ctx, feat, tinfo = scratch(seed)
     ll = np.zeros(_NP, np.float64)
     players = np.empty(_NP, np.int64)
@@ -205,6 +302,7 @@ def mcmc_worlds(hands: I64, fixed: I64, ceil: I64, seat: int, ev_player: I64, ev
             ll[p] = log_likelihood(ev_player, ev_move, ev_table, ev_rev, ev_lock, ev_opp,
                                    ev_before, ev_later, p, hands[p], W[p], eps, cand, z, ctx,
                                    feat, tinfo, rule_w[p])
+    prior = _exchange_prior(hands, played_by, ex, floor)
     accepted = 0
     steps = burn + n_worlds * thin
     rec = 0
@@ -235,12 +333,21 @@ def mcmc_worlds(hands: I64, fixed: I64, ceil: I64, seat: int, ev_player: I64, ev
                                     ev_before, ev_later, q, hq, W[q], eps, cand, z, ctx, feat,
                                     tinfo, rule_w[q])
                 delta = lp + lq - ll[p] - ll[q]
+                hp0 = hands[p]
+                hq0 = hands[q]
+                hands[p] = hp
+                hands[q] = hq
+                pr = prior if ex.shape[0] == 0 else _exchange_prior(hands, played_by, ex,
+                                                                     floor)
+                delta += pr - prior
                 if delta >= 0.0 or rng_uniform(rs) < np.exp(delta):
-                    hands[p] = hp
-                    hands[q] = hq
                     ll[p] = lp
                     ll[q] = lq
+                    prior = pr
                     accepted += 1
+                else:
+                    hands[p] = hp0
+                    hands[q] = hq0
         if step >= burn and (step - burn) % thin == thin - 1 and rec < n_worlds:
             for p in range(_NP):
                 out[rec, p] = hands[p]
@@ -262,12 +369,15 @@ class HandSampler:
     """Worlds for one player through one game: a Metropolis chain over the opponents' hands,
     kept between decisions. ``worlds(info, W, n, rng, rule_w)`` returns n worlds (n x 5
     hands by player) consistent with the info set, distributed by the evidence of its
-    history (the models: rows of ``W``, mixed with the rule player by ``rule_w``)."""
+    history (the models: rows of ``W``, mixed with the rule player by ``rule_w``) and, with
+    ``exchange_prior``, by the exchanges it took no part in."""
 
-    def __init__(self, eps: float = 0.05, burn: int = 200, thin: int = 16) -> None:
+    def __init__(self, eps: float = 0.05, burn: int = 200, thin: int = 16,
+                 exchange_prior: bool = False) -> None:
         self.eps = eps
         self.burn = burn
         self.thin = thin
+        self.exchange_prior = exchange_prior
         self._key: tuple[int, tuple[int, ...]] | None = None  # (seat, order) of the game
         self._hands: list[int] | None = None
         self._history_len = 0
@@ -295,11 +405,17 @@ class HandSampler:
         h = np.array(hands, dtype=np.int64)
         out = np.empty((n, R.NP), dtype=np.int64)
         burn = self.burn if fresh else max(self.burn // 4, 1)
+        played_by = np.zeros(R.NP, np.int64)
+        for p, m in info.history:
+            played_by[p] |= move_cards(m)
+        ex = np.array(unseen_exchanges(info.seat, info.ranks) if self.exchange_prior else [],
+                      dtype=np.int64).reshape(-1, 3)
         acc = mcmc_worlds(h, fixed, ceil, info.seat, ev.player, ev.move, ev.table, ev.rev,
                           ev.lock, ev.opp_min, ev.before, ev.later,
                           np.ascontiguousarray(W, np.float64), self.eps, burn, n, self.thin,
                           int(rng.integers(1 << 62)), out,
-                          np.zeros(R.NP) if rule_w is None else np.asarray(rule_w, np.float64))
+                          np.zeros(R.NP) if rule_w is None else np.asarray(rule_w, np.float64),
+                          played_by, ex, EXCHANGE_FLOOR)
         self.accepted += acc
         self.steps += burn + n * self.thin
         self._hands = [int(x) for x in h]

@@ -63,6 +63,7 @@ def test_preset_v1_beneath_the_settings_given(tmp_path: Path) -> None:
     (["deal=uniform", "rule_model=true"], "rule_model: only with deal=inference"),
     (["opponents=fixed", "rule_playouts=true"], "rule_playouts: .* needs opponents=adapt"),
     (["core=baseline", "rule_model=true"], "rule_model: no effect with core=baseline"),
+    (["deal=uniform", "exchange_prior=true"], "exchange_prior: only with deal=inference"),
     (["bogus=1"], "unknown setting 'bogus'"),
 ])
 def test_bad_and_conflicting_settings_are_named(settings: list[str], message: str) -> None:
@@ -303,3 +304,13 @@ def test_the_rule_weights_reach_the_inference_and_the_playouts(
     assert want[me] == 0.0
     assert (seen[0] is not None and np.array_equal(seen[0], want)) == rule_model
     assert (info.rule_w is not None and np.array_equal(info.rule_w, want)) == rule_playouts
+
+
+@pytest.mark.parametrize(("settings", "on"), [([], False), (["exchange_prior=true"], True),
+                                              (["preset=v1"], False)])
+def test_the_exchange_prior_reaches_the_sampler(settings: list[str], on: bool) -> None:
+    d = Decider(load_client_config(None, settings), np.random.default_rng(0))
+    if d.sampler is None:  # v1 deals uniformly
+        assert not on and d.config.deal == "uniform"
+        return
+    assert d.sampler.exchange_prior is on
