@@ -211,27 +211,24 @@ def test_exchange_prior_kernel_matches_reference() -> None:
         cards = [int(c) for c in rng.permutation(53)[:int(rng.integers(2 * k, 23))]]
         cut = int(rng.integers(k, len(cards) - k + 1))
         lo, hi = hand_from_cards(cards[:cut]), hand_from_cards(cards[cut:])
-        for floor in (0.05, 0.0 + 1e-3):
+        for floor in (0.05, 1e-3):
             assert exchange_log_prior(lo, hi, k, floor) == pytest.approx(
                 py_exchange_log_prior(lo, hi, k, floor), abs=1e-9)
 
 
 def test_exchange_prior_counts_the_ways_of_the_exchange() -> None:
-    """Hand-made: the fugo holds the joker and the hinmin nothing above a 9; the reverse
-    deal (the hinmin kept the joker) only the floor explains."""
+    """Hand-made, one card each way: the fugo holds the joker and three 10s, the hinmin ten
+    cards from 3 to 9; and the same with the joker and a 3 swapped."""
     joker = 52
-    nines = [c for c in range(52) if c % 13 <= 6][:10]  # 3..9
-    lo = hand_from_cards(nines)
+    low = [c for c in range(52) if c % 13 <= 6][:10]  # ranks 3..9
+    lo = hand_from_cards(low)
     hi = hand_from_cards([joker] + [c for c in range(52) if c % 13 == 7][:3])  # joker, 10s
-    # T = {joker}: every gift works (10 ways); T = a 10: only while lo has nothing above it
-    assert math.exp(py_exchange_log_prior(lo, hi, 1, 0.0)) == pytest.approx(10 + 3 * 10)
-    swapped_lo = lo & ~(1 << nines[0]) | 1 << joker
-    swapped_hi = hi & ~(1 << joker) | 1 << nines[0]
-    # the joker in lo: T must be stronger than the joker (impossible) unless G is the joker
-    assert math.exp(py_exchange_log_prior(swapped_lo, swapped_hi, 1, 0.0)) == pytest.approx(
-        sum(1 for c in cards_of(swapped_hi)
-            if all(strength_key(d) < strength_key(c) for d in cards_of(swapped_lo)
-                   if d != joker)))
+    # T = the joker or a 10 (nothing of lo above it): any of lo's 10 cards was the gift
+    assert math.exp(py_exchange_log_prior(lo, hi, 1, 0.0)) == pytest.approx(4 * 10)
+    swapped_lo = lo & ~(1 << low[0]) | 1 << joker
+    swapped_hi = hi & ~(1 << joker) | 1 << low[0]
+    # the hinmin holds the joker: only if it came back as the gift, T a 10 (3 ways)
+    assert math.exp(py_exchange_log_prior(swapped_lo, swapped_hi, 1, 0.0)) == pytest.approx(3)
     assert exchange_log_prior(swapped_lo, swapped_hi, 1, 0.05) < exchange_log_prior(
         lo, hi, 1, 0.05)
 
