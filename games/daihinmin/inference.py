@@ -29,7 +29,8 @@ weight
 
 (the gift G of any kind; ``floor`` keeps worlds no exchange explains possible, for a server
 whose rules differ). So the tribute's receiver likely holds the giver's best cards: a joker
-we do not hold is the daifugo's or the fugo's far more often than anyone else's.
+we do not hold is almost never a giver's, and a receiver holds it twice as often as the
+heimin.
 
 Worlds are drawn by **MCMC** (Metropolis): from a consistent deal, propose swapping one card
 between two opponents (counts and hard facts kept) and accept with min(1, L(w')/L(w)); only
@@ -65,6 +66,7 @@ from games.daihinmin.kernels import (
 )
 from games.daihinmin.learned import policy_logits, py_policy_probs, rng_uniform, scratch
 from games.daihinmin.policies import heuristic_move
+from games.daihinmin.state import TRIBUTES
 
 I64 = npt.NDArray[np.int64]
 
@@ -204,10 +206,10 @@ def unseen_exchanges(seat: int, ranks: tuple[int, ...] | list[int]) -> list[tupl
     """The exchanges of a game that ``seat`` took no part in, as (the tribute's giver, its
     receiver, cards each way): the daihinmin gives the daifugo 2, the hinmin the fugo 1. None
     when the ranks are not the five distinct classes (a game without exchange)."""
+    ranks = list(ranks)
     if sorted(ranks) != list(range(R.NP)):
         return []
-    pairs = [(list(ranks).index(4), list(ranks).index(0), 2),
-             (list(ranks).index(3), list(ranks).index(1), 1)]
+    pairs = [(ranks.index(src), ranks.index(dst), n) for src, dst, n in TRIBUTES]
     return [x for x in pairs if seat not in x[:2]]
 
 

@@ -30,6 +30,10 @@ if TYPE_CHECKING:
 RANK_NAMES = ("daifugo", "fugo", "heimin", "hinmin", "daihinmin")
 
 
+# the automatic tributes: (giver's rank, receiver's rank, cards); ranks 0 daifugo .. 4 daihinmin
+TRIBUTES = ((4, 0, 2), (3, 1, 1))
+
+
 @dataclass
 class Exchange:
     """One card movement of the exchange: ``cards`` (bit set) from player ``src`` to ``dst``;
@@ -302,7 +306,7 @@ class Match:
         hands = list(dealt)
         d = Deal(g, list(self.order), ranks, reset, dealt, hands)
         if not reset:
-            for src_rank, dst_rank, n in ((4, 0, 2), (3, 1, 1)):
+            for src_rank, dst_rank, n in TRIBUTES:
                 src, dst = ranks.index(src_rank), ranks.index(dst_rank)
                 cards = strongest(hands[src], n)
                 hands[src] &= ~cards
