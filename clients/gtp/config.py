@@ -53,6 +53,12 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # the playouts' reward: this share is the score margin (up to a quarter of the board's
     # points) instead of the win; 0: win/loss only (games.go.kernel.black_value)
     score_weight: Annotated[float, msgspec.Meta(ge=0, lt=1)] = 0.0
+    # the search plays for a lead of this many points more than the komi asks (the search's
+    # komi moves against the engine; 1 on an integer komi: a jigo counts as lost); when the
+    # search's value is below margin_below, that lead is out of reach and the move comes from
+    # a second search at the game's komi (under a clock, each search has half the move's time)
+    komi_margin: Annotated[float, msgspec.Meta(ge=0, le=50)] = 0.0
+    margin_below: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.5
     # learned knowledge (clients.gtp.knowledge): the weights file of `corvid learn go learn`
     # ("" = the bundled games/go/data/weights-9x9.npz), read when policy 3 or the learned
     # priors use it; the learned priors replace the heuristic ones: every move starts with
@@ -141,7 +147,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
 # over policy-2 playouts with no reply tables, the win alone as reward, heuristic priors.
 PRESETS: dict[str, dict[str, Any]] = {
     "v1": {"core": "uct", "compiled": False, "playout_policy": 2, "lgrf": 0,
-           "score_weight": 0.0, "learned_priors": False, "td_visits": 0.0},
+           "score_weight": 0.0, "learned_priors": False, "td_visits": 0.0, "komi_margin": 0.0},
 }
 
 

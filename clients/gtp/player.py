@@ -6,6 +6,7 @@ stones."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 import msgspec
@@ -143,23 +144,27 @@ class SearchPlayer:
             budget = Budget(playouts=1)  # the clock is all but gone: answer at once
         else:
             budget = self._budget(request.seconds)
-        result = None
-        if (cfg.workers > 1 and not self.workers_failed and not request.deterministic
-                and budget.playouts != 1):
-            result = self._search_workers(state, budget, rng)
-            if result is None and budget.seconds is not None:
-                budget = Budget(playouts=cfg.min_playouts)  # the move's time is spent
-        if result is None:
-            result = core.search(state, state.to_move, budget, rng)
-        if result.playouts < min(cfg.min_playouts, budget.playouts or cfg.min_playouts):
-            # the time share was too small for a search: a few playouts beat none
-            result = core.search(state, state.to_move, Budget(playouts=cfg.min_playouts), rng)
+        komi, extra = state.komi, cfg.komi_margin
+        if extra:  # search for a lead of komi_margin more (seat 0 gives the komi)
+            state.komi += extra if state.to_move == 0 else -extra
+            if budget.seconds is not None:  # half the time each, should both searches run
+                budget = dataclasses.replace(budget, seconds=budget.seconds / 2)
+        result = self._search(state, core, rng, budget, request.deterministic)
+        if extra and result.value < cfg.margin_below:
+            # that lead is out of reach: search again for the game itself, on a fresh tree
+            log.info("gtp_margin_out_of_reach", value=result.value, komi_margin=extra)
+            state.komi, extra = komi, 0.0
+            if hasattr(core, "reset"):
+                core.reset()
+            self.game += 1  # and fresh trees in the workers: theirs hold the other komi
+            result = self._search(state, core, rng, budget, request.deterministic)
         stats: dict[str, Any] = {
             "moves": [board.vertex_of(m) for m in result.moves],
             "visits": result.visits,
             "values": result.values,
             "value": result.value,
             "playouts": result.playouts,
+            "komi_margin": extra,
         }
         log.info("gtp_search", **result.summary())
         points = board.size * board.size
@@ -175,6 +180,22 @@ class SearchPlayer:
         if vertex is None:
             vertex = self._instead_of_pass(request, result.moves, result.visits, margin)
         return Decision(vertex, stats=stats)
+
+    def _search(self, state: Any, core: Any, rng: np.random.Generator, budget: Budget,
+                deterministic: bool) -> SearchResult:
+        cfg = self.config
+        result = None
+        if (cfg.workers > 1 and not self.workers_failed and not deterministic
+                and budget.playouts != 1):
+            result = self._search_workers(state, budget, rng)
+            if result is None and budget.seconds is not None:
+                budget = Budget(playouts=cfg.min_playouts)  # the move's time is spent
+        if result is None:
+            result = core.search(state, state.to_move, budget, rng)
+        if result.playouts < min(cfg.min_playouts, budget.playouts or cfg.min_playouts):
+            # the time share was too small for a search: a few playouts beat none
+            result = core.search(state, state.to_move, Budget(playouts=cfg.min_playouts), rng)
+        return result
 
     def _search_workers(self, state: Any, budget: Budget,
                         rng: np.random.Generator) -> SearchResult | None:

@@ -247,3 +247,31 @@ def test_preset_v1_is_the_wave_1_engine_beneath_the_settings_given() -> None:
         load_gtp_config(overrides=["preset=v9"])
     e = engine()
     assert talk(e, "corvid-param preset v1").startswith(b"? invalid parameter: a preset")
+
+
+# black walls on C, white on D: black's area is columns A-C (15), white's D-E (10)
+LEAD_5 = "\n".join(f"play b c{r}\nplay w d{r}" for r in range(1, 6))
+
+
+def test_komi_margin_searches_for_a_lead_while_it_is_within_reach() -> None:
+    e = engine(komi_margin=2)
+    talk(e, LEAD_5)
+    assert e.board.tt_margin(0) == 4.5
+    talk(e, "genmove b")
+    assert e.last_stats["komi_margin"] == 2  # a lead of 2.5 more is still there
+    assert e.last_stats["value"] > 0.8
+
+
+def test_komi_margin_out_of_reach_searches_for_the_game_itself() -> None:
+    # a lead of 10 more is out of reach: every playout of the first search loses, so the
+    # engine would resign on it; the second search, at the game's komi, wins
+    e = engine(komi_margin=10, resign_threshold=0.5, resign_min_playouts=10, resign_after=0.0)
+    talk(e, LEAD_5)
+    assert talk(e, "genmove b") != b"= resign\n\n"
+    assert e.last_stats["komi_margin"] == 0
+    assert e.last_stats["value"] > 0.8
+    plain = engine()
+    talk(plain, LEAD_5 + "\ngenmove b")
+    assert plain.last_stats["komi_margin"] == 0
+    with pytest.raises(ConfigError, match="komi_margin"):
+        load_config(GtpConfig, overrides=["komi_margin=-1"])
