@@ -1,0 +1,51 @@
+"""bench/go_losses.py on a recorded game that corvid lost: every position valued, the
+move where the game was lost found, and a clear error for a run without losses."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from tests.paths import REPO
+
+BENCH = REPO / "bench" / "go_losses.py"
+# corvid (white) answers black's centre with first-line moves: lost from the start
+BLACK = ["ee", "ec", "ce", "ge", "eg", "cc", "gc", "cg", "gg", "dd"]
+WHITE = ["aa", "ia", "ai", "ii", "ba", "ha", "ab", "hi", "ah", "bi"]
+
+
+def _run_dir(tmp: Path, corvid_result: float) -> Path:
+    moves = "".join(f";B[{b}];W[{w}]" for b, w in zip(BLACK, WHITE, strict=True))
+    (tmp / "g.sgf").write_text(f"(;GM[1]FF[4]SZ[9]KM[7]{moves})")
+    played = [m for pair in zip(BLACK, WHITE, strict=True) for m in pair]
+    record = {"players": ["gnugo", "corvid"], "result": [1 - corvid_result, corvid_result],
+              "record": "g.sgf", "moves": played}
+    (tmp / "games.jsonl").write_text(json.dumps(record) + "\n")
+    return tmp
+
+
+def _bench(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, str(BENCH), *args], capture_output=True,
+                          text=True, cwd=REPO, timeout=600)
+
+
+def test_values_every_position_of_a_lost_game(tmp_path: Path) -> None:
+    p = _bench(str(_run_dir(tmp_path, 0.0)), "--playouts", "200", "--json")
+    assert p.returncode == 0, p.stderr
+    got = json.loads(p.stdout.strip().splitlines()[-1])
+    assert got["games"] == 1 and got["playouts"] == 200
+    # white's first-line moves lose in the opening: its value is below 0.4 from move 10 on
+    # (7 measured) and falls below 0.2 before the 20 moves end
+    assert got["lost_at"][0] <= 10
+    assert 0 < got["collapse"][0] and got["lost_at"][0] + got["collapse"][0] < 20
+    assert got["worst_own_drop"][0] <= 0
+    assert "g.sgf" in p.stdout
+
+
+def test_a_run_without_losses_is_an_error(tmp_path: Path) -> None:
+    p = _bench(str(_run_dir(tmp_path, 1.0)))
+    assert p.returncode == 2 and "no lost game" in p.stderr
+    p = _bench(str(tmp_path / "missing"))
+    assert p.returncode == 2 and "not found" in p.stderr
