@@ -40,7 +40,7 @@ def test_values_every_position_of_a_lost_game(tmp_path: Path) -> None:
     # (7 measured) and falls below 0.2 before the 20 moves end
     assert got["lost_at"][0] <= 10
     assert 0 < got["collapse"][0] and got["lost_at"][0] + got["collapse"][0] < 20
-    assert got["worst_own_drop"][0] <= 0
+    assert got["worst_own_drop"][0] <= -0.1  # one of white's moves lost a tenth (0.29)
     assert "g.sgf" in p.stdout
 
 
