@@ -46,6 +46,11 @@ from a weights file of :mod:`games.go.weights`) against all other empty points a
 ``plv[NG, 0]`` each (one draw); if another point is drawn, capture anywhere (as policy 2)
 and step 3 follow. ``policy`` 4 is policy 2 with policy 3's ladder test in step 1: an
 escape from atari that a ladder catches is not played.
+``policy`` 5 is policy 2 with Fuego's low-liberty rule between steps 1 and 2 (a group of
+two liberties, capturing races): if L is a point, candidates = each liberty of L's group
+when it has two (an atari on the last move, if not a self-atari of c), and each liberty of a
+c group next to L that has two, if playing there leaves that group three or more liberties
+or captures (:func:`libs_after`). Sorted, duplicates removed; if any, play one uniformly.
 ``policy`` 0 ("light") is step 3 without the self-atari test. A self-atari is bad when the
 group left in atari would have at least ``sa_min`` stones. Playouts use simple ko (the ko
 point), end after two consecutive passes or ``max_moves`` moves, and are scored by area.
@@ -587,6 +592,84 @@ def draw_local(s: np.uint64, k: int, total: float, far: float, gam: np.ndarray
 
 
 @njit(cache=True)
+def reads_ladders(policy: int) -> bool:
+    """Do the policy's atari rules read ladders (policies 3 and 4)?"""
+    return policy == 3 or policy == 4
+
+
+@njit(cache=True)
+def libs_after(B: np.ndarray, p: int, c: int) -> int:
+    """The liberties of the group c would form by playing at the empty point p, capped at 3
+    (3 also when the move captures: an opponent group next to p is in atari)."""
+    col = B[COL]
+    w = B[META, M_W]
+    l1 = -1
+    l2 = -1
+    for n in (p + 1, p - 1, p + w, p - w):
+        cn = col[n]
+        if cn == EMPTY:
+            if l1 < 0:
+                l1 = n
+            elif l2 < 0:
+                l2 = n
+            else:
+                return 3
+        elif cn == 3 - c and in_atari(B, B[GID, n]):
+            return 3
+    for g in _groups_next_to(B, p, c, False):
+        if g < 0:
+            break
+        if B[PLIB, g] > 12:
+            return 3  # >= 4 distinct liberties, so >= 3 besides p
+        s = g
+        while True:
+            for q in (s + 1, s - 1, s + w, s - w):
+                if col[q] == EMPTY and q != p and q != l1 and q != l2:
+                    if l1 < 0:
+                        l1 = q
+                    elif l2 < 0:
+                        l2 = q
+                    else:
+                        return 3
+            s = B[NXT, s]
+            if s == g:
+                break
+    return 0 if l1 < 0 else 1 if l2 < 0 else 2
+
+
+@njit(cache=True)
+def low_liberty_rule(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray
+                     ) -> tuple[int, np.uint64]:
+    """Policy 5's step between the atari rules and the patterns (module docstring): an atari
+    on the last move's group of two liberties, or an extension of a group of c next to the
+    last move from two liberties to three or more; PASS if there is none."""
+    m = B[META]
+    col = B[COL]
+    last = m[M_LAST]
+    k = 0
+    if col[last] == 3 - c:
+        n, l1, l2 = group_libs(B, B[GID, last])
+        if n == 2:
+            for lib in (l1, l2):
+                if k_legal(B, lib, c) and k_self_atari(B, lib, c) == 0:
+                    buf[k] = lib
+                    k += 1
+    for g in _groups_next_to(B, last, c, False):
+        if g < 0:
+            break
+        n, l1, l2 = group_libs(B, g)
+        if n != 2:
+            continue
+        for lib in (l1, l2):
+            if k_legal(B, lib, c) and libs_after(B, lib, c) >= 3:
+                buf[k] = lib
+                k += 1
+    if k > 0:
+        return _pick_sorted_unique(buf, k, s)
+    return PASS, s
+
+
+@njit(cache=True)
 def _escape_laddered(B: np.ndarray, lib: int, c: int) -> bool:
     """c extends at ``lib`` out of atari (to at least two liberties): does it get only two,
     and does a ladder then catch it?"""
@@ -705,9 +788,14 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
     last = m[M_LAST]
     if policy >= 1 and last != PASS:
         # 1. escape atari / capture near the last move
-        q, s = atari_rules(B, c, s, buf, policy >= 3)
+        q, s = atari_rules(B, c, s, buf, reads_ladders(policy))
         if q != PASS:
             return q, s
+        if policy == 5:
+            # 1'. groups of two liberties next to the last move
+            q, s = low_liberty_rule(B, c, s, buf)
+            if q != PASS:
+                return q, s
     if policy == 3:
         # 2'. the learned local policy: a move near the last two, drawn by its strength,
         # or (with the far moves' share) on to capture anywhere and random

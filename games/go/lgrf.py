@@ -104,7 +104,7 @@ def k_playout_lgr(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray,
         c = m[K.M_TOPLAY]
         p = PASS
         if level == 3 and policy >= 1 and m[K.M_LAST] != PASS:
-            p, s = K.atari_rules(B, c, s, buf, policy >= 3)
+            p, s = K.atari_rules(B, c, s, buf, K.reads_ladders(policy))
         if p == PASS:
             p = lgr_reply(B, c, T, level, sa_min)
         if p == PASS:

@@ -179,7 +179,7 @@ class RefBoard:
                 continue
             (lib,) = libs
             if (self.legal(lib, c) and self.self_atari(lib, c) == 0
-                    and not (policy >= 3 and self.escape_laddered(lib, c))):
+                    and not (policy in (3, 4) and self.escape_laddered(lib, c))):
                 cand.append(lib)
             for st in stones:
                 for q in self.neighbours(st):
@@ -209,6 +209,10 @@ class RefBoard:
             q, s = self.atari_rules(c, s, policy)
             if q != PASS:
                 return q, s
+            if policy == 5:
+                q, s = self.low_liberty_rule(c, s)
+                if q != PASS:
+                    return q, s
         if policy == 3:
             q, s = self.local_learned(c, s, ptab, plv)
             if q != PASS:
@@ -247,6 +251,39 @@ class RefBoard:
             if policy >= 1 and self.self_atari(p, c) >= sa_min:
                 continue
             return p, s
+        return PASS, s
+
+    def libs_after(self, p: int, c: int) -> int:
+        """kernel.libs_after: the liberties of c's group after playing at p, capped at 3
+        (3 when the move captures)."""
+        if any(self.col[n] == 3 - c and len(self.group(n)[1]) == 1
+               for n in self.neighbours(p)):
+            return 3
+        self.col[p] = c
+        try:
+            _, libs = self.group(p)
+        finally:
+            self.col[p] = EMPTY
+        return min(len(libs), 3)
+
+    def low_liberty_rule(self, c: int, s: int) -> tuple[int, int]:
+        """Policy 5's step after the atari rules: atari on the last move's group of two
+        liberties, or extend a group of c next to it from two liberties to three or more."""
+        last = self.last
+        cand: list[int] = []
+        if self.col[last] == 3 - c:
+            _, libs = self.group(last)
+            if len(libs) == 2:
+                cand += [q for q in libs if self.legal(q, c) and self.self_atari(q, c) == 0]
+        for n in self.neighbours(last):
+            if self.col[n] == c:
+                _, libs = self.group(n)
+                if len(libs) == 2:
+                    cand += [q for q in libs if self.legal(q, c) and self.libs_after(q, c) >= 3]
+        if cand:
+            u = sorted(set(cand))
+            s = rand_next(s)
+            return u[rand_below(s, len(u))], s
         return PASS, s
 
     def escape_laddered(self, lib: int, c: int) -> bool:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games.go import BLACK, PASS, WHITE, GoState
+from games.go import BLACK, PASS, WHITE, GoState, point_to_vertex, vertex_to_point
 from games.go import kernel as K
+from games.go.diagram import parse_diagram
 from games.go.patterns import pattern_table
 from games.go.reference import RefBoard
 
@@ -24,6 +25,7 @@ def check_same(b: np.ndarray, ref: RefBoard) -> None:
             assert K.k_legal_noko(b, p, c) == ref.legal(p, c, use_ko=False), (p, c)
             assert K.k_is_eye(b, p, c) == ref.is_eye(p, c), (p, c)
             assert K.k_self_atari(b, p, c) == ref.self_atari(p, c), (p, c)
+            assert K.libs_after(b, p, c) == ref.libs_after(p, c), (p, c)
         assert K.pattern_code(b, p) == ref.pattern_code(p)
     in_atari = {BLACK: 0, WHITE: 0}
     seen: set[int] = set()
@@ -64,7 +66,8 @@ def synthetic_policy(seed: int) -> tuple[np.ndarray, np.ndarray]:
 
 @pytest.mark.parametrize(("size", "seed", "policy"), [(5, 1, 0), (5, 2, 1), (7, 3, 1),
                                                       (9, 4, 1), (9, 5, 0), (9, 6, 2),
-                                                      (7, 7, 3), (9, 8, 3), (9, 9, 4)])
+                                                      (7, 7, 3), (9, 8, 3), (9, 9, 4),
+                                                      (7, 10, 5), (9, 11, 5)])
 def test_lockstep_random_game(size: int, seed: int, policy: int) -> None:
     """Play a game with the reference policy, mirroring every move on the kernel board;
     compare everything after each move (captures included)."""
@@ -93,7 +96,7 @@ def test_lockstep_random_game(size: int, seed: int, policy: int) -> None:
 
 
 @pytest.mark.parametrize("size", [5, 9, 13, 19])
-@pytest.mark.parametrize("policy", [0, 1, 2, 3, 4])
+@pytest.mark.parametrize("policy", [0, 1, 2, 3, 4, 5])
 def test_playouts_identical(size: int, policy: int) -> None:
     """Same position, same seed: the kernel and the reference play the same moves, end in
     the same rng state and score."""
@@ -130,3 +133,52 @@ def test_playout_ends_with_two_passes_and_no_playable_point() -> None:
         assert PASS not in p.moves.tolist()
         assert sorted(set(p.players.tolist())) == [0, 1]
         assert p.returns.tolist() in ([1.0, 0.0], [0.0, 1.0])
+
+
+def _after_white(diagram: str, last: str) -> GoState:
+    """The diagram's stones, then white plays ``last``; black to play."""
+    size, black, white = parse_diagram(diagram)
+    s = GoState(size, 7.0)
+    s.place_setup(BLACK, black)
+    s.place_setup(WHITE, white)
+    s.to_play = WHITE
+    s.play_colour(WHITE, vertex_to_point(last, size))
+    return s
+
+
+@pytest.mark.parametrize(("diagram", "last", "expected"), [
+    # white's last move C3 has two liberties: black ataris it at C4 or D3
+    ("""
+     5 . . . . .
+     4 . . . . .
+     3 . X . . .
+     2 . . X . .
+     1 . . . . .
+     """, "C3", {"C4", "D3"}),
+    # black's B2 has two liberties after white's C2: B1 extends to three, A2 does not
+    ("""
+     5 . . . . .
+     4 . . . . .
+     3 O O . . .
+     2 . X . . .
+     1 . . . . .
+     """, "C2", {"B1"}),
+])
+def test_low_liberty_rule(diagram: str, last: str, expected: set[str]) -> None:
+    """Policy 5 plays only the low-liberty moves where the atari rules find nothing (and
+    the reference agrees, seed by seed); policy 2 plays elsewhere too."""
+    s = _after_white(diagram, last)
+    pat = pattern_table()
+    ptab, plv = synthetic_policy(1)
+    buf = np.empty(4 * s._b.shape[1] + 8, dtype=np.int32)
+    gam = np.empty(16)
+    seen: dict[int, set[str]] = {2: set(), 5: set()}
+    for seed in range(1, 41):
+        for policy in (2, 5):
+            p, ks = K.k_choose(s._b.copy(), BLACK, np.uint64(seed), policy, pat, 2, buf,
+                               ptab, plv, gam)
+            ref = RefBoard.from_kernel(s._b.copy())
+            assert ref.choose(BLACK, seed, policy, pat, 2, ptab, plv) == (p, int(ks))
+            seen[policy].add(point_to_vertex(p, s.size))
+    assert seen[5] == expected
+    assert seen[2] - expected
