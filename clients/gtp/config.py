@@ -41,6 +41,9 @@ class GtpConfig(msgspec.Struct, frozen=True):
     priors: bool = True
     # times the equivalent experience (pseudo-visits) of games.go.priors.PriorWeights
     prior_scale: Annotated[float, msgspec.Meta(gt=0)] = 1.0
+    # the heuristic priors read ladders: an escape from atari that a ladder catches gets
+    # (0 wins, 30 visits) more, an atari on a group that a ladder captures (15, 15)
+    ladder_priors: bool = False
     reuse: bool = True
     grandfather: float = 10.0  # pseudo-visits a new node takes from its grandfather (0: off)
     # playouts (games.go.state.PlayoutSettings): 3 learned (weights), 2 MoGo-like + capture
@@ -147,7 +150,8 @@ class GtpConfig(msgspec.Struct, frozen=True):
 # over policy-2 playouts with no reply tables, the win alone as reward, heuristic priors.
 PRESETS: dict[str, dict[str, Any]] = {
     "v1": {"core": "uct", "compiled": False, "playout_policy": 2, "lgrf": 0,
-           "score_weight": 0.0, "learned_priors": False, "td_visits": 0.0, "komi_margin": 0.0},
+           "score_weight": 0.0, "learned_priors": False, "td_visits": 0.0, "komi_margin": 0.0,
+           "ladder_priors": False},
 }
 
 

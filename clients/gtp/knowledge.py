@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from clients.config import ConfigError
 from clients.gtp.config import GtpConfig
-from games.go.priors import LearnedPriors, PriorWeights
+from games.go.priors import LADDER_PRIORS, LearnedPriors, PriorWeights
 from games.go.weights import GoWeights, load_weights
 
 if TYPE_CHECKING:
@@ -45,7 +45,8 @@ def prepare_state(state: GoState, cfg: GtpConfig) -> None:
     """Give a search state the playout settings and the learned knowledge of the settings."""
     state.settings = state.settings._replace(policy=cfg.playout_policy, lgrf=cfg.lgrf_level,
                                             score_weight=cfg.score_weight)
-    if cfg.prior_scale != 1.0:
-        state.prior_weights = PriorWeights().scaled(cfg.prior_scale)
+    if cfg.prior_scale != 1.0 or cfg.ladder_priors:
+        weights = LADDER_PRIORS if cfg.ladder_priors else PriorWeights()
+        state.prior_weights = weights.scaled(cfg.prior_scale)
     state.weights = load_knowledge(cfg)
     state.learned_priors = learned_priors(cfg)

@@ -1300,8 +1300,9 @@ def atari_level(B: np.ndarray, p: int, c: int) -> int:
 
 
 
-NFEAT = 7
-F_CAPTURE, F_SAVE, F_PATTERN, F_SELF_ATARI, F_LINE, F_EMPTY_AREA, F_DIST_LAST = range(NFEAT)
+NFEAT = 9
+(F_CAPTURE, F_SAVE, F_PATTERN, F_SELF_ATARI, F_LINE, F_EMPTY_AREA, F_DIST_LAST,
+ F_LADDER_ESCAPE, F_LADDER_ATARI) = range(NFEAT)
 
 
 @njit(cache=True)
@@ -1316,11 +1317,14 @@ def _atari_stones_next_to(B: np.ndarray, p: int, c: int) -> int:
 
 @njit(cache=True)
 def k_features(B: np.ndarray, c: int, moves: np.ndarray, pat: np.ndarray,
-               out: np.ndarray) -> None:
+               out: np.ndarray, ladders: bool) -> None:
     """Prior features of each point in ``moves`` (legal for c) into ``out[i, :]``:
     stones captured; stones of own groups in atari saved (the move leaves them not in
     atari); 3x3 pattern match (0/1); self-atari group size; line (1 = edge); no stone within
-    Manhattan distance 3 (0/1); Chebyshev distance to the last move (99 if none)."""
+    Manhattan distance 3 (0/1); Chebyshev distance to the last move (99 if none); with
+    ``ladders`` (else 0): 1 if the move saves without capturing, to two liberties, and a
+    ladder then catches the group (:func:`_escape_laddered`); the stones of the opponent
+    groups it puts in atari that a ladder then captures (:func:`ladder_atari_stones`)."""
     col = B[COL]
     m = B[META]
     w = m[M_W]
@@ -1358,6 +1362,33 @@ def k_features(B: np.ndarray, c: int, moves: np.ndarray, pat: np.ndarray,
             lr = last // w - 1
             lc = last % w - 1
             out[i, F_DIST_LAST] = max(abs(lr - r), abs(lc - cc))
+        if ladders:
+            if save > 0 and sa == 0 and cap == 0 and _escape_laddered(B, p, c):
+                out[i, F_LADDER_ESCAPE] = 1
+            out[i, F_LADDER_ATARI] = ladder_atari_stones(B, p, c)
+
+
+@njit(cache=True)
+def ladder_atari_stones(B: np.ndarray, p: int, c: int) -> int:
+    """The stones of the opponent groups of two liberties, p one of them, that c playing at
+    p puts in atari and a ladder then captures (the opponent to move)."""
+    total = 0
+    B2 = B
+    played = False
+    for g in _groups_next_to(B, p, 3 - c, False):
+        if g < 0:
+            break
+        n, l1, l2 = group_libs(B, g)
+        if n != 2 or (l1 != p and l2 != p):
+            continue
+        if not played:
+            B2 = B.copy()
+            k_play(B2, p, c)
+            played = True
+        nodes = np.zeros(1, dtype=np.int64)
+        if B2[COL, g] == 3 - c and ladder_captured(B2, g, nodes):
+            total += B[GSIZE, g]
+    return total
 
 
 @njit(cache=True)
@@ -1383,7 +1414,7 @@ def k_prior_sums(F: np.ndarray, Wt: np.ndarray, wins: np.ndarray, visits: np.nda
     """Combine prior features (rows of F, see :func:`k_features`) with the (wins, visits)
     table ``Wt`` (rows: even, capture one, capture many, save, pattern, self-atari one,
     self-atari many, first/second/third-fourth line in an empty area, last-move distance
-    1 and 2)."""
+    1 and 2, an escape into a ladder, an atari that a ladder captures)."""
     for i in range(F.shape[0]):
         w = Wt[0, 0]
         v = Wt[0, 1]
@@ -1404,6 +1435,8 @@ def k_prior_sums(F: np.ndarray, Wt: np.ndarray, wins: np.ndarray, visits: np.nda
             9 if empty and (line == 3 or line == 4) else -1,
             10 if dist == 1 else -1,
             11 if dist == 2 else -1,
+            12 if F[i, F_LADDER_ESCAPE] > 0 else -1,
+            13 if F[i, F_LADDER_ATARI] > 0 else -1,
         )
         for r in rows:
             if r >= 0:

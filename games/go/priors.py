@@ -47,6 +47,14 @@ class PriorWeights(NamedTuple):
     near_last_1: tuple[float, float] = (8.0, 8.0)  # next to the last move (8-neighbourhood)
     near_last_2: tuple[float, float] = (4.0, 4.0)  # Chebyshev distance 2
     pass_move: tuple[float, float] = (0.0, 10.0)  # pass while points remain
+    # ladders (read only when one of these has visits): an escape from atari to two
+    # liberties that a ladder catches; an atari on a group that a ladder then captures
+    ladder_escape: tuple[float, float] = (0.0, 0.0)
+    ladder_atari: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def reads_ladders(self) -> bool:
+        return self.ladder_escape[1] > 0 or self.ladder_atari[1] > 0
 
     def scaled(self, factor: float) -> PriorWeights:
         """The same prior values with ``factor`` times the equivalent experience."""
@@ -56,6 +64,10 @@ class PriorWeights(NamedTuple):
             (w[0] * factor, w[1] * factor) if isinstance(w, tuple) else w * factor
             for w in self]
         return PriorWeights(*scaled)
+
+
+# the heuristic priors reading ladders (corvid gtp --set ladder_priors=true)
+LADDER_PRIORS = PriorWeights(ladder_escape=(0.0, 30.0), ladder_atari=(15.0, 15.0))
 
 
 class LearnedPriors(NamedTuple):
@@ -72,12 +84,14 @@ class LearnedPriors(NamedTuple):
         return np.array([self.visits, self.low, self.high, self.tau], dtype=np.float64)
 
 
-def feature_matrix(state: GoState, moves: list[int]) -> np.ndarray:
-    """(len(moves), K.NFEAT) int32 features of the points in ``moves`` (no PASS)."""
+def feature_matrix(state: GoState, moves: list[int], ladders: bool = False) -> np.ndarray:
+    """(len(moves), K.NFEAT) int32 features of the points in ``moves`` (no PASS); the two
+    ladder features only with ``ladders``."""
     arr = np.asarray(moves, dtype=np.int32)
     out = np.zeros((len(arr), K.NFEAT), dtype=np.int32)
     if len(arr):
-        K.k_features(state._b, state.to_play, arr, pattern_table(), out)  # noqa: SLF001
+        K.k_features(state._b, state.to_play, arr, pattern_table(), out,  # noqa: SLF001
+                     ladders)
     return out
 
 
@@ -88,7 +102,8 @@ def weight_table(wt: PriorWeights) -> np.ndarray:
     table = np.array([
         (wt.even_wins, wt.even_visits), wt.capture_one, wt.capture_many, wt.save, wt.pattern,
         wt.self_atari_one, wt.self_atari_many, wt.first_line_empty, wt.second_line_empty,
-        wt.third_fourth_line_empty, wt.near_last_1, wt.near_last_2,
+        wt.third_fourth_line_empty, wt.near_last_1, wt.near_last_2, wt.ladder_escape,
+        wt.ladder_atari,
     ], dtype=np.float64)
     table.setflags(write=False)
     return table
@@ -113,7 +128,8 @@ def go_priors(state: GoState, weights: PriorWeights | None = None) -> Priors:
         FT.k_learned_priors(state._b, state.to_play, arr, g.pattern_table, g.levels,  # noqa: SLF001
                             lp.params(), scratch, wins, visits)
     else:
-        K.k_prior_sums(feature_matrix(state, points), weight_table(wt), wins, visits)
+        K.k_prior_sums(feature_matrix(state, points, wt.reads_ladders), weight_table(wt),
+                       wins, visits)
     if lp is not None and lp.td_visits > 0 and n:
         theta = state.knowledge().td_theta
         if theta is None:

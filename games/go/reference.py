@@ -415,7 +415,8 @@ class RefBoard:
         return PASS
 
 
-def reference_features(ref: RefBoard, p: int, c: int, pat: object) -> list[int]:
+def reference_features(ref: RefBoard, p: int, c: int, pat: object,
+                       ladders: bool = False) -> list[int]:
     """The prior features of :func:`games.go.kernel.k_features` for one point."""
     cap_groups: dict[int, int] = {}
     save_groups: dict[int, int] = {}
@@ -440,8 +441,23 @@ def reference_features(ref: RefBoard, p: int, c: int, pat: object) -> list[int]:
     else:
         lr, lc = ref.last // w - 1, ref.last % w - 1
         dist = max(abs(lr - r), abs(lc - cc))
-    return [sum(cap_groups.values()), sum(save_groups.values()) if sa == 0 else 0,
-            1 if pat[ref.pattern_code(p)] else 0, sa, line, empty, dist]  # type: ignore[index]
+    save = sum(save_groups.values()) if sa == 0 else 0
+    cap = sum(cap_groups.values())
+    ladder_escape = ladder_atari = 0
+    if ladders:
+        ladder_escape = int(save > 0 and cap == 0 and ref.escape_laddered(p, c))
+        after = ref.copy()
+        after.play(p, c)
+        done: set[int] = set()
+        for n in ref.neighbours(p):
+            if ref.col[n] == 3 - c and n not in done:
+                stones, libs = ref.group(n)
+                done |= stones
+                if len(libs) == 2 and p in libs and reference_ladder_captured(
+                        after, n, 0, [0]):
+                    ladder_atari += len(stones)
+    return [cap, save, 1 if pat[ref.pattern_code(p)] else 0,  # type: ignore[index]
+            sa, line, empty, dist, ladder_escape, ladder_atari]
 
 
 def reference_pattern20(ref: RefBoard, p: int, c: int) -> int:

@@ -8,14 +8,17 @@ import pytest
 from games.go import BLACK, PASS, WHITE, GoState, vertex_to_point
 from games.go.diagram import parse_diagram
 from games.go.patterns import PATTERNS, matching_codes, pattern_table
-from games.go.priors import PriorWeights, feature_matrix
+from games.go.priors import LADDER_PRIORS, PriorWeights, feature_matrix
 from games.go.reference import RefBoard, reference_features
 
 
-def test_features_match_reference() -> None:
+@pytest.mark.parametrize("ladders", [False, True])
+def test_features_match_reference(ladders: bool) -> None:
     rng = np.random.default_rng(5)
     pat = pattern_table()
     checked = {"capture": 0, "save": 0, "sa": 0, "pattern": 0}
+    if ladders:
+        checked |= {"ladder escape": 0, "ladder atari": 0}
     for size in (7, 9):
         s = GoState(size, 7.5)
         for _ in range(2 * size * size):
@@ -23,10 +26,15 @@ def test_features_match_reference() -> None:
             if len(moves) <= 1:
                 break
             points = [m for m in moves if m != PASS]
-            f = feature_matrix(s, points)
+            f = feature_matrix(s, points, ladders)
             ref = RefBoard.from_kernel(s._b)
             for i, p in enumerate(points):
-                assert f[i].tolist() == reference_features(ref, p, s.to_play, pat), p
+                assert f[i].tolist() == reference_features(ref, p, s.to_play, pat, ladders), p
+            if ladders:
+                checked["ladder escape"] += int((f[:, 7] > 0).sum())
+                checked["ladder atari"] += int((f[:, 8] > 0).sum())
+            else:
+                assert not f[:, 7:].any()
             checked["capture"] += int((f[:, 0] > 0).sum())
             checked["save"] += int((f[:, 1] > 0).sum())
             checked["sa"] += int((f[:, 3] > 0).sum())
@@ -130,3 +138,41 @@ def test_seki_status() -> None:
     own, neutral = s.ownership_stats(np.random.default_rng(4), 100)
     for v in ("A1", "C1"):
         assert neutral[vertex_to_point(v, 7)] > 0.9
+
+
+LADDER = """
+ 9 . . . . . . . . .
+ 8 . . . . . . . . .
+ 7 . . . . . . . . .
+ 6 . . . . X . . . .
+ 5 . . . X O . . . .
+ 4 . . . . . X . . .
+ 3 . . . . . . . . .
+ 2 . . . . . . . . .
+ 1 . . . . . . . . .
+"""
+
+
+def test_ladder_priors() -> None:
+    """Reading ladders, the heuristic priors favour an atari that a ladder captures and
+    disfavour an escape that a ladder catches; without the ladder weights nothing changes."""
+    size, black, white = parse_diagram(LADDER)
+    s = GoState(size, 7.0)
+    s.place_setup(BLACK, black)
+    s.place_setup(WHITE, white)
+    s.to_play = BLACK
+    f5, e4 = vertex_to_point("F5", 9), vertex_to_point("E4", 9)
+    ladders = LADDER_PRIORS
+
+    def prior(state: GoState, move: int, weights: PriorWeights) -> float:
+        state.prior_weights = weights
+        pr = state.priors()
+        return float(pr.values[list(pr.moves).index(move)])
+
+    f = feature_matrix(s, [f5, e4], ladders=True)
+    assert f[:, 8].tolist() == [1, 1]  # both ataris on E5 run into a ladder
+    assert prior(s, f5, ladders) > prior(s, f5, PriorWeights()) + 0.1
+    s.play(f5)  # white to play: E4 escapes to two liberties and the ladder catches it
+    assert feature_matrix(s, [e4], ladders=True)[0, 7] == 1
+    assert feature_matrix(s, [e4])[0, 7] == 0
+    assert prior(s, e4, ladders) < prior(s, e4, PriorWeights()) - 0.2

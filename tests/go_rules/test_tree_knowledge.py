@@ -1,12 +1,13 @@
 """The compiled tree's Go kernels (games/go/tree.py) with learned knowledge give the same
-trees as the Python UCT over GoState: learned priors, the TD(0) prior and playout policy 3."""
+trees as the Python UCT over GoState: learned priors, the TD(0) prior, playout policy 3,
+and the heuristic priors reading ladders with playout policy 5."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from games.go.priors import LearnedPriors
+from games.go.priors import LADDER_PRIORS, LearnedPriors
 from games.go.shapes import n_shape_features
 from games.go.weights import GoWeights, load_weights
 from search.uct import UCTConfig
@@ -35,3 +36,10 @@ def test_same_tree_with_learned_knowledge(weights: GoWeights, priors: LearnedPri
     s.settings = s.settings._replace(policy=policy)
     for cfg in (UCTConfig(rave=True, c=0.0), UCTConfig(rave=True, c=0.0, grandfather=10.0)):
         assert_same(*both(s, cfg, 300, 5))
+
+
+def test_same_tree_with_ladder_priors_and_policy_5() -> None:
+    s = GO_POSITIONS["9x9 fight"].clone()
+    s.prior_weights = LADDER_PRIORS
+    s.settings = s.settings._replace(policy=5)
+    assert_same(*both(s, UCTConfig(rave=True, c=0.0, grandfather=10.0), 300, 5))

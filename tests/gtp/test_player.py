@@ -13,6 +13,7 @@ from clients.gtp.board import Board
 from clients.gtp.config import GtpConfig
 from clients.gtp.engine import GtpEngine, MoveRequest
 from clients.gtp.player import SearchPlayer
+from games.go import vertex_to_point
 
 
 def engine(**cfg: object) -> GtpEngine:
@@ -117,6 +118,24 @@ def test_prior_scale_reaches_the_search() -> None:
     assert np.allclose(counts[1], 4.0 * counts[0])
     with pytest.raises(ConfigError, match="prior_scale"):
         load_config(GtpConfig, overrides=["prior_scale=0"])
+
+
+def test_ladder_priors_reach_the_search() -> None:
+    """With ladder_priors, white's escape at E4 into a ladder starts with 30 pseudo-visits
+    more (the penalty) at the root; v1 has it off."""
+    script = ("boardsize 9\nplay b d5\nplay w e5\nplay b e6\nplay w pass\nplay b f4\n"
+              "play w pass\nplay b f5\ngenmove w")
+    n0 = []
+    for on in (False, True):
+        e = engine(default_size=9, ladder_priors=on, reuse=False, playouts=50)
+        talk(e, script)
+        player = e.generator
+        assert isinstance(player, SearchPlayer)
+        edges = player.core.root_edges()
+        n0.append(float(edges["N0"][list(edges["move"]).index(vertex_to_point("E4", 9))]))
+    assert n0[1] == n0[0] + 30.0
+    assert load_config(GtpConfig, overrides=["preset=v1", "ladder_priors=true"]).ladder_priors
+    assert not load_config(GtpConfig, overrides=["preset=v1"]).ladder_priors
 
 
 def test_board_copy_is_independent() -> None:
