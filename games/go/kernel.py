@@ -685,7 +685,7 @@ def _escape_laddered(B: np.ndarray, lib: int, c: int) -> bool:
 @njit(cache=True)
 def atari_rules(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray,
                 ladders: bool) -> tuple[int, np.uint64]:
-    """Step 1 of policies 1-4 (the last move is a point): save a group of c that the last
+    """Step 1 of policies 1-5 (the last move is a point): save a group of c that the last
     move put in atari or capture near it (module docstring); PASS if there is nothing. With
     ``ladders`` (policies 3 and 4) an extension to two liberties that a ladder catches is no
     save."""

@@ -54,6 +54,7 @@ class PriorWeights(NamedTuple):
 
     @property
     def reads_ladders(self) -> bool:
+        """Do the features read ladders (does a ladder row have visits)?"""
         return self.ladder_escape[1] > 0 or self.ladder_atari[1] > 0
 
     def scaled(self, factor: float) -> PriorWeights:

@@ -168,7 +168,7 @@ class RefBoard:
         return code
 
     def atari_rules(self, c: int, s: int, policy: int) -> tuple[int, int]:
-        """Step 1 of policies 1-4 (the last move is a point): escape or capture near it."""
+        """Step 1 of policies 1-5 (the last move is a point): escape or capture near it."""
         last = self.last
         cand: list[int] = []
         for n in self.neighbours(last):
