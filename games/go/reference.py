@@ -149,15 +149,23 @@ class RefBoard:
             return bad == 0
         return bad < 2
 
-    def self_atari(self, p: int, c: int) -> int:
-        for n in self.neighbours(p):
-            if self.col[n] == 3 - c and len(self.group(n)[1]) == 1:
-                return 0
+    def _captures(self, p: int, c: int) -> bool:
+        return any(self.col[n] == 3 - c and len(self.group(n)[1]) == 1
+                   for n in self.neighbours(p))
+
+    def _group_after(self, p: int, c: int) -> tuple[set[int], set[int]]:
+        """The group c would form at the empty point p (nothing captured), and its
+        liberties."""
         self.col[p] = c
         try:
-            stones, libs = self.group(p)
+            return self.group(p)
         finally:
             self.col[p] = EMPTY
+
+    def self_atari(self, p: int, c: int) -> int:
+        if self._captures(p, c):
+            return 0
+        stones, libs = self._group_after(p, c)
         return len(stones) if len(libs) == 1 else 0
 
     def pattern_code(self, p: int) -> int:
@@ -256,15 +264,9 @@ class RefBoard:
     def libs_after(self, p: int, c: int) -> int:
         """kernel.libs_after: the liberties of c's group after playing at p, capped at 3
         (3 when the move captures)."""
-        if any(self.col[n] == 3 - c and len(self.group(n)[1]) == 1
-               for n in self.neighbours(p)):
+        if self._captures(p, c):
             return 3
-        self.col[p] = c
-        try:
-            _, libs = self.group(p)
-        finally:
-            self.col[p] = EMPTY
-        return min(len(libs), 3)
+        return min(len(self._group_after(p, c)[1]), 3)
 
     def low_liberty_rule(self, c: int, s: int) -> tuple[int, int]:
         """Policy 5's step after the atari rules: atari on the last move's group of two

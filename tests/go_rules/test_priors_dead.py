@@ -10,6 +10,7 @@ from games.go.diagram import parse_diagram
 from games.go.patterns import PATTERNS, matching_codes, pattern_table
 from games.go.priors import LADDER_PRIORS, PriorWeights, feature_matrix
 from games.go.reference import RefBoard, reference_features
+from tests.go_rules.test_features import LADDER
 
 
 @pytest.mark.parametrize("ladders", [False, True])
@@ -138,19 +139,6 @@ def test_seki_status() -> None:
     own, neutral = s.ownership_stats(np.random.default_rng(4), 100)
     for v in ("A1", "C1"):
         assert neutral[vertex_to_point(v, 7)] > 0.9
-
-
-LADDER = """
- 9 . . . . . . . . .
- 8 . . . . . . . . .
- 7 . . . . . . . . .
- 6 . . . . X . . . .
- 5 . . . X O . . . .
- 4 . . . . . X . . .
- 3 . . . . . . . . .
- 2 . . . . . . . . .
- 1 . . . . . . . . .
-"""
 
 
 def test_ladder_priors() -> None:
