@@ -1410,6 +1410,13 @@ def k_playout_record(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray,
 
 
 @njit(cache=True)
+def prior_reads_ladders(Wt: np.ndarray) -> bool:
+    """Does the (wins, visits) table of :func:`k_prior_sums` give a ladder row visits (so
+    that :func:`k_features` must read ladders)?"""
+    return bool(Wt[12, 1] > 0 or Wt[13, 1] > 0)
+
+
+@njit(cache=True)
 def k_prior_sums(F: np.ndarray, Wt: np.ndarray, wins: np.ndarray, visits: np.ndarray) -> None:
     """Combine prior features (rows of F, see :func:`k_features`) with the (wins, visits)
     table ``Wt`` (rows: even, capture one, capture many, save, pattern, self-atari one,

@@ -52,11 +52,6 @@ class PriorWeights(NamedTuple):
     ladder_escape: tuple[float, float] = (0.0, 0.0)
     ladder_atari: tuple[float, float] = (0.0, 0.0)
 
-    @property
-    def reads_ladders(self) -> bool:
-        """Do the features read ladders (does a ladder row have visits)?"""
-        return self.ladder_escape[1] > 0 or self.ladder_atari[1] > 0
-
     def scaled(self, factor: float) -> PriorWeights:
         """The same prior values with ``factor`` times the equivalent experience."""
         if factor <= 0:
@@ -129,7 +124,8 @@ def go_priors(state: GoState, weights: PriorWeights | None = None) -> Priors:
         FT.k_learned_priors(state._b, state.to_play, arr, g.pattern_table, g.levels,  # noqa: SLF001
                             lp.params(), scratch, wins, visits)
     else:
-        K.k_prior_sums(feature_matrix(state, points, wt.reads_ladders), weight_table(wt),
+        table = weight_table(wt)
+        K.k_prior_sums(feature_matrix(state, points, K.prior_reads_ladders(table)), table,
                        wins, visits)
     if lp is not None and lp.td_visits > 0 and n:
         theta = state.knowledge().td_theta

@@ -31,6 +31,16 @@ def rand_unit(s: int) -> float:
     return (((s * MUL) & MASK) >> 11) / 9007199254740992.0
 
 
+def _pick(cand: list[int], s: int) -> tuple[int, int]:
+    """kernel._pick_sorted_unique: one of the distinct candidates, drawn uniformly in sorted
+    order (one draw); PASS without drawing if there is none."""
+    if not cand:
+        return PASS, s
+    u = sorted(set(cand))
+    s = rand_next(s)
+    return u[rand_below(s, len(u))], s
+
+
 class RefBoard:
     """A Go board as a list of colours with a border; simple ko."""
 
@@ -203,11 +213,7 @@ class RefBoard:
                 (lib,) = libs
                 if self.legal(lib, c):
                     cand.append(lib)
-        if cand:
-            u = sorted(set(cand))
-            s = rand_next(s)
-            return u[rand_below(s, len(u))], s
-        return PASS, s
+        return _pick(cand, s)
 
     def choose(self, c: int, s: int, policy: int, pat: object, sa_min: int,
                ptab: Any = None, plv: Any = None) -> tuple[int, int]:
@@ -282,11 +288,7 @@ class RefBoard:
                 _, libs = self.group(n)
                 if len(libs) == 2:
                     cand += [q for q in libs if self.legal(q, c) and self.libs_after(q, c) >= 3]
-        if cand:
-            u = sorted(set(cand))
-            s = rand_next(s)
-            return u[rand_below(s, len(u))], s
-        return PASS, s
+        return _pick(cand, s)
 
     def escape_laddered(self, lib: int, c: int) -> bool:
         b2 = self.copy()

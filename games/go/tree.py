@@ -100,8 +100,7 @@ def t_legal(ctx: Any, st: Any, moves: np.ndarray, values: np.ndarray, counts: np
                 k_learned_priors(B, c, pts[:n], ctx[16], ctx[17], lp[1:5], ctx[19], wins,
                                  visits)
             else:
-                # ladders are read when a ladder row has visits (PriorWeights.reads_ladders)
-                K.k_features(B, c, pts[:n], pat, F, Wt[12, 1] > 0 or Wt[13, 1] > 0)
+                K.k_features(B, c, pts[:n], pat, F, K.prior_reads_ladders(Wt))
                 K.k_prior_sums(F[:n], Wt, wins, visits)
             if lp[5] > 0:
                 q = ctx[12][n:2 * n]  # scratch beyond the n moves' wins
