@@ -5,9 +5,10 @@ For perfect-information games whose moves are small ints (``-1`` for a pass, the
 iterations — selection, expansion, playout, backup, RAVE — and the budget is checked between
 batches. Every feature of :class:`search.uct.UCT` that the clients use is here, with the same
 formulas and the same order of random draws (tests grow both trees from one random stream and
-compare them): RAVE with β = sqrt(k / (3 n + k)), priors as pseudo-counts on the UCT and RAVE
-statistics, the grandfather prior, progressive widening in prior order, per-seat values, tree
-reuse between moves, the final move by visits (or mean). :class:`search.uct.UCT` stays the
+compare them): RAVE with β = sqrt(k / (3 n + k)) or per child (``search.uct.rave_beta``),
+priors as pseudo-counts on the UCT and RAVE statistics, the grandfather prior, progressive
+widening in prior order, per-seat values, tree reuse between moves, the final move by visits
+(or mean). :class:`search.uct.UCT` stays the
 reference and the core for info sets and other moves.
 
 The tree
@@ -65,7 +66,7 @@ from numba.core.types.function_type import WrapperAddressProtocol
 
 from search.budget import Budget
 from search.result import SearchResult
-from search.uct import UCTConfig
+from search.uct import UCTConfig, rave_beta
 
 # counters[...]: the pool's state and the search statistics
 C_NODES, C_EDGES, C_ROOT, C_NEED_ROOM, C_FULL, C_MAXDEPTH, C_ITER = range(7)
@@ -266,7 +267,7 @@ def _select(T: Any, v: int, cfg_f: np.ndarray, cfg_i: np.ndarray, thresholds: np
                 pick -= 1
     c = cfg_f[0]
     k = cfg_f[1]
-    beta = np.sqrt(k / (3.0 * n + k)) if rave else 0.0
+    mse = cfg_i[8] != 0
     logn = np.log(max(n, 1.0))
     best = -1
     best_score = -np.inf
@@ -274,7 +275,11 @@ def _select(T: Any, v: int, cfg_f: np.ndarray, cfg_i: np.ndarray, thresholds: np
         q = e_W[e] / e_N[e] if e_N[e] > 0 else 0.0
         if rave and e_RN[e] > 0:
             qr = e_RW[e] / e_RN[e]
-            q = beta * qr + (1.0 - beta) * q if e_N[e] > 0 else qr
+            if e_N[e] > 0:
+                beta = rave_beta(n, e_N[e], e_RN[e], k, mse)
+                q = beta * qr + (1.0 - beta) * q
+            else:
+                q = qr
         if c > 0:
             q += c * np.sqrt(logn / max(e_N[e], 1.0))
         if q > best_score:
@@ -681,7 +686,8 @@ class CompiledUCT:
         cfg_f = np.array([cfg.c, cfg.rave_k, cfg.prior_value, cfg.prior_count,
                           cfg.grandfather, cfg.widening_a, cfg.widening_b])
         cfg_i = np.array([cfg.rave, cfg.priors, cfg.widening, cfg.widening_initial,
-                          cfg.max_depth, 1, game.max_moves, self.eager], dtype=np.int64)
+                          cfg.max_depth, 1, game.max_moves, self.eager, cfg.rave_mse],
+                         dtype=np.int64)
         with np.errstate(over="ignore"):  # far thresholds are inf: never unlocked
             steps = cfg.widening_a * cfg.widening_b ** np.arange(max(game.max_moves, 1))
             thresholds = np.cumsum(steps)

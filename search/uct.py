@@ -89,13 +89,29 @@ def _grandfather_credit(N: np.ndarray, N0: np.ndarray, W: np.ndarray, RN: np.nda
 
 
 @njit(cache=True)
+def rave_beta(n: float, N: float, RN: float, k: float, mse: bool) -> float:
+    """RAVE's weight β in Q_UR = β Q_RAVE + (1 − β) Q for a child with ``N`` visits and
+    ``RN`` RAVE visits (pseudo-visits of the priors included) under a node with ``n``.
+
+    The hand-selected schedule of Gelly & Silver (2007), β = sqrt(k / (3 n + k)), is the same
+    for every child of the node. With ``mse``, the minimum-MSE schedule of Gelly & Silver
+    (2011) with the equivalence parameter k = 1 / (4 b²) (b: the RAVE bias) is per child,
+    β = RN / (RN + N + N RN / k): a child tried little leans on its RAVE value, one tried
+    k times about evenly on both.
+    """
+    if mse:
+        return RN / (RN + N + N * RN / k)
+    return float(np.sqrt(k / (3.0 * n + k)))
+
+
+@njit(cache=True)
 def _select_child(N: np.ndarray, W: np.ndarray, RN: np.ndarray, RW: np.ndarray,
                   allowed: np.ndarray, n: float, c: float, rave_k: float, rave: bool,
-                  u: float) -> int:
+                  mse: bool, u: float) -> int:
     """The child index maximising Q_UR + c sqrt(ln n / N) over ``allowed`` (all if empty).
 
     Untried children (no visits and, with RAVE, no RAVE visits) come first, one chosen by
-    the uniform number ``u``. Q_UR = β Q_RAVE + (1 − β) Q with β = sqrt(k / (3 n + k)).
+    the uniform number ``u``. Q_UR = β Q_RAVE + (1 − β) Q with β of ``rave_beta``.
     """
     m = len(allowed) if len(allowed) > 0 else len(N)
     n_unseen = 0
@@ -111,7 +127,6 @@ def _select_child(N: np.ndarray, W: np.ndarray, RN: np.ndarray, RW: np.ndarray,
                 if pick == 0:
                     return i
                 pick -= 1
-    beta = np.sqrt(rave_k / (3.0 * n + rave_k)) if rave else 0.0
     logn = np.log(max(n, 1.0))
     best = -1
     best_score = -np.inf
@@ -121,7 +136,11 @@ def _select_child(N: np.ndarray, W: np.ndarray, RN: np.ndarray, RW: np.ndarray,
         if rave:
             if RN[i] > 0:
                 qr = RW[i] / RN[i]
-                q = beta * qr + (1.0 - beta) * q if N[i] > 0 else qr
+                if N[i] > 0:
+                    beta = rave_beta(n, N[i], RN[i], rave_k, mse)
+                    q = beta * qr + (1.0 - beta) * q
+                else:
+                    q = qr
         if c > 0:
             q += c * np.sqrt(logn / max(N[i], 1.0))
         if q > best_score:
@@ -134,6 +153,7 @@ class UCTConfig(msgspec.Struct, frozen=True):
     c: float = 1.0  # UCB exploration constant (0 is common with RAVE and priors)
     rave: bool = False
     rave_k: float = 1000.0  # RAVE equivalence parameter k
+    rave_mse: bool = False  # β per child by the minimum-MSE schedule (rave_beta)
     priors: bool = True  # use the game's priors when it offers them
     prior_value: float = 0.5  # even-game prior when the game has none
     prior_count: float = 0.0
@@ -293,7 +313,7 @@ class UCT:
                 allowed = node.order[: max(1, unlocked)]
         idx = _ALL if allowed is None else allowed
         return int(_select_child(node.N, node.W, node.RN, node.RW, idx, node.n, cfg.c,
-                                 cfg.rave_k, cfg.rave, rng.random()))
+                                 cfg.rave_k, cfg.rave, cfg.rave_mse, rng.random()))
 
     # -- tree reuse --------------------------------------------------------------------
     def _find_reusable(self, key: int, to_move: int, depth: int = 4) -> Node | None:

@@ -37,6 +37,9 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # UCT / RAVE / priors (search.UCTConfig)
     rave: bool = True
     rave_k: float = 1000.0
+    # RAVE's weight per child by the minimum-MSE schedule, rave_k the equivalence parameter
+    # (search.uct.rave_beta); false: the hand-selected schedule, one weight per node
+    rave_mse: bool = False
     c: float = 0.0
     priors: bool = True
     # times the equivalent experience (pseudo-visits) of games.go.priors.PriorWeights
@@ -151,7 +154,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
 PRESETS: dict[str, dict[str, Any]] = {
     "v1": {"core": "uct", "compiled": False, "playout_policy": 2, "lgrf": 0,
            "score_weight": 0.0, "learned_priors": False, "td_visits": 0.0, "komi_margin": 0.0,
-           "ladder_priors": False},
+           "ladder_priors": False, "rave_mse": False},
 }
 
 

@@ -15,7 +15,7 @@ import pytest
 from games.contract import Playout, Priors
 from search.bandit import _index, ucb1_tuned
 from search.budget import Budget
-from search.uct import UCT, UCTConfig, _select_child
+from search.uct import UCT, UCTConfig, _select_child, rave_beta
 from tests.toygames import TicTacToe
 
 # -- UCB1-TUNED ------------------------------------------------------------------------------
@@ -46,7 +46,8 @@ def _rave_choice(n: float, k: float) -> int:
     W = np.array([6.0, 4.0])
     RN = np.array([10.0, 10.0])
     RW = np.array([2.0, 8.0])
-    return int(_select_child(N, W, RN, RW, np.zeros(0, dtype=np.int64), n, 0.0, k, True, 0.5))
+    return int(_select_child(N, W, RN, RW, np.zeros(0, dtype=np.int64), n, 0.0, k, True, False,
+                             0.5))
 
 
 @pytest.mark.parametrize("k", [100.0, 1000.0])
@@ -64,9 +65,26 @@ def test_rave_alone_for_a_child_never_visited_but_credited() -> None:
     RN = np.array([10.0, 5.0])
     RW = np.array([5.5, 3.0])
     none = np.zeros(0, dtype=np.int64)
-    assert _select_child(N, W, RN, RW, none, 10.0, 0.0, 1000.0, True, 0.5) == 1
+    assert _select_child(N, W, RN, RW, none, 10.0, 0.0, 1000.0, True, False, 0.5) == 1
     RW[1] = 2.5  # Q_RAVE 0.5 < 0.55
-    assert _select_child(N, W, RN, RW, none, 10.0, 0.0, 1000.0, True, 0.5) == 0
+    assert _select_child(N, W, RN, RW, none, 10.0, 0.0, 1000.0, True, False, 0.5) == 0
+
+
+def test_rave_mse_schedule_is_per_child() -> None:
+    """The minimum-MSE β = RN / (RN + N + N RN / k) is the child's own: under a node visited
+    10^5 times (hand-selected β 0.06 for every child), a child tried twice with a Q_RAVE of
+    0.9 from 200 credits (β 0.988) beats a child at 0.6 from 1000 visits and credits
+    (β 0.33), and loses to it under the hand-selected schedule."""
+    assert rave_beta(5.0, 1000.0, 1000.0, 1000.0, True) == pytest.approx(1 / 3)
+    assert rave_beta(5.0, 2.0, 200.0, 1000.0, True) == pytest.approx(200 / 202.4)
+    assert rave_beta(5.0, 2.0, 200.0, 5.0, False) == pytest.approx(0.5)  # sqrt(5 / 20)
+    N = np.array([1000.0, 2.0])
+    W = np.array([600.0, 0.0])
+    RN = np.array([1000.0, 200.0])
+    RW = np.array([600.0, 180.0])
+    none = np.zeros(0, dtype=np.int64)
+    assert _select_child(N, W, RN, RW, none, 1e5, 0.0, 1000.0, True, True, 0.5) == 1
+    assert _select_child(N, W, RN, RW, none, 1e5, 0.0, 1000.0, True, False, 0.5) == 0
 
 
 # -- priors as pseudo-counts, on the RAVE statistics too ------------------------------------

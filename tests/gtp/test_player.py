@@ -12,7 +12,7 @@ from clients.config import ConfigError, load_config
 from clients.gtp.board import Board
 from clients.gtp.config import GtpConfig
 from clients.gtp.engine import GtpEngine, MoveRequest
-from clients.gtp.player import SearchPlayer
+from clients.gtp.player import SearchPlayer, uct_config
 from games.go import vertex_to_point
 
 
@@ -260,6 +260,8 @@ def test_preset_v1_is_the_wave_1_engine_beneath_the_settings_given() -> None:
 
     v1 = load_gtp_config(overrides=["preset=v1"])
     assert (v1.compiled, v1.lgrf_level, v1.score_weight, v1.playout_policy) == (False, 0, 0, 2)
+    assert not uct_config(v1).rave_mse
+    assert uct_config(load_gtp_config(overrides=["rave_mse=true"])).rave_mse
     mine = load_gtp_config(overrides=["preset=v1", "compiled=true", "playouts=500"])
     assert (mine.compiled, mine.lgrf_level, mine.playouts) == (True, 0, 500)
     with pytest.raises(ConfigError, match="unknown preset 'v9'"):
