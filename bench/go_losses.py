@@ -1,4 +1,5 @@
-"""Where corvid's lost games were lost: a deep search values every position of them.
+"""Where corvid's lost games were lost (a deep search values every position of them), and
+whether its resignations were right (--play-on).
 
     python bench/go_losses.py RUN_DIR [--games 8] [--playouts 10000] [--json]
 
@@ -11,14 +12,24 @@ game was lost), and the largest drop across one of corvid's own moves. A search'
 for the side to move runs a few hundredths high, so drops across one move of that size are
 noise; the drops that matter are tenths. --json: {"games": n, "lost_at": [...],
 "collapse": [...], "worst_own_drop": [...]} last.
+
+    python bench/go_losses.py RUN_DIR --play-on [--games 40] [--json]
+
+Were the resignations right? For each of the first --games games corvid resigned, corvid
+(the run's settings, never resigning) and the run's opponent play on from the position where
+corvid resigned, to the end (two passes, Tromp-Taylor). One line per game, and the W-D-L of
+the games played on: a win or jigo there is a point the resignation gave away. --json:
+{"games": n, "wins": w, "draws": d, "losses": l} last.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import shlex
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from _common import emit_json  # also puts the repository on sys.path
@@ -44,6 +55,45 @@ def values(sgf: Path, moves: int, me: int, cfg: GtpConfig, seed: int) -> list[fl
     return out
 
 
+def play_on(run: Path, resigned: list[tuple[dict[str, Any], int]], seed: int
+            ) -> list[float]:
+    """corvid's result in each resigned game played on from its resignation."""
+    from sgfmill import sgf
+
+    from servers.arena.gtp import ALIASES
+    from servers.arena.players import parse_player
+    from servers.gtp.match import MatchConfig, play_game
+    from servers.gtp.process import EngineProcess
+
+    out = []
+    for k, (g, me) in enumerate(resigned):
+        game = sgf.Sgf_game.from_bytes((run / g["record"]).read_bytes())
+        size = game.get_size()
+        moves = []
+        for node in game.get_main_sequence()[1:]:
+            colour, rc = node.get_move()
+            if colour is not None:  # sgfmill's (row from the bottom, col) -> (col, row)
+                moves.append((0 if colour == "b" else 1, None if rc is None else (rc[1], rc[0])))
+        players = [parse_player(spec, aliases=ALIASES) for spec in g["specs"]]
+        players[me] = players[me].with_setting("resign_threshold", "0")
+        argv = [shlex.join(pl.argv(["gtp"], seed=seed + k)) for pl in players]
+        cfg = MatchConfig(size=size, komi=game.get_komi(), timeout=600.0)
+        engines = [EngineProcess(cmd, label) for cmd, label in zip(argv, g["players"],
+                                                                  strict=True)]
+        try:
+            result = play_game(engines[0], engines[1], cfg, opening=moves)
+        finally:
+            for e in engines:
+                e.close()
+        r = 0.5 if result.winner is None else float(result.winner == me)
+        if result.reason not in ("score", "resign"):
+            r = float("nan")
+        print(f"{g['record']:<22} {'BW'[me]:>2} resigned after {len(moves):>3} moves; "
+              f"played on: {result.result_text} ({result.reason}), corvid {r:g}", flush=True)
+        out.append(r)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -51,6 +101,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--games", type=int, default=8, help="lost games to value (the first N)")
     p.add_argument("--playouts", type=int, default=10000, help="playouts per position")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--play-on", action="store_true",
+                   help="play the resigned games on from the resignation instead")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     index = args.run / "games.jsonl"
@@ -64,10 +116,22 @@ def main(argv: list[str] | None = None) -> int:
             me = g["players"].index("corvid")
             if g["result"][me] == 0.0 and g.get("record"):
                 lost.append((g, me))
+    if args.play_on:
+        lost = [(g, me) for g, me in lost if g.get("reason") == "resign"]
     lost = lost[:args.games]
     if not lost:
-        print(f"go_losses: no lost game of corvid in {index}", file=sys.stderr)
+        what = "resigned" if args.play_on else "lost"
+        print(f"go_losses: no {what} game of corvid in {index}", file=sys.stderr)
         return 2
+    if args.play_on:
+        res = play_on(args.run, lost, args.seed)
+        wins, draws = res.count(1.0), res.count(0.5)
+        losses = res.count(0.0)
+        print(f"({len(res)} resigned games played on: {wins}-{draws}-{losses}"
+              f"{'' if wins + draws + losses == len(res) else ', the rest unfinished'})")
+        if args.json:
+            emit_json({"games": len(res), "wins": wins, "draws": draws, "losses": losses})
+        return 0
     cfg = GtpConfig(playouts=args.playouts, warmup=False)
     lost_at, collapse, worst = [], [], []
     print(f"{'game':<22} {'as':>2} {'moves':>5} {'best<20':>7} {'last>=.4':>8} "

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -13,6 +13,7 @@ import structlog
 
 from protocols.gtp import (
     RemoteProtocolError,
+    Vertex,
     format_score,
     format_vertex,
     parse_score,
@@ -71,15 +72,23 @@ def setup_engine(engine: EngineProcess, cfg: MatchConfig) -> None:
 
 
 def play_game(black: EngineProcess, white: EngineProcess, cfg: MatchConfig,
-              scorer: EngineProcess | None = None) -> GameResult:
-    """Play one game from an empty board. Never raises for an engine's misbehaviour: it
-    loses the game (the exception's message is the result's ``detail``)."""
+              scorer: EngineProcess | None = None,
+              opening: Sequence[tuple[int, Vertex]] = ()) -> GameResult:
+    """Play one game from an empty board, or on from the position after ``opening`` (moves
+    as (colour, vertex), told to both engines and kept as the game's first moves). Never
+    raises for an engine's misbehaviour: it loses the game (the exception's message is the
+    result's ``detail``). An illegal opening is a ValueError."""
     engines = (black, white)
     board = RefereeBoard(cfg.size, cfg.komi)
     result = GameResult(black.label, white.label, None, "", None)
     clocks = [cfg.main_time, cfg.main_time]
     max_moves = cfg.max_moves or 3 * cfg.size * cfg.size
     colour = BLACK
+    for c, vertex in opening:
+        if not board.play(c, vertex):
+            raise ValueError(f"illegal opening move {COLOUR_LETTER[c]} {format_vertex(vertex)}")
+        result.moves.append((c, vertex))
+        colour = 1 - c
 
     def lose(loser: int, reason: str, detail: str) -> GameResult:
         result.winner = 1 - loser
@@ -93,6 +102,12 @@ def play_game(black: EngineProcess, white: EngineProcess, cfg: MatchConfig,
     for c in (BLACK, WHITE):
         try:
             setup_engine(engines[c], cfg)
+            for mc, vertex in result.moves:
+                r = engines[c].command("play", COLOUR_LETTER[mc], format_vertex(vertex),
+                                       timeout=cfg.timeout)
+                if not r.ok:
+                    return lose(c, "protocol", f"{engines[c].label} refused the opening move "
+                                f"{format_vertex(vertex)}: {r.text}")
         except EngineTimeout as e:
             return lose(c, "timeout", str(e))
         except (EngineError, RemoteProtocolError) as e:

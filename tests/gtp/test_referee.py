@@ -54,6 +54,30 @@ def test_external_scorer_decides_a_finished_game() -> None:
     assert (r.winner, r.score, r.result_text) == (BLACK, 3.5, "B+3.5")
 
 
+def test_a_game_played_on_from_an_opening() -> None:
+    """The opening's moves are told to both engines and kept; play goes on with the colour
+    after its last move (white here), and the board after them is scored."""
+    b, w = fake("pass"), fake("pass")
+    try:
+        r = play_game(b, w, MatchConfig(size=9, komi=7.0), opening=[(BLACK, (4, 4))])
+    finally:
+        b.close(0.5)
+        w.close(0.5)
+    assert r.moves == [(BLACK, (4, 4)), (WHITE, None), (BLACK, None)]
+    assert (r.winner, r.reason, r.score) == (BLACK, "score", 74.0)  # 81 points - komi 7
+    b, w = fake("pass"), fake("refuse")
+    try:
+        r = play_game(b, w, MatchConfig(size=9, komi=7.0), opening=[(BLACK, (4, 4))])
+        assert (r.winner, r.reason) == (BLACK, "protocol")
+        assert "refused the opening move E5" in r.detail
+        with pytest.raises(ValueError, match="illegal opening move w E5"):
+            play_game(b, w, MatchConfig(size=9, komi=7.0),
+                      opening=[(BLACK, (4, 4)), (WHITE, (4, 4))])
+    finally:
+        b.close(0.5)
+        w.close(0.5)
+
+
 def test_illegal_move_loses() -> None:
     r = game("a1", "pass")
     assert (r.winner, r.reason, r.result_text) == (WHITE, "illegal", "W+F")
