@@ -35,6 +35,7 @@ import numpy as np
 from _common import emit_json  # also puts the repository on sys.path
 
 from clients.gtp.config import GtpConfig
+from clients.logs import setup_logging
 from clients.gtp.knowledge import prepare_state
 from clients.gtp.player import make_core
 from search.budget import Budget
@@ -105,6 +106,7 @@ def main(argv: list[str] | None = None) -> int:
                    help="play the resigned games on from the resignation instead")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
+    setup_logging("warning")
     index = args.run / "games.jsonl"
     if not index.is_file():
         print(f"go_losses: {index} not found (a bench/go_strength.py run?)", file=sys.stderr)
