@@ -35,9 +35,9 @@ import numpy as np
 from _common import emit_json  # also puts the repository on sys.path
 
 from clients.gtp.config import GtpConfig
-from clients.logs import setup_logging
 from clients.gtp.knowledge import prepare_state
 from clients.gtp.player import make_core
+from clients.logs import setup_logging
 from search.budget import Budget
 from training.go.label import position_at
 
