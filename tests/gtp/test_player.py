@@ -10,7 +10,7 @@ import pytest
 
 from clients.config import ConfigError, load_config
 from clients.gtp.board import Board
-from clients.gtp.config import GtpConfig
+from clients.gtp.config import GtpConfig, load_gtp_config
 from clients.gtp.engine import GtpEngine, MoveRequest
 from clients.gtp.player import SearchPlayer, uct_config
 from games.go import vertex_to_point
@@ -134,8 +134,8 @@ def test_ladder_priors_reach_the_search() -> None:
         edges = player.core.root_edges()
         n0.append(float(edges["N0"][list(edges["move"]).index(vertex_to_point("E4", 9))]))
     assert n0[1] == n0[0] + 30.0
-    assert load_config(GtpConfig, overrides=["preset=v1", "ladder_priors=true"]).ladder_priors
-    assert not load_config(GtpConfig, overrides=["preset=v1"]).ladder_priors
+    assert load_gtp_config(overrides=["preset=v1", "ladder_priors=true"]).ladder_priors
+    assert not load_gtp_config(overrides=["preset=v1"]).ladder_priors
 
 
 def test_board_copy_is_independent() -> None:
@@ -245,8 +245,6 @@ def test_last_good_reply_plays_and_needs_the_compiled_tree() -> None:
 
 
 def test_last_good_reply_is_on_by_default_where_it_can_run() -> None:
-    from clients.gtp.config import load_gtp_config
-
     assert load_gtp_config().lgrf_level == 2
     for other in (["core=flat"], ["compiled=false"], ["core=abucb"]):
         cfg = load_gtp_config(overrides=other)  # auto: off there, not an error
@@ -256,8 +254,6 @@ def test_last_good_reply_is_on_by_default_where_it_can_run() -> None:
 
 
 def test_preset_v1_is_the_wave_1_engine_beneath_the_settings_given() -> None:
-    from clients.gtp.config import load_gtp_config
-
     v1 = load_gtp_config(overrides=["preset=v1"])
     assert (v1.compiled, v1.lgrf_level, v1.score_weight, v1.playout_policy) == (False, 0, 0, 2)
     assert not uct_config(v1).rave_mse
