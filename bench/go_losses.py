@@ -126,6 +126,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"go_losses: no {what} game of corvid in {index}", file=sys.stderr)
         return 2
     if args.play_on:
+        if any("specs" not in g for g, _ in lost):
+            print(f"go_losses: {index} does not name the players' settings (specs); "
+                  "--play-on needs a run of the arena's bench/go_strength.py", file=sys.stderr)
+            return 2
         res = play_on(args.run, lost, args.seed)
         wins, draws = res.count(1.0), res.count(0.5)
         losses = res.count(0.0)

@@ -8,8 +8,8 @@ formulas and the same order of random draws (tests grow both trees from one rand
 compare them): RAVE with β = sqrt(k / (3 n + k)) or per child (``search.uct.rave_beta``),
 priors as pseudo-counts on the UCT and RAVE statistics, the grandfather prior, progressive
 widening in prior order, per-seat values, tree reuse between moves, the final move by visits
-(or mean). :class:`search.uct.UCT` stays the
-reference and the core for info sets and other moves.
+(or mean). :class:`search.uct.UCT` stays the reference and the core for info sets and other
+moves.
 
 The tree
 --------

@@ -30,8 +30,8 @@ _POOL_ERRORS = (RuntimeError, TimeoutError, OSError, zmq.ZMQError)
 
 def uct_config(cfg: GtpConfig) -> UCTConfig:
     return UCTConfig(rave=cfg.rave, rave_k=cfg.rave_k, rave_mse=cfg.rave_mse, c=cfg.c,
-                     priors=cfg.priors,
-                     reuse=cfg.reuse, grandfather=cfg.grandfather, tree_mb=cfg.tree_mb)
+                     priors=cfg.priors, reuse=cfg.reuse, grandfather=cfg.grandfather,
+                     tree_mb=cfg.tree_mb)
 
 
 def core_spec(cfg: GtpConfig) -> tuple[CoreName, msgspec.Struct]:
