@@ -59,26 +59,24 @@ def values(sgf: Path, moves: int, me: int, cfg: GtpConfig, seed: int) -> list[fl
 def play_on(run: Path, resigned: list[tuple[dict[str, Any], int]], seed: int
             ) -> list[float]:
     """corvid's result in each resigned game played on from its resignation."""
-    from sgfmill import sgf
-
+    from games.go import BLACK, PASS, row_col
     from servers.arena.gtp import ALIASES
     from servers.arena.players import parse_player
     from servers.gtp.match import MatchConfig, play_game
     from servers.gtp.process import EngineProcess
+    from training.go.dataset import replay
 
     out = []
     for k, (g, me) in enumerate(resigned):
-        game = sgf.Sgf_game.from_bytes((run / g["record"]).read_bytes())
-        size = game.get_size()
-        moves = []
-        for node in game.get_main_sequence()[1:]:
-            colour, rc = node.get_move()
-            if colour is not None:  # sgfmill's (row from the bottom, col) -> (col, row)
-                moves.append((0 if colour == "b" else 1, None if rc is None else (rc[1], rc[0])))
+        start, history = replay((run / g["record"]).read_bytes())
+        size = start.size
+        # the referee's colours (0 black) and vertices ((col, row); None for a pass)
+        moves = [(0 if c == BLACK else 1, None if p == PASS else row_col(size, p)[::-1])
+                 for c, p in history]
         players = [parse_player(spec, aliases=ALIASES) for spec in g["specs"]]
         players[me] = players[me].with_setting("resign_threshold", "0")
         argv = [shlex.join(pl.argv(["gtp"], seed=seed + k)) for pl in players]
-        cfg = MatchConfig(size=size, komi=game.get_komi(), timeout=600.0)
+        cfg = MatchConfig(size=size, komi=start.komi, timeout=600.0)
         engines = [EngineProcess(cmd, label) for cmd, label in zip(argv, g["players"],
                                                                   strict=True)]
         try:
