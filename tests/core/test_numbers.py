@@ -38,16 +38,19 @@ def test_ucb1_tuned_index_hand_computed(n: float, s: float, s2: float, total: in
 
 
 # -- RAVE β = sqrt(k / (3 n + k)) -------------------------------------------------------------
+def _choose(N: list[float], W: list[float], RN: list[float], RW: list[float], n: float,
+            k: float = 1000.0, mse: bool = False) -> int:
+    """The child that ``_select_child`` picks with RAVE, c = 0, among all the children
+    (visits N, value sums W, RAVE visits RN and sums RW) of a node visited n times."""
+    return int(_select_child(np.array(N), np.array(W), np.array(RN), np.array(RW),
+                             np.zeros(0, dtype=np.int64), n, 0.0, k, True, mse, 0.5))
+
+
 def _rave_choice(n: float, k: float) -> int:
     """Two children, both visited 10 times and RAVE-credited 10 times: child 0 has Q 0.6 and
     Q_RAVE 0.2, child 1 has Q 0.4 and Q_RAVE 0.8. With c = 0, child 1 wins iff
     0.4 + 0.4 β > 0.6 - 0.4 β, i.e. β > 1/4, i.e. k / (3n + k) > 1/16, i.e. n < 5 k."""
-    N = np.array([10.0, 10.0])
-    W = np.array([6.0, 4.0])
-    RN = np.array([10.0, 10.0])
-    RW = np.array([2.0, 8.0])
-    return int(_select_child(N, W, RN, RW, np.zeros(0, dtype=np.int64), n, 0.0, k, True, False,
-                             0.5))
+    return _choose([10.0, 10.0], [6.0, 4.0], [10.0, 10.0], [2.0, 8.0], n, k)
 
 
 @pytest.mark.parametrize("k", [100.0, 1000.0])
@@ -60,14 +63,9 @@ def test_rave_beta_switches_exactly_at_n_equal_5k(k: float) -> None:
 
 def test_rave_alone_for_a_child_never_visited_but_credited() -> None:
     # child 0: Q 0.55 from 10 visits; child 1: no visit of its own, Q_RAVE 0.6 from 5 credits
-    N = np.array([10.0, 0.0])
-    W = np.array([5.5, 0.0])
-    RN = np.array([10.0, 5.0])
-    RW = np.array([5.5, 3.0])
-    none = np.zeros(0, dtype=np.int64)
-    assert _select_child(N, W, RN, RW, none, 10.0, 0.0, 1000.0, True, False, 0.5) == 1
-    RW[1] = 2.5  # Q_RAVE 0.5 < 0.55
-    assert _select_child(N, W, RN, RW, none, 10.0, 0.0, 1000.0, True, False, 0.5) == 0
+    assert _choose([10.0, 0.0], [5.5, 0.0], [10.0, 5.0], [5.5, 3.0], 10.0) == 1
+    # Q_RAVE 0.5 < 0.55
+    assert _choose([10.0, 0.0], [5.5, 0.0], [10.0, 5.0], [5.5, 2.5], 10.0) == 0
 
 
 def test_rave_mse_schedule_is_per_child() -> None:
@@ -78,13 +76,9 @@ def test_rave_mse_schedule_is_per_child() -> None:
     assert rave_beta(5.0, 1000.0, 1000.0, 1000.0, True) == pytest.approx(1 / 3)
     assert rave_beta(5.0, 2.0, 200.0, 1000.0, True) == pytest.approx(200 / 202.4)
     assert rave_beta(5.0, 2.0, 200.0, 5.0, False) == pytest.approx(0.5)  # sqrt(5 / 20)
-    N = np.array([1000.0, 2.0])
-    W = np.array([600.0, 0.0])
-    RN = np.array([1000.0, 200.0])
-    RW = np.array([600.0, 180.0])
-    none = np.zeros(0, dtype=np.int64)
-    assert _select_child(N, W, RN, RW, none, 1e5, 0.0, 1000.0, True, True, 0.5) == 1
-    assert _select_child(N, W, RN, RW, none, 1e5, 0.0, 1000.0, True, False, 0.5) == 0
+    children = ([1000.0, 2.0], [600.0, 0.0], [1000.0, 200.0], [600.0, 180.0])
+    assert _choose(*children, 1e5, mse=True) == 1
+    assert _choose(*children, 1e5, mse=False) == 0
 
 
 # -- priors as pseudo-counts, on the RAVE statistics too ------------------------------------
