@@ -1409,11 +1409,15 @@ def k_playout_record(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray,
     return sc, k, s
 
 
+# the ladder rows of k_prior_sums' (wins, visits) table (games.go.priors.weight_table)
+W_LADDER_ESCAPE, W_LADDER_ATARI = 12, 13
+
+
 @njit(cache=True)
 def prior_reads_ladders(Wt: np.ndarray) -> bool:
     """Does the (wins, visits) table of :func:`k_prior_sums` give a ladder row visits (so
     that :func:`k_features` must read ladders)?"""
-    return bool(Wt[12, 1] > 0 or Wt[13, 1] > 0)
+    return bool(Wt[W_LADDER_ESCAPE, 1] > 0 or Wt[W_LADDER_ATARI, 1] > 0)
 
 
 @njit(cache=True)
@@ -1442,8 +1446,8 @@ def k_prior_sums(F: np.ndarray, Wt: np.ndarray, wins: np.ndarray, visits: np.nda
             9 if empty and (line == 3 or line == 4) else -1,
             10 if dist == 1 else -1,
             11 if dist == 2 else -1,
-            12 if F[i, F_LADDER_ESCAPE] > 0 else -1,
-            13 if F[i, F_LADDER_ATARI] > 0 else -1,
+            W_LADDER_ESCAPE if F[i, F_LADDER_ESCAPE] > 0 else -1,
+            W_LADDER_ATARI if F[i, F_LADDER_ATARI] > 0 else -1,
         )
         for r in rows:
             if r >= 0:
