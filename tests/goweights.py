@@ -10,8 +10,10 @@ from games.go import GoState, score_string
 from games.go.sgf import to_sgf
 
 
-def random_games(directory: Path, games: int = 6, seed: int = 0) -> Path:
-    """Games of uniformly random legal moves (the contract's, so no eye is filled)."""
+def random_games(directory: Path, games: int = 6, seed: int = 0,
+                 names: tuple[str, str] | None = None) -> Path:
+    """Games of uniformly random legal moves (the contract's, so no eye is filled); with
+    ``names``, the records name the players, black and white swapping from game to game."""
     rng = np.random.default_rng(seed)
     directory.mkdir(parents=True, exist_ok=True)
     for g in range(games):
@@ -20,8 +22,9 @@ def random_games(directory: Path, games: int = 6, seed: int = 0) -> Path:
             moves = s.legal_moves()
             s.play(moves[int(rng.integers(len(moves) - 1))] if len(moves) > 1 else moves[0])
         s.pass_move()
-        (directory / f"game-{g + 1:05d}.sgf").write_bytes(to_sgf(s, result=score_string(
-            s.score())))
+        black, white = (names if g % 2 == 0 else names[::-1]) if names else (None, None)
+        (directory / f"game-{g + 1:05d}.sgf").write_bytes(to_sgf(
+            s, black_name=black, white_name=white, result=score_string(s.score())))
     return directory
 
 

@@ -20,7 +20,7 @@ from games.go.weights import load_weights
 from tests.goweights import make_weights, random_games
 from tests.paths import REPO
 from training.go.dataset import build_contests, load_contests, sgf_files
-from training.go.learn import FeatureIndex, playout_view
+from training.go.learn import FeatureIndex, learn_weights, playout_view
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +42,27 @@ def test_contests_are_the_legal_moves_with_the_move_played(tmp_path: Path) -> No
     assert load_contests(files, cache).feats.tolist() == c.feats.tolist()  # from the cache
     half = c.subset(c.game == 1)
     assert half.positions == int((c.game == 1).sum()) and half.starts[0] == 0
+
+
+def test_contests_of_one_named_player(tmp_path: Path) -> None:
+    files = sgf_files(random_games(tmp_path, games=2, names=("gnugo", "corvid")))
+    every = build_contests(files)
+    gnugo = build_contests(files, player="gnugo")
+    corvid = build_contests(files, player="corvid")
+    assert gnugo.positions + corvid.positions == every.positions
+    assert 0.4 < gnugo.positions / every.positions < 0.6
+    # game 1: gnugo is black, so its first contest is the opening position; game 2: white
+    assert gnugo.feats[:gnugo.starts[1]].tolist() == every.feats[:every.starts[1]].tolist()
+    second = int(np.flatnonzero(every.game == 1)[1])  # white's first move of game 2
+    first_g2 = int(np.flatnonzero(gnugo.game == 1)[0])
+    assert (gnugo.feats[gnugo.starts[first_g2]:gnugo.starts[first_g2 + 1]].tolist()
+            == every.feats[every.starts[second]:every.starts[second + 1]].tolist())
+    assert build_contests(files, player="nobody").positions == 0
+    cache = tmp_path / "c.npz"
+    assert load_contests(files, cache, "gnugo").positions == gnugo.positions
+    assert load_contests(files, cache).positions == every.positions  # the key names the player
+    with pytest.raises(ValueError, match="no moves of a player named 'nobody'"):
+        learn_weights([tmp_path], tmp_path / "w.npz", player="nobody", log=lambda m: None)
 
 
 def test_playout_view_and_feature_ids() -> None:

@@ -52,6 +52,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="virtual wins and losses per feature (default 1)")
     q.add_argument("--test-share", type=float, default=0.1,
                    help="share of the games (the last ones) held out (default 0.1)")
+    q.add_argument("--player", metavar="NAME",
+                   help="learn only the moves of the side the records name NAME (SGF PB/PW), "
+                        "e.g. gnugo in the records of bench/go_strength.py (default: every "
+                        "move)")
     q.set_defaults(func=run_learn_command)
     b = sub.add_parser("balance", help="tune the playout policy's weights by simulation "
                        "balancing", description=BALANCE,
@@ -110,10 +114,14 @@ priors and of the playout policy, by minorization-maximization, on every positio
 games in --games (each a directory of .sgf files, e.g. from `corvid learn go selfplay`), and write
 them to --out (.npz, with its manifest beside it as .json: data, command, date, figures).
 The features of the positions are kept in DIR/contests.npz for the next run. The last
---test-share of the games is held out and the prediction rate on it reported.
+--test-share of the games is held out and the prediction rate on it reported. With
+--player NAME only the moves of the side named NAME are learned: the records of
+bench/go_strength.py (RUN/sgf) hold games of corvid against GNU Go, of which only GNU Go's
+moves are worth imitating.
 
-Example:
+Examples:
   corvid learn go learn --games data/gnugo10 --out games/go/data/weights-9x9.npz
+  corvid learn go learn --games runs/s1/sgf --games runs/s2/sgf --player gnugo --out w.npz
 """
 
 
@@ -236,7 +244,7 @@ def run_learn_command(args: argparse.Namespace) -> int:
     command = _command("learn")
     try:
         w = learn_weights(args.games, args.out, iterations=args.iterations, prior=args.prior,
-                          test_share=args.test_share, command=command,
+                          test_share=args.test_share, player=args.player, command=command,
                           log=lambda m: print(m, flush=True))
     except ValueError as e:
         print(f"corvid learn go learn: {e}", file=sys.stderr)

@@ -5,7 +5,9 @@ and corvid only clean up dead stones) becomes one contest: the candidates are th
 legal moves (``GoState.legal_moves()``: legal points not filling the mover's own true eye,
 then PASS), each described by :func:`games.go.features.k_move_features` with its pattern
 made canonical (:func:`games.go.patterns.canonical20`), and the winner is the move played.
-A move that is not a candidate (an eye filled) leaves its position out.
+A move that is not a candidate (an eye filled) leaves its position out. With a ``player``
+name, only the moves of the side the record names so (SGF ``PB``/``PW``) become contests: the
+GNU Go moves of games against GNU Go, say, not its opponent's.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+from sgfmill import sgf
 
 from games.go import PASS, GoState
 from games.go import features as F
@@ -63,16 +66,26 @@ def replay(data: bytes) -> tuple[GoState, list[tuple[int, int]]]:
     return s, list(final.history)
 
 
-def game_contests(data: bytes) -> tuple[list[np.ndarray], list[int]]:
-    """(features of each position's candidates, index of the move played) for one game."""
+def player_colours(data: bytes, player: str) -> set[int]:
+    """The colours (1 black, 2 white) that the SGF record's PB / PW name ``player``."""
+    root = sgf.Sgf_game.from_bytes(data).get_root()
+    return {colour for colour, prop in ((1, "PB"), (2, "PW"))
+            if root.has_property(prop) and root.get(prop) == player}
+
+
+def game_contests(data: bytes, player: str | None = None
+                  ) -> tuple[list[np.ndarray], list[int]]:
+    """(features of each position's candidates, index of the move played) for one game: of
+    every move, or of the moves of the side named ``player``."""
     s, history = replay(data)
+    movers = {1, 2} if player is None else player_colours(data, player)
     canon = canonical20()
     out: list[np.ndarray] = []
     chosen: list[int] = []
     for colour, p in history:
         s.to_play = colour
         moves = s.legal_moves()
-        if p in moves:
+        if colour in movers and p in moves:
             arr = np.asarray(moves, dtype=np.int32)
             f = np.zeros((len(arr), F.NG), dtype=np.int32)
             F.k_move_features(s._b, colour, arr, f)  # noqa: SLF001
@@ -90,13 +103,13 @@ def sgf_files(directory: Path) -> list[Path]:
     return sorted(directory.glob("*.sgf"))
 
 
-def build_contests(files: list[Path]) -> Contests:
+def build_contests(files: list[Path], player: str | None = None) -> Contests:
     feats: list[np.ndarray] = []
     starts = [0]
     chosen: list[int] = []
     game: list[int] = []
     for g, path in enumerate(files):
-        fs, ch = game_contests(path.read_bytes())
+        fs, ch = game_contests(path.read_bytes(), player)
         for f, c in zip(fs, ch, strict=True):
             chosen.append(starts[-1] + c)
             starts.append(starts[-1] + len(f))
@@ -117,15 +130,16 @@ def files_digest(files: list[Path]) -> str:
     return h.hexdigest()[:16]
 
 
-def load_contests(files: list[Path], cache: Path | None = None) -> Contests:
-    """:func:`build_contests`, kept in ``cache`` (an .npz, rebuilt when the games or the
-    features version change)."""
-    key = f"{FEATURES_VERSION}-{files_digest(files)}"
+def load_contests(files: list[Path], cache: Path | None = None, player: str | None = None
+                  ) -> Contests:
+    """:func:`build_contests`, kept in ``cache`` (an .npz, rebuilt when the games, the player
+    or the features version change)."""
+    key = f"{FEATURES_VERSION}-{files_digest(files)}-{player or ''}"
     if cache is not None and cache.exists():
         with np.load(cache) as z:
             if str(z["key"]) == key:
                 return Contests(z["feats"], z["starts"], z["chosen"], z["game"])
-    c = build_contests(files)
+    c = build_contests(files, player)
     if cache is not None:
         tmp = cache.with_suffix(".tmp.npz")
         np.savez_compressed(tmp, key=key, feats=c.feats, starts=c.starts, chosen=c.chosen,

@@ -147,15 +147,19 @@ def far_gamma(contests: Contests, fit: Fit) -> float:
 
 
 def learn_weights(dirs: list[Path], out: Path, *, iterations: int = 30, prior: float = 1.0,
-                  test_share: float = 0.1, command: str = "",
+                  test_share: float = 0.1, player: str | None = None, command: str = "",
                   log: Callable[[str], None] = print) -> GoWeights:
-    """Fit both models on the games in ``dirs`` and write the weights file ``out``."""
+    """Fit both models on the games in ``dirs`` (the moves of every side, or of the side
+    named ``player``) and write the weights file ``out``."""
     files = [f for d in dirs for f in sgf_files(d)]
     if not files:
         raise ValueError(f"no .sgf games in {', '.join(map(str, dirs))}")
-    parts = [load_contests(sgf_files(d), d / "contests.npz") for d in dirs]
+    parts = [load_contests(sgf_files(d), d / "contests.npz", player) for d in dirs]
     contests = _concat(parts)
-    n_games = int(contests.game.max()) + 1 if contests.positions else 0
+    if not contests.positions:
+        named = f" of a player named {player!r} (SGF PB/PW)" if player else ""
+        raise ValueError(f"no moves{named} to learn in {len(files)} games")
+    n_games = int(contests.game.max()) + 1
     cut = n_games - int(round(test_share * n_games))
     train = contests.subset(contests.game < cut)
     test = contests.subset(contests.game >= cut)
@@ -169,7 +173,8 @@ def learn_weights(dirs: list[Path], out: Path, *, iterations: int = 30, prior: f
     far = far_gamma(train, playout_fit)
     manifest: dict[str, Any] = {
         "data": {"games": len(files), "directories": [str(d) for d in dirs],
-                 "digest": files_digest(files), "positions": contests.positions},
+                 "digest": files_digest(files), "positions": contests.positions,
+                 "player": player},
         "command": command,
         "seed": None,  # MM is deterministic
         "date": datetime.date.today().isoformat(),
