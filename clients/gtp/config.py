@@ -67,11 +67,12 @@ class GtpConfig(msgspec.Struct, frozen=True):
     margin_below: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.5
     # learned knowledge (clients.gtp.knowledge): the weights file of `corvid learn go learn`
     # ("" = the bundled games/go/data/weights-9x9.npz), read when policy 3 or the learned
-    # priors use it; the learned priors replace the heuristic ones: every move starts with
-    # prior_visits pseudo-visits at a value from prior_low (least likely) to prior_high
-    # (most likely), by (gamma / max gamma) ** prior_tau (games.go.priors.LearnedPriors)
+    # priors use it; the learned priors (on by default) replace the heuristic ones: every move
+    # starts with prior_visits pseudo-visits at a value from prior_low (least likely) to
+    # prior_high (most likely), by (gamma / max gamma) ** prior_tau
+    # (games.go.priors.LearnedPriors); false: the heuristic priors above
     weights: str = ""
-    learned_priors: bool = False
+    learned_priors: bool = True
     prior_visits: Annotated[float, msgspec.Meta(gt=0)] = 20.0
     prior_low: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.3
     prior_high: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.9

@@ -61,8 +61,9 @@ def test_a_weights_file_that_does_not_load_is_refused(weights_file: Path,
         load_knowledge(load_config(GtpConfig, overrides=[
             f"weights={tmp_path / 'missing.npz'}", "playout_policy=3"]))
     # not needed, not read
-    assert load_knowledge(load_config(GtpConfig, overrides=["weights=/nowhere.npz"])) is None
-    e = engine(weights=str(tmp_path / "missing.npz"))
+    assert load_knowledge(load_config(GtpConfig, overrides=[
+        "weights=/nowhere.npz", "learned_priors=false"])) is None
+    e = engine(weights=str(tmp_path / "missing.npz"), learned_priors=False)
     assert talk(e, "corvid-param learned_priors 1").startswith(b"? invalid parameter: weights")
     assert talk(e, f"corvid-param weights {weights_file}\ncorvid-param learned_priors 1") == \
         b"= \n\n= \n\n"

@@ -13,7 +13,7 @@ from clients.gtp.board import Board
 from clients.gtp.config import GtpConfig, load_gtp_config
 from clients.gtp.engine import GtpEngine, MoveRequest
 from clients.gtp.player import SearchPlayer, uct_config
-from games.go import vertex_to_point
+from games.go import PASS, vertex_to_point
 
 
 def engine(**cfg: object) -> GtpEngine:
@@ -110,7 +110,7 @@ def test_tree_reuse_across_moves() -> None:
 def test_prior_scale_reaches_the_search() -> None:
     counts = []
     for scale in (1.0, 4.0):
-        e = engine(default_size=9, prior_scale=scale, reuse=False)
+        e = engine(default_size=9, prior_scale=scale, reuse=False, learned_priors=False)
         talk(e, "boardsize 9\nplay b e5\ngenmove w")
         player = e.generator
         assert isinstance(player, SearchPlayer)
@@ -122,12 +122,13 @@ def test_prior_scale_reaches_the_search() -> None:
 
 def test_ladder_priors_reach_the_search() -> None:
     """With ladder_priors, white's escape at E4 into a ladder starts with 30 pseudo-visits
-    more (the penalty) at the root; v1 has it off."""
+    more (the penalty) at the root under the heuristic priors; v1 has it off."""
     script = ("boardsize 9\nplay b d5\nplay w e5\nplay b e6\nplay w pass\nplay b f4\n"
               "play w pass\nplay b f5\ngenmove w")
     n0 = []
     for on in (False, True):
-        e = engine(default_size=9, ladder_priors=on, reuse=False, playouts=50)
+        e = engine(default_size=9, ladder_priors=on, reuse=False, playouts=50,
+                   learned_priors=False)
         talk(e, script)
         player = e.generator
         assert isinstance(player, SearchPlayer)
@@ -136,6 +137,26 @@ def test_ladder_priors_reach_the_search() -> None:
     assert n0[1] == n0[0] + 30.0
     assert load_gtp_config(overrides=["preset=v1", "ladder_priors=true"]).ladder_priors
     assert not load_gtp_config(overrides=["preset=v1"]).ladder_priors
+
+
+def test_learned_priors_are_the_default_and_v1_has_the_heuristic_ones() -> None:
+    """By default every point at the root starts with the prior_visits pseudo-visits of the
+    bundled learned priors; preset=v1 (and learned_priors=false) keeps the heuristic
+    priors, whose pseudo-visits differ from move to move."""
+    assert load_gtp_config().learned_priors
+    assert not load_gtp_config(overrides=["preset=v1"]).learned_priors
+    e = engine(default_size=9, reuse=False, playouts=50)
+    talk(e, "boardsize 9\nplay b e5\ngenmove w")
+    player = e.generator
+    assert isinstance(player, SearchPlayer)
+    edges = player.core.root_edges()
+    points = np.asarray(edges["move"]) != PASS
+    assert np.allclose(np.asarray(edges["N0"])[points], 20.0)
+    heuristic = engine(default_size=9, reuse=False, playouts=50, learned_priors=False)
+    talk(heuristic, "boardsize 9\nplay b e5\ngenmove w")
+    assert isinstance(heuristic.generator, SearchPlayer)
+    assert not np.allclose(np.asarray(heuristic.generator.core.root_edges()["N0"])[points],
+                           20.0)
 
 
 def test_board_copy_is_independent() -> None:
