@@ -15,11 +15,13 @@ from clients.config import add_config_arguments
 from clients.gtp.config import GtpConfig, load_gtp_config, preset_help
 
 DESCRIPTION = """\
-A Go engine speaking GTP 2 on stdin/stdout: UCT with RAVE and priors over the fast playouts of
-games.go, tree reuse between moves, Tromp-Taylor-safe passing and dead-stone cleanup (CGOS),
-resignation, and time management from time_settings / time_left / kgs-time_settings that
-keeps a reserve so it never loses on time. Nothing but GTP is written to stdout; logs go to
-stderr (or --log-file, a global option given before `gtp`).
+A Go engine speaking GTP 2 on stdin/stdout: UCT with RAVE and learned priors (move-pattern
+ratings fitted to GNU Go's moves; `weights` loads another file, learned_priors=false gives the
+heuristic priors) over the fast playouts of games.go, tree reuse between moves,
+Tromp-Taylor-safe passing and dead-stone cleanup (CGOS), resignation, and time management from
+time_settings / time_left / kgs-time_settings that keeps a reserve so it never loses on time.
+Nothing but GTP is written to stdout; logs go to stderr (or --log-file, a global option given
+before `gtp`).
 
 Settings: a TOML file with --config, --set key=value, or the GTP command
 `corvid-param key value` at runtime; all of them with their defaults are listed at the end

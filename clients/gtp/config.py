@@ -42,10 +42,11 @@ class GtpConfig(msgspec.Struct, frozen=True):
     rave_mse: bool = False
     c: float = 0.0
     priors: bool = True
-    # times the equivalent experience (pseudo-visits) of games.go.priors.PriorWeights
+    # the heuristic priors (with learned_priors=false): times the equivalent experience
+    # (pseudo-visits) of games.go.priors.PriorWeights, and reading ladders: an escape from
+    # atari that a ladder catches gets (0 wins, 30 visits) more, an atari on a group that a
+    # ladder captures (15, 15)
     prior_scale: Annotated[float, msgspec.Meta(gt=0)] = 1.0
-    # the heuristic priors read ladders: an escape from atari that a ladder catches gets
-    # (0 wins, 30 visits) more, an atari on a group that a ladder captures (15, 15)
     ladder_priors: bool = True
     reuse: bool = True
     grandfather: float = 10.0  # pseudo-visits a new node takes from its grandfather (0: off)
