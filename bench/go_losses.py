@@ -11,7 +11,8 @@ which the value was still 0.4 or more and the first after which it was below 0.2
 game was lost), and the largest drop across one of corvid's own moves. A search's value
 for the side to move runs a few hundredths high, so drops across one move of that size are
 noise; the drops that matter are tenths. --json: {"games": n, "lost_at": [...],
-"collapse": [...], "worst_own_drop": [...]} last.
+"collapse": [...], "worst_own_drop": [...]} last (collapse: the first move below 0.2 minus
+the last at 0.4 or more; negative when the value dipped below 0.2 before its last 0.4).
 
     python bench/go_losses.py RUN_DIR --play-on [--games 40] [--json]
 

@@ -77,7 +77,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
     prior_visits: Annotated[float, msgspec.Meta(gt=0)] = 20.0
     prior_low: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.3
     prior_high: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.9
-    prior_tau: Annotated[float, msgspec.Meta(gt=0)] = 0.5
+    prior_tau: Annotated[float, msgspec.Meta(gt=0)] = 0.25
     # pseudo-visits at the TD(0) local-shape value of the weights (corvid learn go td); 0: off
     td_visits: Annotated[float, msgspec.Meta(ge=0)] = 0.0
     # decisions

@@ -72,7 +72,7 @@ class LearnedPriors(NamedTuple):
     visits: float = 20.0  # pseudo-visits of every move (0: the heuristic priors instead)
     low: float = 0.3  # prior value of the least likely moves ...
     high: float = 0.9  # ... and of the most likely one
-    tau: float = 0.5  # r = (gamma / max gamma) ** tau
+    tau: float = 0.25  # r = (gamma / max gamma) ** tau
     td_visits: float = 0.0  # pseudo-visits at the TD(0) shape value sigma(phi theta), added
 
     def params(self) -> np.ndarray:
