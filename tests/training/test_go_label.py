@@ -36,4 +36,8 @@ def test_labels_resume_and_feed_the_mse_bench(tmp_path: Path) -> None:
     figures = json.loads(p.stdout.strip().splitlines()[-1])
     assert figures["positions"] == 3 and set(figures["mse"]) == {"2", "3"}
     assert all(0 <= v <= 1 for v in figures["mse"].values())
+    bad = subprocess.run([sys.executable, "bench/go_mse.py", "--labels", str(out), "--games",
+                          str(games), "--policies", "2,9"], cwd=REPO, capture_output=True,
+                         text=True, check=False)
+    assert bad.returncode == 2 and "from 0 to 5" in bad.stderr
     assert read_labels(tmp_path / "none.jsonl") == []
