@@ -33,5 +33,5 @@ def make_weights(tmp: Path, games: int = 6) -> Path:
 
     out = tmp / "weights.npz"
     learn_weights([random_games(tmp / "games", games)], out, iterations=2, test_share=0.2,
-                  command="test", log=lambda _m: None)
+                  large_min=2, command="test", log=lambda _m: None)
     return out

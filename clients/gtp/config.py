@@ -71,13 +71,16 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # priors use it; the learned priors (on by default) replace the heuristic ones: every move
     # starts with prior_visits pseudo-visits at a value from prior_low (least likely) to
     # prior_high (most likely), by (gamma / max gamma) ** prior_tau
-    # (games.go.priors.LearnedPriors); false: the heuristic priors above
+    # (games.go.priors.LearnedPriors); false: the heuristic priors above; large_patterns:
+    # the weights' large patterns (the stones within distance 3 of the move) rate the moves
+    # too (false: the 3x3 patterns and the other features only)
     weights: str = ""
     learned_priors: bool = True
     prior_visits: Annotated[float, msgspec.Meta(gt=0)] = 20.0
     prior_low: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.3
     prior_high: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.9
     prior_tau: Annotated[float, msgspec.Meta(gt=0)] = 0.25
+    large_patterns: bool = True
     # pseudo-visits at the TD(0) local-shape value of the weights (corvid learn go td); 0: off
     td_visits: Annotated[float, msgspec.Meta(ge=0)] = 0.0
     # decisions

@@ -38,7 +38,7 @@ def learned_priors(cfg: GtpConfig) -> LearnedPriors | None:
     if not cfg.learned_priors and cfg.td_visits <= 0:
         return None
     return LearnedPriors(cfg.prior_visits if cfg.learned_priors else 0.0, cfg.prior_low,
-                         cfg.prior_high, cfg.prior_tau, cfg.td_visits)
+                         cfg.prior_high, cfg.prior_tau, cfg.td_visits, cfg.large_patterns)
 
 
 def prepare_state(state: GoState, cfg: GtpConfig) -> None:

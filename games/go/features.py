@@ -27,6 +27,13 @@ EMPTY_AREA   no stone within Manhattan distance 3: the line, 1..4 (4 for the 4th
 PASS         (the PASS move only) 1, or 2 after the opponent's pass
 ===========  ======================================================================
 
+Large patterns (:func:`large_codes`, Coulom 2007's "shape" patterns, not a group: they have
+their own table): the stones within Manhattan distance 3 of the move (24 points: empty, the
+mover's, the opponent's, off the board; 2 bits each), canonical under the 8 symmetries (the
+least code), and the same for distance 2 (12 points, tagged with ``LARGE_R2``). A move's γ is
+multiplied by the γ of its distance-3 pattern if the table lists it, else by that of its
+distance-2 pattern if listed.
+
 Ladders (:func:`ladder_captured`): the defender, in atari, first escapes if any attacker
 group next to it is in atari (it captures); else it extends: three or more liberties escape,
 one (or an illegal extension) is captured, two let the attacker try each liberty in
@@ -64,17 +71,94 @@ from games.go.kernel import (
     ladder_captured,
     pattern20,
 )
+from games.go.patterns import square_symmetry
 
 LEVELS = K.LEVELS
 __all__ = [
     "G_ATARI", "G_CAPTURE", "G_DIST", "G_DIST2", "G_EMPTY_AREA", "G_ESCAPE", "G_EYE", "G_LINE",
     "G_PASS", "G_PATTERN", "G_SELF_ATARI", "GROUP_NAMES", "LADDER_DEPTH", "LADDER_NODES",
     "LEVELS", "NG", "atari_level", "capture_level", "coulom_distance", "distance_level",
-    "escape_level", "group_libs", "k_gammas", "k_learned_priors", "k_move_features",
-    "ladder_attack", "ladder_captured", "pattern20",
+    "escape_level", "group_libs", "k_gammas", "k_large_codes", "k_learned_priors",
+    "k_move_features", "LARGE_OFFSETS", "LARGE_R2", "ladder_attack", "ladder_captured",
+    "large_codes", "large_gamma", "pattern20",
 ]
 GROUP_NAMES = ("pattern", "capture", "escape", "atari", "self_atari", "dist", "dist2",
                "line", "eye", "empty_area", "pass")
+
+
+
+
+def _large_offsets() -> tuple[tuple[int, int], ...]:
+    """(dx, dy) of the points at Manhattan distance 1, 2, 3 from the move, ring by ring."""
+    out: list[tuple[int, int]] = []
+    for d in (1, 2, 3):
+        out += sorted((dx, dy) for dx in range(-d, d + 1) for dy in range(-d, d + 1)
+                      if abs(dx) + abs(dy) == d)
+    return tuple(out)
+
+
+LARGE_OFFSETS = _large_offsets()  # 24 points; the first 12 are within distance 2
+LARGE_R2 = np.int64(1) << 50  # the tag of a distance-2 code
+# (8, 24, 2): the offsets seen through each symmetry
+_LARGE_SYM = np.array([[square_symmetry(t, dx, dy) for dx, dy in LARGE_OFFSETS]
+                       for t in range(8)], dtype=np.int64)
+
+
+@njit(cache=True)
+def large_codes(B: np.ndarray, p: int, c: int) -> tuple[np.int64, np.int64]:
+    """(distance-3 code, tagged distance-2 code) of the point p for the mover c: 2 bits per
+    point of :data:`LARGE_OFFSETS` (0 empty, 1 c's, 2 the opponent's, 3 off the board), the
+    least over the 8 symmetries."""
+    col = B[K.COL]
+    w = B[K.META, K.M_W]
+    size = B[K.META, K.M_SIZE]
+    r = p // w - 1
+    cc = p % w - 1
+    best3 = np.int64(1) << 62
+    best2 = np.int64(1) << 62
+    for t in range(8):
+        code = np.int64(0)
+        for j in range(24):
+            rr = r + _LARGE_SYM[t, j, 1]
+            c2 = cc + _LARGE_SYM[t, j, 0]
+            s = 3
+            if 0 <= rr < size and 0 <= c2 < size:
+                v = col[(rr + 1) * w + c2 + 1]
+                s = 0 if v == 0 else (1 if v == c else 2)
+            code |= np.int64(s) << (2 * j)
+            if j == 11 and code < best2:
+                best2 = code
+        best3 = min(best3, code)
+    return best3, best2 | LARGE_R2
+
+
+@njit(cache=True)
+def k_large_codes(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray) -> None:
+    """:func:`large_codes` of each move into ``out[i, 0:2]`` (-1, -1 for PASS)."""
+    for i in range(moves.shape[0]):
+        if moves[i] == PASS:
+            out[i, 0] = -1
+            out[i, 1] = -1
+        else:
+            out[i, 0], out[i, 1] = large_codes(B, moves[i], c)
+
+
+@njit(cache=True)
+def large_gamma(B: np.ndarray, p: int, c: int, lcodes: np.ndarray, lgam: np.ndarray
+                ) -> float:
+    """γ of p's large pattern: of its distance-3 code if ``lcodes`` (sorted) lists it, else
+    of its distance-2 code, else 1."""
+    n = lcodes.shape[0]
+    if n == 0:
+        return 1.0
+    r3, r2 = large_codes(B, p, c)
+    i = np.searchsorted(lcodes, r3)
+    if i < n and lcodes[i] == r3:
+        return float(lgam[i])
+    i = np.searchsorted(lcodes, r2)
+    if i < n and lcodes[i] == r2:
+        return float(lgam[i])
+    return 1.0
 
 
 @njit(cache=True)
@@ -163,10 +247,11 @@ def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray) -
 
 @njit(cache=True)
 def k_gammas(B: np.ndarray, c: int, moves: np.ndarray, ptab: np.ndarray, levels: np.ndarray,
-             F: np.ndarray, gam: np.ndarray) -> None:
+             lcodes: np.ndarray, lgam: np.ndarray, F: np.ndarray, gam: np.ndarray) -> None:
     """γ of each move in ``moves`` (legal for c): the product of the γ of its features,
-    ``ptab`` indexed by the raw :func:`pattern20` code and ``levels[group, level]``.
-    ``F`` (at least len(moves) rows) receives the features."""
+    ``ptab`` indexed by the raw :func:`pattern20` code, ``levels[group, level]`` and the
+    large pattern's (:func:`large_gamma`; ``lcodes`` empty: none). ``F`` (at least
+    len(moves) rows) receives the features."""
     n = moves.shape[0]
     k_move_features(B, c, moves, F[:n])
     for i in range(n):
@@ -174,12 +259,15 @@ def k_gammas(B: np.ndarray, c: int, moves: np.ndarray, ptab: np.ndarray, levels:
         g = np.float64(ptab[code]) if code >= 0 else 1.0
         for j in range(1, NG):
             g *= levels[j, F[i, j]]
+        if code >= 0:
+            g *= large_gamma(B, moves[i], c, lcodes, lgam)
         gam[i] = g
 
 
 @njit(cache=True)
 def k_learned_priors(B: np.ndarray, c: int, moves: np.ndarray, ptab: np.ndarray,
-                     levels: np.ndarray, prm: np.ndarray, F: np.ndarray, wins: np.ndarray,
+                     levels: np.ndarray, lcodes: np.ndarray, lgam: np.ndarray,
+                     prm: np.ndarray, F: np.ndarray, wins: np.ndarray,
                      visits: np.ndarray) -> None:
     """Priors of the points in ``moves`` from their γ (:func:`k_gammas`) as equivalent
     experience: with r = (γ / max γ)^τ, each move gets ``n`` pseudo-visits at value
@@ -187,7 +275,7 @@ def k_learned_priors(B: np.ndarray, c: int, moves: np.ndarray, ptab: np.ndarray,
     n = moves.shape[0]
     if n == 0:
         return
-    k_gammas(B, c, moves, ptab, levels, F, wins)
+    k_gammas(B, c, moves, ptab, levels, lcodes, lgam, F, wins)
     top = 0.0
     for i in range(n):
         top = max(top, wins[i])

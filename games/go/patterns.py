@@ -94,7 +94,7 @@ _CELLS = ((-1, 1), (0, 1), (1, 1), (-1, 0), (1, 0), (-1, -1), (0, -1), (1, -1))
 _ORTHO = ((0, 1), (-1, 0), (1, 0), (0, -1))
 
 
-def _symmetry(t: int, dx: int, dy: int) -> tuple[int, int]:
+def square_symmetry(t: int, dx: int, dy: int) -> tuple[int, int]:
     """Symmetry t (0..7) of the square: a mirror if t >= 4, then t % 4 quarter turns."""
     if t >= 4:
         dx = -dx
@@ -107,10 +107,10 @@ def _transform_codes(codes: np.ndarray, t: int) -> np.ndarray:
     """The codes seen through symmetry t of the square (vectorised)."""
     out = np.zeros_like(codes)
     for i, cell in enumerate(_CELLS):
-        j = _CELLS.index(_symmetry(t, *cell))
+        j = _CELLS.index(square_symmetry(t, *cell))
         out |= ((codes >> (2 * i)) & 3) << (2 * j)
     for i, cell in enumerate(_ORTHO):
-        j = _ORTHO.index(_symmetry(t, *cell))
+        j = _ORTHO.index(square_symmetry(t, *cell))
         out |= ((codes >> (16 + i)) & 1) << (16 + j)
     return out
 

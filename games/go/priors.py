@@ -28,6 +28,12 @@ from games.go.shapes import k_afterstate_values, shape_tables
 
 if TYPE_CHECKING:
     from games.go.state import GoState
+    from games.go.weights import FeatureGammas
+
+# no large patterns: (codes, γ) for games.go.features.k_learned_priors
+NO_LARGE = (np.zeros(0, dtype=np.int64), np.zeros(0))
+for _a in NO_LARGE:
+    _a.setflags(write=False)
 
 
 class PriorWeights(NamedTuple):
@@ -74,6 +80,11 @@ class LearnedPriors(NamedTuple):
     high: float = 0.9  # ... and of the most likely one
     tau: float = 0.25  # r = (gamma / max gamma) ** tau
     td_visits: float = 0.0  # pseudo-visits at the TD(0) shape value sigma(phi theta), added
+    large: bool = True  # the weights' large patterns multiply gamma (false: ignored)
+
+    def large_tables(self, g: FeatureGammas) -> tuple[np.ndarray, np.ndarray]:
+        """(codes, γ) of the large patterns that ``g``'s γ multiply (none if not ``large``)."""
+        return (g.large_codes, g.large_gammas) if self.large else NO_LARGE
 
     def params(self) -> np.ndarray:
         """The ``prm`` array of :func:`games.go.features.k_learned_priors`."""
@@ -122,7 +133,7 @@ def go_priors(state: GoState, weights: PriorWeights | None = None) -> Priors:
         g = state.knowledge().prior
         scratch = np.empty((n, FT.NG), dtype=np.int32)
         FT.k_learned_priors(state._b, state.to_play, arr, g.pattern_table, g.levels,  # noqa: SLF001
-                            lp.params(), scratch, wins, visits)
+                            *lp.large_tables(g), lp.params(), scratch, wins, visits)
     else:
         table = weight_table(wt)
         K.k_prior_sums(feature_matrix(state, points, K.prior_reads_ladders(table)), table,

@@ -479,6 +479,36 @@ def reference_pattern20(ref: RefBoard, p: int, c: int) -> int:
     return code
 
 
+def reference_large_codes(ref: RefBoard, p: int, c: int) -> tuple[int, int]:
+    """:func:`games.go.features.large_codes` by rotating and mirroring the neighbourhood
+    itself: the least code over the 8 images of the board around p."""
+    r, cc = divmod(p, ref.w)
+    r, cc = r - 1, cc - 1
+
+    def state(dx: int, dy: int) -> int:
+        rr, c2 = r + dy, cc + dx
+        if not (0 <= rr < ref.size and 0 <= c2 < ref.size):
+            return 3
+        v = ref.col[(rr + 1) * ref.w + c2 + 1]
+        return 0 if v == EMPTY else 1 if v == c else 2
+
+    rings = [sorted((dx, dy) for dx in range(-d, d + 1) for dy in range(-d, d + 1)
+                    if abs(dx) + abs(dy) == d) for d in (1, 2, 3)]
+    order = rings[0] + rings[1] + rings[2]
+    images = []
+    for mirror in (False, True):
+        for turns in range(4):
+            def seen(dx: int, dy: int, mirror: bool = mirror, turns: int = turns) -> int:
+                # the image's point (dx, dy) is the board's point turned back, then mirrored
+                for _ in range(turns):
+                    dx, dy = dy, -dx
+                return state(-dx if mirror else dx, dy)
+            images.append([seen(dx, dy) for dx, dy in order])
+    code3 = min(sum(v << (2 * j) for j, v in enumerate(im)) for im in images)
+    code2 = min(sum(v << (2 * j) for j, v in enumerate(im[:12])) for im in images)
+    return code3, code2 | (1 << 50)
+
+
 def reference_ladder_captured(ref: RefBoard, stone: int, depth: int, nodes: list[int]) -> bool:
     """:func:`games.go.features.ladder_captured` by flood fills and board copies."""
     from games.go.features import LADDER_DEPTH, LADDER_NODES

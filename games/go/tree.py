@@ -24,7 +24,7 @@ from games.go.coords import PASS, WHITE
 from games.go.features import NG, k_learned_priors
 from games.go.lgrf import k_playout_lgr_record, new_tables
 from games.go.patterns import pattern_table
-from games.go.priors import weight_table
+from games.go.priors import NO_LARGE, weight_table
 from games.go.shapes import k_afterstate_values, shape_tables
 from games.splitmix import rng_next
 
@@ -34,13 +34,15 @@ if TYPE_CHECKING:
 MAX_PATH = 1024  # path positions remembered for superko (deeper ones are not checked)
 _SEED_MOD = np.uint64(2**62 - 1)
 # ctx: (Z, seen, pat, Wt, ip, fp, moves32, colours32, owner, buf, F, pts, wins, visits,
-#       ptab, plv, prior_ptab, prior_levels, lp, FM, two, three, td_theta, lgr)
+#       ptab, plv, prior_ptab, prior_levels, lp, FM, two, three, td_theta, lgr, large_codes,
+#       large_gammas)
 # ip: policy, sa_min, playout move cap, last-good-reply level (0: off); lgr: the reply
 # tables of games.go.lgrf, shared by the search's playouts (one entry when off)
 # fp: komi, even wins, even visits, pass wins, visits, score weight, score scale
 # ptab, plv: playout policy 3's weights (placeholders for the other policies); prior_ptab,
 # prior_levels, lp (learned priors: use the move ratings (0/1), their params (n, v0, v1, tau),
-# TD(0) visits), FM: their feature scratch; two, three, td_theta: the TD(0) shape value
+# TD(0) visits), FM: their feature scratch; two, three, td_theta: the TD(0) shape value;
+# large_codes, large_gammas: the learned priors' large patterns (empty: none)
 
 
 @njit(cache=True)
@@ -97,8 +99,8 @@ def t_legal(ctx: Any, st: Any, moves: np.ndarray, values: np.ndarray, counts: np
         if n > 0:
             lp = ctx[18]
             if lp[0] > 0:
-                k_learned_priors(B, c, pts[:n], ctx[16], ctx[17], lp[1:5], ctx[19], wins,
-                                 visits)
+                k_learned_priors(B, c, pts[:n], ctx[16], ctx[17], ctx[24], ctx[25], lp[1:5],
+                                 ctx[19], wins, visits)
             else:
                 K.k_features(B, c, pts[:n], pat, F, K.prior_reads_ladders(Wt))
                 K.k_prior_sums(F[:n], Wt, wins, visits)
@@ -169,6 +171,7 @@ def tree_game(state: GoState) -> TreeGame:
     cap = state.max_playout_moves
     seen = np.fromiter(state._seen, dtype=np.int64, count=len(state._seen))  # noqa: SLF001
     seen.sort()
+    lp_ctx = _learned_prior_context(state, P)
     ctx = (
         state._z,  # noqa: SLF001
         seen,
@@ -187,8 +190,9 @@ def tree_game(state: GoState) -> TreeGame:
         np.zeros(2 * P),
         np.zeros(P),
         *state.policy_arrays(),
-        *_learned_prior_context(state, P),
+        *lp_ctx[:7],
         new_tables(P if state.settings.lgrf > 0 else 1),  # written: one per search
+        *lp_ctx[7:],
     )
     H = np.zeros(2 + MAX_PATH, dtype=np.int64)
     H[0] = state.position_hash()
@@ -204,21 +208,24 @@ for _a in (_NO_TABLE, _NO_LEVELS, _NO_THETA, _NO_IDS):
 
 
 def _learned_prior_context(state: GoState, P: int) -> tuple[Any, ...]:
-    """ctx[16:23]: the learned priors of ``state`` (games.go.priors.go_priors) as arrays."""
+    """ctx[16:23] and ctx[24:26]: the learned priors of ``state`` (games.go.priors.go_priors)
+    as arrays."""
     lp = state.learned_priors
     mm = lp is not None and lp.visits > 0
     td = lp is not None and lp.td_visits > 0
     flags = np.zeros(6)
     ptab, levels, theta = _NO_TABLE, _NO_LEVELS, _NO_THETA
     two, three = _NO_IDS, _NO_IDS
+    large = NO_LARGE
     if lp is not None:
         flags[:] = (1.0 if mm else 0.0, *lp.params(), lp.td_visits)
         w = state.knowledge()
         if mm:
             ptab, levels = w.prior.pattern_table, w.prior.levels
+            large = lp.large_tables(w.prior)
         if td:
             if w.td_theta is None:
                 raise ValueError("td_visits needs weights with a TD(0) value (corvid learn go td)")
             theta = w.td_theta
             two, three = shape_tables()
-    return (ptab, levels, flags, np.zeros((P, NG), dtype=np.int32), two, three, theta)
+    return (ptab, levels, flags, np.zeros((P, NG), dtype=np.int32), two, three, theta, *large)

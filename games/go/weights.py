@@ -5,6 +5,8 @@ A weights file is an ``.npz`` (made by ``corvid learn go learn``) holding
 * ``prior_levels`` float64 (NG, MAXLEVEL + 1): γ of each level of each feature group of
   :mod:`games.go.features` (column 0, "no feature", is 1), ``prior_codes`` int32 (sorted
   canonical 3x3 codes, :func:`games.go.patterns.canonical20`) and ``prior_gammas`` their γ;
+  ``prior_large_codes`` int64 (sorted large-pattern codes, :func:`games.go.features.
+  large_codes`) and ``prior_large_gammas`` their γ (optional: none in older files);
 * ``playout_levels``, ``playout_codes``, ``playout_gammas``: the same for the playout policy
   (policy 3 of :mod:`games.go.kernel`, which reads only some of the groups), and
   ``playout_scalars`` (``[0]``: the mean γ of a move away from the last two moves);
@@ -44,9 +46,13 @@ class FeatureGammas:
     gammas: np.ndarray  # float64, γ of each code
     # the playout policy's scalars: [0] the mean γ of a move away from the last two moves
     scalars: np.ndarray = field(default_factory=lambda: np.ones(1))
+    # the large patterns (games.go.features.large_gamma): sorted int64 codes and their γ
+    large_codes: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+    large_gammas: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     def __reduce__(self) -> tuple[Any, ...]:  # pickled without the expanded tables
-        return (FeatureGammas, (self.levels, self.codes, self.gammas, self.scalars))
+        return (FeatureGammas, (self.levels, self.codes, self.gammas, self.scalars,
+                                self.large_codes, self.large_gammas))
 
     @functools.cached_property
     def pattern_table(self) -> np.ndarray:
@@ -100,6 +106,9 @@ def save_weights(path: Path, weights: GoWeights) -> None:
         arrays[f"{name}_codes"] = fg.codes.astype(np.int32)
         arrays[f"{name}_gammas"] = fg.gammas
         arrays[f"{name}_scalars"] = fg.scalars
+        if len(fg.large_codes):
+            arrays[f"{name}_large_codes"] = fg.large_codes.astype(np.int64)
+            arrays[f"{name}_large_gammas"] = fg.large_gammas
     if weights.td_theta is not None:
         arrays["td_theta"] = weights.td_theta
     tmp = path.with_name(path.name + ".tmp.npz")
@@ -123,12 +132,17 @@ def load_weights(path: str = "") -> GoWeights:
                 codes = np.asarray(z[f"{name}_codes"], dtype=np.int32)
                 gammas = np.asarray(z[f"{name}_gammas"], dtype=np.float64)
                 scalars = np.asarray(z[f"{name}_scalars"], dtype=np.float64)
+                large = (np.asarray(z[f"{name}_large_codes"], dtype=np.int64),
+                         np.asarray(z[f"{name}_large_gammas"], dtype=np.float64)
+                         ) if f"{name}_large_codes" in z else (np.zeros(0, dtype=np.int64),
+                                                                np.zeros(0))
                 if levels.ndim != 2 or levels.shape[1] != MAXLEVEL + 1 or codes.shape != \
-                        gammas.shape or np.any(np.diff(codes) <= 0):
+                        gammas.shape or np.any(np.diff(codes) <= 0) or large[0].shape != \
+                        large[1].shape or np.any(np.diff(large[0]) <= 0):
                     raise ValueError("inconsistent arrays")
-                for a in (levels, codes, gammas, scalars):
+                for a in (levels, codes, gammas, scalars, *large):
                     a.setflags(write=False)
-                parts[name] = FeatureGammas(levels, codes, gammas, scalars)
+                parts[name] = FeatureGammas(levels, codes, gammas, scalars, *large)
             manifest = json.loads(str(z["manifest"]))
             td = np.asarray(z["td_theta"], dtype=np.float64) if "td_theta" in z else None
             if td is not None:

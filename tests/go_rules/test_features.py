@@ -10,7 +10,7 @@ from games.go import BLACK, PASS, WHITE, GoState, vertex_to_point
 from games.go import features as F
 from games.go.diagram import parse_diagram
 from games.go.patterns import canonical20
-from games.go.reference import RefBoard, reference_move_features
+from games.go.reference import RefBoard, reference_large_codes, reference_move_features
 
 LADDER = """
  9 . . . . . . . . .
@@ -213,6 +213,76 @@ def test_atari_bits_of_the_pattern() -> None:
     assert (code >> 2) & 3 == 2  # N is the opponent's
 
 
+def _large(s: GoState, vertex: str) -> tuple[int, int]:
+    out = np.zeros((1, 2), dtype=np.int64)
+    F.k_large_codes(s._b, s.to_play, np.array([vertex_to_point(vertex, s.size)],
+                                               dtype=np.int32), out)
+    return int(out[0, 0]), int(out[0, 1])
+
+
+def test_large_patterns_by_hand() -> None:
+    s = position("""
+        . . . . . . .
+        . . . . . . .
+        . . . X . . .
+        . . . . . . .
+        . . . . O . .
+        . . . . . . .
+        . . . . . . .""")
+    r3, r2 = _large(s, "D4")  # X just above, O at distance 2 (diagonal, below right)
+    assert r2 == F.LARGE_R2 | (r3 & ((1 << 24) - 1))  # the distance-2 code is r3's first rings
+    cells = [(r3 >> (2 * j)) & 3 for j in range(24)]
+    assert sorted(cells) == [0] * 22 + [1, 2]  # one of ours, one of theirs, nothing off
+    assert cells.index(1) < 4 <= cells.index(2) < 12  # ours in ring 1, theirs in ring 2
+    # the same shape mirrored top to bottom has the same codes
+    t = position("""
+        . . . . . . .
+        . . . . . . .
+        . . . . O . .
+        . . . . . . .
+        . . . X . . .
+        . . . . . . .
+        . . . . . . .""")
+    assert _large(t, "D4") == (r3, r2)
+    # and a different shape (O at distance 2 straight down) another
+    u = position("""
+        . . . . . . .
+        . . . . . . .
+        . . . X . . .
+        . . . . . . .
+        . . . O . . .
+        . . . . . . .
+        . . . . . . .""")
+    assert _large(u, "D4")[0] != r3
+    # colours are the mover's: white to play sees them swapped
+    s.to_play = WHITE
+    w3, _ = _large(s, "D4")
+    assert sorted((w3 >> (2 * j)) & 3 for j in range(24)) == sorted(cells) and w3 != r3
+    # in the corner only 9 of the 24 points within distance 3 are on the board (5 of 12)
+    c3, c2 = _large(s, "A1")
+    assert sum(((c3 >> (2 * j)) & 3) == 3 for j in range(24)) == 24 - 9
+    assert sum(((c2 >> (2 * j)) & 3) == 3 for j in range(12)) == 12 - 5
+
+
+def test_large_patterns_are_canonical_under_symmetry() -> None:
+    rng = np.random.default_rng(5)
+    s = GoState(9)
+    for _ in range(30):
+        moves = s.legal_moves()
+        s.play(moves[int(rng.integers(len(moves) - 1))])
+    points = [p for p in s.legal_points() if p != PASS]
+    arr = np.array(points, dtype=np.int32)
+    base = np.zeros((len(arr), 2), dtype=np.int64)
+    F.k_large_codes(s._b, s.to_play, arr, base)
+    assert len(set(base[:, 0].tolist())) > 10  # the codes tell the points apart
+    for t in range(8):
+        r, pmap = _rotated(s, t)
+        out = np.zeros_like(base)
+        F.k_large_codes(r._b, r.to_play, np.array([pmap[p] for p in points], dtype=np.int32),
+                        out)
+        assert out.tolist() == base.tolist(), t
+
+
 @pytest.mark.parametrize(("size", "seed"), [(7, 1), (9, 2), (9, 3), (13, 4)])
 def test_kernel_matches_reference_on_random_positions(size: int, seed: int) -> None:
     rng = np.random.default_rng(seed)
@@ -229,6 +299,11 @@ def test_kernel_matches_reference_on_random_positions(size: int, seed: int) -> N
             ref = RefBoard.from_kernel(s._b)
             for i, p in enumerate(moves):
                 assert out[i].tolist() == reference_move_features(ref, p, s.to_play), p
+            large = np.zeros((len(arr), 2), dtype=np.int64)
+            F.k_large_codes(s._b, s.to_play, arr, large)
+            assert large[-1].tolist() == [-1, -1]  # PASS
+            for i, p in enumerate(moves[:-1]):
+                assert tuple(large[i]) == reference_large_codes(ref, p, s.to_play), p
             seen += (out > 0).sum(axis=0)
         s.play(moves[int(rng.integers(len(moves) - 1))])
     assert seen[F.G_CAPTURE] > 0 and seen[F.G_SELF_ATARI] > 0 and seen[F.G_ATARI] > 0

@@ -92,6 +92,13 @@ def test_weights_file_and_manifest(weights_file: Path) -> None:
     raw = np.flatnonzero(canonical20() == code)
     assert np.all(table[raw] == np.float32(w.prior.gammas[0]))
     assert w.playout.policy_levels[F.NG, 0] == w.playout.scalars[0] > 0
+    # large patterns (played at least twice): the prior model has them, the playouts not
+    assert m["large_min"] == 2 and m["prior_model"]["large_patterns"] == len(w.prior.large_codes)
+    assert len(w.prior.large_codes) > 5 and np.all(np.diff(w.prior.large_codes) > 0)
+    assert w.prior.large_gammas.shape == w.prior.large_codes.shape
+    assert not np.all(w.prior.large_gammas == 1) and not len(w.playout.large_codes)
+    again = pickle.loads(pickle.dumps(w.prior))
+    assert np.array_equal(again.large_codes, w.prior.large_codes)
     assert pickle.loads(pickle.dumps(w)) is w  # travels as its path (cached load)
     with pytest.raises(ValueError, match="not a Go weights file"):
         bad = weights_file.with_name("bad.npz")
@@ -112,9 +119,24 @@ def test_learned_priors_and_policy_3_use_the_weights(weights_file: Path) -> None
     pts = np.asarray(pr.moves[:-1], dtype=np.int32)
     gam = np.empty(len(pts))
     F.k_gammas(s._b, s.to_play, pts, w.prior.pattern_table, w.prior.levels,
+               w.prior.large_codes, w.prior.large_gammas,
                np.empty((len(pts), F.NG), dtype=np.int32), gam)
     expect = 0.2 + 0.6 * gam / gam.max()
     assert np.allclose(pr.values[:-1], expect) and np.all(pr.counts[:-1] == 30)
+    # each move's γ is its features' times its large pattern's (distance 3 first, then 2)
+    codes = np.zeros((len(pts), 2), dtype=np.int64)
+    F.k_large_codes(s._b, s.to_play, pts, codes)
+    table = dict(zip(w.prior.large_codes.tolist(), w.prior.large_gammas.tolist(), strict=True))
+    large = np.array([table.get(r3, table.get(r2, 1.0)) for r3, r2 in codes.tolist()])
+    assert np.any(large != 1)
+    plain = np.empty(len(pts))
+    F.k_gammas(s._b, s.to_play, pts, w.prior.pattern_table, w.prior.levels,
+               np.zeros(0, dtype=np.int64), np.zeros(0),
+               np.empty((len(pts), F.NG), dtype=np.int32), plain)
+    assert np.allclose(gam, plain * large)
+    off = s.clone()
+    off.learned_priors = s.learned_priors._replace(large=False)
+    assert np.allclose(off.priors().values[:-1], 0.2 + 0.6 * plain / plain.max())
     assert pr.values[-1] == 0.25  # PASS keeps its heuristic prior
     c = s.clone()
     assert c.weights is w and c.learned_priors == s.learned_priors

@@ -56,6 +56,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="learn only the moves of the side the records name NAME (SGF PB/PW), "
                         "e.g. gnugo in the records of bench/go_strength.py (default: every "
                         "move)")
+    q.add_argument("--large-min", type=int, default=10, metavar="N",
+                   help="large patterns (the stones within distance 3 or 2 of the move) "
+                        "played at least N times in the training games become features of "
+                        "the prior model (default 10; 0: none)")
     q.set_defaults(func=run_learn_command)
     b = sub.add_parser("balance", help="tune the playout policy's weights by simulation "
                        "balancing", description=BALANCE,
@@ -237,14 +241,16 @@ def run_learn_command(args: argparse.Namespace) -> int:
         if not d.is_dir():
             print(f"corvid learn go learn: {d} is not a directory", file=sys.stderr)
             return 2
-    if args.iterations < 1 or not 0 <= args.test_share < 1 or args.prior < 0:
-        print("corvid learn go learn: need --iterations >= 1, 0 <= --test-share < 1, --prior >= 0",
-              file=sys.stderr)
+    if args.iterations < 1 or not 0 <= args.test_share < 1 or args.prior < 0 or \
+            args.large_min < 0:
+        print("corvid learn go learn: need --iterations >= 1, 0 <= --test-share < 1, "
+              "--prior >= 0, --large-min >= 0", file=sys.stderr)
         return 2
     command = _command("learn")
     try:
         w = learn_weights(args.games, args.out, iterations=args.iterations, prior=args.prior,
-                          test_share=args.test_share, player=args.player, command=command,
+                          test_share=args.test_share, player=args.player,
+                          large_min=args.large_min, command=command,
                           log=lambda m: print(m, flush=True))
     except ValueError as e:
         print(f"corvid learn go learn: {e}", file=sys.stderr)

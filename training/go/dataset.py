@@ -4,7 +4,8 @@ Each position before a move of a game (up to and including its first pass: after
 and corvid only clean up dead stones) becomes one contest: the candidates are the contract's
 legal moves (``GoState.legal_moves()``: legal points not filling the mover's own true eye,
 then PASS), each described by :func:`games.go.features.k_move_features` with its pattern
-made canonical (:func:`games.go.patterns.canonical20`), and the winner is the move played.
+made canonical (:func:`games.go.patterns.canonical20`) and its two large-pattern codes
+(:func:`games.go.features.k_large_codes`), and the winner is the move played.
 A move that is not a candidate (an eye filled) leaves its position out. With a ``player``
 name, only the moves of the side the record names so (SGF ``PB``/``PW``) become contests: the
 GNU Go moves of games against GNU Go, say, not its opponent's.
@@ -24,19 +25,21 @@ from games.go import features as F
 from games.go.patterns import canonical20
 from games.go.sgf import from_sgf
 
-FEATURES_VERSION = 1  # bump when games.go.features changes what it computes
+FEATURES_VERSION = 2  # bump when games.go.features changes what it computes
 
 
 @dataclass
 class Contests:
-    """``feats[k]``: candidate k's features (pattern column canonical); the candidates of
-    position i are ``starts[i]:starts[i + 1]``, the one played ``chosen[i]`` (an index into
-    feats); ``game[i]`` numbers the game of position i (0-based, in file order)."""
+    """``feats[k]``: candidate k's features (pattern column canonical), ``large[k]`` its
+    large-pattern codes (distance 3, distance 2; -1 for PASS); the candidates of position i
+    are ``starts[i]:starts[i + 1]``, the one played ``chosen[i]`` (an index into feats);
+    ``game[i]`` numbers the game of position i (0-based, in file order)."""
 
     feats: np.ndarray  # int32 (K, NG)
     starts: np.ndarray  # int64 (P + 1)
     chosen: np.ndarray  # int64 (P)
     game: np.ndarray  # int32 (P)
+    large: np.ndarray  # int64 (K, 2)
 
     @property
     def positions(self) -> int:
@@ -50,7 +53,7 @@ class Contests:
         rows = np.concatenate([np.arange(self.starts[i], self.starts[i + 1]) for i in idx]
                               ) if len(idx) else np.zeros(0, dtype=np.int64)
         chosen = starts[:-1] + (self.chosen[idx] - self.starts[idx])
-        return Contests(self.feats[rows], starts, chosen, self.game[idx])
+        return Contests(self.feats[rows], starts, chosen, self.game[idx], self.large[rows])
 
 
 def replay(data: bytes) -> tuple[GoState, list[tuple[int, int]]]:
@@ -74,13 +77,14 @@ def player_colours(data: bytes, player: str) -> set[int]:
 
 
 def game_contests(data: bytes, player: str | None = None
-                  ) -> tuple[list[np.ndarray], list[int]]:
-    """(features of each position's candidates, index of the move played) for one game: of
-    every move, or of the moves of the side named ``player``."""
+                  ) -> tuple[list[np.ndarray], list[np.ndarray], list[int]]:
+    """(features of each position's candidates, their large-pattern codes, index of the move
+    played) for one game: of every move, or of the moves of the side named ``player``."""
     s, history = replay(data)
     movers = {1, 2} if player is None else player_colours(data, player)
     canon = canonical20()
     out: list[np.ndarray] = []
+    large: list[np.ndarray] = []
     chosen: list[int] = []
     for colour, p in history:
         s.to_play = colour
@@ -92,11 +96,14 @@ def game_contests(data: bytes, player: str | None = None
             pat = f[:, F.G_PATTERN]
             f[:, F.G_PATTERN] = np.where(pat >= 0, canon[np.maximum(pat, 0)], -1)
             out.append(f)
+            lc = np.zeros((len(arr), 2), dtype=np.int64)
+            F.k_large_codes(s._b, colour, arr, lc)  # noqa: SLF001
+            large.append(lc)
             chosen.append(moves.index(p))
         s.play_colour(colour, p)
         if p == PASS:
             break
-    return out, chosen
+    return out, large, chosen
 
 
 def sgf_files(directory: Path) -> list[Path]:
@@ -105,20 +112,23 @@ def sgf_files(directory: Path) -> list[Path]:
 
 def build_contests(files: list[Path], player: str | None = None) -> Contests:
     feats: list[np.ndarray] = []
+    large: list[np.ndarray] = []
     starts = [0]
     chosen: list[int] = []
     game: list[int] = []
     for g, path in enumerate(files):
-        fs, ch = game_contests(path.read_bytes(), player)
-        for f, c in zip(fs, ch, strict=True):
+        fs, ls, ch = game_contests(path.read_bytes(), player)
+        for f, lc, c in zip(fs, ls, ch, strict=True):
             chosen.append(starts[-1] + c)
             starts.append(starts[-1] + len(f))
             feats.append(f)
+            large.append(lc)
             game.append(g)
     return Contests(
         np.concatenate(feats) if feats else np.zeros((0, F.NG), dtype=np.int32),
         np.asarray(starts, dtype=np.int64), np.asarray(chosen, dtype=np.int64),
-        np.asarray(game, dtype=np.int32))
+        np.asarray(game, dtype=np.int32),
+        np.concatenate(large) if large else np.zeros((0, 2), dtype=np.int64))
 
 
 def files_digest(files: list[Path]) -> str:
@@ -138,11 +148,11 @@ def load_contests(files: list[Path], cache: Path | None = None, player: str | No
     if cache is not None and cache.exists():
         with np.load(cache) as z:
             if str(z["key"]) == key:
-                return Contests(z["feats"], z["starts"], z["chosen"], z["game"])
+                return Contests(z["feats"], z["starts"], z["chosen"], z["game"], z["large"])
     c = build_contests(files, player)
     if cache is not None:
         tmp = cache.with_suffix(".tmp.npz")
         np.savez_compressed(tmp, key=key, feats=c.feats, starts=c.starts, chosen=c.chosen,
-                            game=c.game)
+                            game=c.game, large=c.large)
         tmp.replace(cache)
     return c

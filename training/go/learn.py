@@ -1,7 +1,10 @@
 """``corvid learn go learn``: Go weights files from recorded games.
 
 The prior model rates every feature group of :mod:`games.go.features` by MM
-(:func:`search.learn.mm_fit`) on the contests of :mod:`training.go.dataset`. The playout
+(:func:`search.learn.mm_fit`) on the contests of :mod:`training.go.dataset`, and the large
+patterns that the moves played show at least ``large_min`` times in the training games (a
+candidate takes its distance-3 pattern if listed, else its distance-2 pattern if listed: one
+more group of the model). The playout
 model is fitted the same way on what the playout policy sees (:func:`playout_view`): no
 ladders, no empty-area or pass features, and only the distances of the 8-neighbourhood of
 the last two moves; the mean γ of the other moves is its ``far`` scalar. The last
@@ -12,7 +15,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -51,18 +54,38 @@ def playout_view(feats: np.ndarray) -> np.ndarray:
     return f
 
 
+def _lookup(table: np.ndarray, col: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(index into the sorted ``table``, whether ``col``'s value is there) per row."""
+    if not len(table):
+        return np.zeros(len(col), dtype=np.int64), np.zeros(len(col), dtype=bool)
+    i = np.minimum(np.searchsorted(table, col), len(table) - 1)
+    return i, table[i] == col
+
+
+def frequent_large(large: np.ndarray, minimum: int) -> np.ndarray:
+    """The sorted large-pattern codes (either distance) that occur at least ``minimum`` times
+    in ``large`` (the codes of the moves played); empty if ``minimum`` < 1."""
+    if minimum < 1 or not len(large):
+        return np.zeros(0, dtype=np.int64)
+    codes, counts = np.unique(large[large >= 0], return_counts=True)
+    return codes[counts >= minimum].astype(np.int64)
+
+
 @dataclass(frozen=True)
 class FeatureIndex:
     """Feature ids for MM: group g's level L is ``offsets[g] + L - 1``; the patterns
-    ``codes`` (sorted canonical codes) follow from ``n_levels``."""
+    ``codes`` (sorted canonical codes) follow from ``n_levels``, then the ``large`` patterns
+    (sorted codes; empty: no large-pattern group)."""
 
     groups: tuple[int, ...]
     offsets: dict[int, int]
     n_levels: int
     codes: np.ndarray
+    large: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
 
     @staticmethod
-    def build(feats: np.ndarray, groups: tuple[int, ...]) -> FeatureIndex:
+    def build(feats: np.ndarray, groups: tuple[int, ...],
+              large: np.ndarray | None = None) -> FeatureIndex:
         offsets = {}
         n = 0
         for g in groups:
@@ -71,32 +94,43 @@ class FeatureIndex:
                 n += F.LEVELS[g]
         pat = feats[:, F.G_PATTERN]
         codes = np.unique(pat[pat >= 0]).astype(np.int32)
-        return FeatureIndex(groups, offsets, n, codes)
+        return FeatureIndex(groups, offsets, n, codes,
+                            np.zeros(0, dtype=np.int64) if large is None else large)
 
     @property
     def n_features(self) -> int:
-        return self.n_levels + len(self.codes)
+        return self.n_levels + len(self.codes) + len(self.large)
 
-    def teams(self, feats: np.ndarray) -> np.ndarray:
-        """(K, len(groups)) feature ids, -1 for none (and for patterns not in ``codes``)."""
-        out = np.full((len(feats), len(self.groups)), -1, dtype=np.int64)
+    def teams(self, feats: np.ndarray, large: np.ndarray | None = None) -> np.ndarray:
+        """(K, len(groups) [+ 1]) feature ids, -1 for none (and for patterns not in
+        ``codes``); with large patterns, the last column is the candidate's distance-3
+        pattern if listed, else its distance-2 pattern (``large``: the candidates' codes)."""
+        cols = len(self.groups) + (1 if len(self.large) else 0)
+        out = np.full((len(feats), cols), -1, dtype=np.int64)
         for j, g in enumerate(self.groups):
             col = feats[:, g]
             if g == F.G_PATTERN:
-                i = np.minimum(np.searchsorted(self.codes, col), max(len(self.codes) - 1, 0))
-                ok = (col >= 0) & (len(self.codes) > 0)
-                ok &= self.codes[i] == col if len(self.codes) else ok
-                out[:, j] = np.where(ok, self.n_levels + i, -1)
+                i, ok = _lookup(self.codes, col)
+                out[:, j] = np.where(ok & (col >= 0), self.n_levels + i, -1)
             else:
                 out[:, j] = np.where(col > 0, self.offsets[g] + col - 1, -1)
+        if len(self.large):
+            if large is None:
+                raise ValueError("this model has large patterns: give the candidates' codes")
+            base = self.n_levels + len(self.codes)
+            for k in (1, 0):  # the distance-3 pattern wins
+                i, ok = _lookup(self.large, large[:, k])
+                out[:, -1] = np.where(ok, base + i, out[:, -1])
         return out
 
     def gammas(self, gamma: np.ndarray, scalars: np.ndarray | None = None) -> FeatureGammas:
         levels = np.ones((F.NG, MAXLEVEL + 1))
         for g, off in self.offsets.items():
             levels[g, 1:F.LEVELS[g] + 1] = gamma[off:off + F.LEVELS[g]]
-        return FeatureGammas(levels, self.codes, gamma[self.n_levels:].copy(),
-                             np.ones(1) if scalars is None else scalars)
+        base = self.n_levels + len(self.codes)
+        return FeatureGammas(levels, self.codes, gamma[self.n_levels:base].copy(),
+                             np.ones(1) if scalars is None else scalars,
+                             self.large.copy(), gamma[base:].copy())
 
 
 @dataclass
@@ -108,11 +142,14 @@ class Fit:
 
 def fit_model(train: Contests, test: Contests, view: Callable[[np.ndarray], np.ndarray],
               groups: tuple[int, ...], iterations: int, prior: float,
-              log: Callable[[str], None]) -> Fit:
+              log: Callable[[str], None], large_min: int = 0) -> Fit:
     ftr = view(train.feats)
-    index = FeatureIndex.build(ftr, groups)
-    ttr = index.teams(ftr)
-    tte = index.teams(view(test.feats)) if test.positions else None
+    large = frequent_large(train.large[train.chosen], large_min)
+    if large_min > 0:
+        log(f"  {len(large)} large patterns played at least {large_min} times")
+    index = FeatureIndex.build(ftr, groups, large)
+    ttr = index.teams(ftr, train.large)
+    tte = index.teams(view(test.feats), test.large) if test.positions else None
 
     def report(it: int, g: np.ndarray) -> None:
         msg = f"  iteration {it + 1}: train log-likelihood {mm_log_likelihood(ttr, train.starts, train.chosen, g):.4f}"  # noqa: E501
@@ -127,6 +164,8 @@ def fit_model(train: Contests, test: Contests, view: Callable[[np.ndarray], np.n
         "train_log_likelihood": mm_log_likelihood(ttr, train.starts, train.chosen, gamma),
         "train_prediction_rate": mm_prediction_rate(ttr, train.starts, train.chosen, gamma),
     }
+    if large_min > 0:
+        figures["large_patterns"] = float(len(large))
     if tte is not None:
         figures.update({
             "test_positions": float(test.positions),
@@ -147,10 +186,11 @@ def far_gamma(contests: Contests, fit: Fit) -> float:
 
 
 def learn_weights(dirs: list[Path], out: Path, *, iterations: int = 30, prior: float = 1.0,
-                  test_share: float = 0.1, player: str | None = None, command: str = "",
-                  log: Callable[[str], None] = print) -> GoWeights:
+                  test_share: float = 0.1, player: str | None = None, large_min: int = 10,
+                  command: str = "", log: Callable[[str], None] = print) -> GoWeights:
     """Fit both models on the games in ``dirs`` (the moves of every side, or of the side
-    named ``player``) and write the weights file ``out``."""
+    named ``player``) and write the weights file ``out``; the prior model with the large
+    patterns played at least ``large_min`` times (0: none)."""
     files = [f for d in dirs for f in sgf_files(d)]
     if not files:
         raise ValueError(f"no .sgf games in {', '.join(map(str, dirs))}")
@@ -167,7 +207,7 @@ def learn_weights(dirs: list[Path], out: Path, *, iterations: int = 30, prior: f
         f"({train.positions} to train, {test.positions} held out)")
     log("prior model (all features):")
     prior_fit = fit_model(train, test, lambda f: f, tuple(range(F.NG)), iterations, prior,
-                          log)
+                          log, large_min)
     log("playout model:")
     playout_fit = fit_model(train, test, playout_view, PLAYOUT_GROUPS, iterations, prior, log)
     far = far_gamma(train, playout_fit)
@@ -182,6 +222,7 @@ def learn_weights(dirs: list[Path], out: Path, *, iterations: int = 30, prior: f
         "iterations": iterations,
         "prior": prior,
         "test_share": test_share,
+        "large_min": large_min,
         "prior_model": prior_fit.figures,
         "playout_model": {**playout_fit.figures, "far_gamma": far},
     }
@@ -195,15 +236,16 @@ def learn_weights(dirs: list[Path], out: Path, *, iterations: int = 30, prior: f
 def _concat(parts: list[Contests]) -> Contests:
     if len(parts) == 1:
         return parts[0]
-    feats, starts, chosen, game = [], [np.zeros(1, dtype=np.int64)], [], []
+    feats, starts, chosen, game, large = [], [np.zeros(1, dtype=np.int64)], [], [], []
     k = 0
     g = 0
     for c in parts:
         feats.append(c.feats)
+        large.append(c.large)
         starts.append(c.starts[1:] + k)
         chosen.append(c.chosen + k)
         game.append(c.game + g)
         k += len(c.feats)
         g += int(c.game.max()) + 1 if c.positions else 0
     return Contests(np.concatenate(feats), np.concatenate(starts), np.concatenate(chosen),
-                    np.concatenate(game))
+                    np.concatenate(game), np.concatenate(large))
