@@ -32,7 +32,9 @@ their own table): the stones within Manhattan distance 3 of the move (24 points:
 mover's, the opponent's, off the board; 2 bits each), canonical under the 8 symmetries (the
 least code), and the same for distance 2 (12 points, tagged with ``LARGE_R2``). A move's γ is
 multiplied by the γ of its distance-3 pattern if the table lists it, else by that of its
-distance-2 pattern if listed.
+distance-2 pattern if listed. At play the table is a hash table of every symmetric image of
+its patterns (:func:`large_images`, :func:`large_hash_table`), so a move's codes are read as
+they lie (:func:`large_raw_codes`) and need no canonical form.
 
 Ladders (:func:`ladder_captured`): the defender, in atari, first escapes if any attacker
 group next to it is in atari (it captures); else it extends: three or more liberties escape,
@@ -80,7 +82,8 @@ __all__ = [
     "LEVELS", "NG", "atari_level", "capture_level", "coulom_distance", "distance_level",
     "escape_level", "group_libs", "k_gammas", "k_large_codes", "k_learned_priors",
     "k_move_features", "LARGE_OFFSETS", "LARGE_R2", "ladder_attack", "ladder_captured",
-    "large_codes", "large_gamma", "pattern20",
+    "large_codes", "large_gamma", "large_hash_table", "large_images", "large_raw_codes",
+    "pattern20",
 ]
 GROUP_NAMES = ("pattern", "capture", "escape", "atari", "self_atari", "dist", "dist2",
                "line", "eye", "empty_area", "pass")
@@ -102,6 +105,96 @@ LARGE_R2 = np.int64(1) << 50  # the tag of a distance-2 code
 # (8, 24, 2): the offsets seen through each symmetry
 _LARGE_SYM = np.array([[square_symmetry(t, dx, dy) for dx, dy in LARGE_OFFSETS]
                        for t in range(8)], dtype=np.int64)
+
+
+# _LARGE_PERM[t, j]: the index in LARGE_OFFSETS of symmetry t's image of offset j
+_LARGE_PERM = np.array([[LARGE_OFFSETS.index(square_symmetry(t, dx, dy))
+                         for dx, dy in LARGE_OFFSETS] for t in range(8)], dtype=np.int64)
+
+
+def large_images(codes: np.ndarray) -> np.ndarray:
+    """(8, len(codes)) int64: each code of :func:`large_codes` seen through the 8 symmetries
+    (the codes of the same neighbourhood turned and mirrored; row 0 is the code itself).
+    Distance-2 codes (tagged) keep their tag."""
+    codes = np.asarray(codes, dtype=np.int64)
+    out = np.zeros((8, len(codes)), dtype=np.int64)
+    for t in range(8):
+        for j in range(24):  # a distance-2 code's cells 12-23 are 0 and stay so
+            out[t] |= ((codes >> (2 * int(_LARGE_PERM[t, j]))) & 3) << (2 * j)
+        out[t] |= codes & LARGE_R2
+    return out
+
+
+_HASH_MUL = np.uint64(0x9E3779B97F4A7C15)
+
+
+@njit(cache=True)
+def _large_slot(code: np.int64, mask: int) -> int:
+    return int((np.uint64(code) * _HASH_MUL) >> np.uint64(40)) & mask
+
+
+def large_hash_table(codes: np.ndarray, gammas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """An open-addressing hash table (linear probing, at most half full) of the distinct
+    ``codes`` (>= 0) and their γ: (keys, γ) of a power-of-two length, -1 for an empty slot.
+    :func:`large_gamma` reads it."""
+    size = 1 << 6
+    while size < 2 * len(codes) or size < 64:
+        size *= 2
+    keys = np.full(size, -1, dtype=np.int64)
+    vals = np.ones(size)
+    _fill_hash(np.asarray(codes, dtype=np.int64), np.asarray(gammas, dtype=np.float64), keys,
+               vals)
+    return keys, vals
+
+
+@njit(cache=True)
+def _fill_hash(codes: np.ndarray, gammas: np.ndarray, keys: np.ndarray, vals: np.ndarray
+               ) -> None:
+    mask = keys.shape[0] - 1
+    for i in range(codes.shape[0]):
+        j = _large_slot(codes[i], mask)
+        while keys[j] != -1 and keys[j] != codes[i]:
+            j = (j + 1) & mask
+        keys[j] = codes[i]
+        vals[j] = gammas[i]
+
+
+@njit(cache=True)
+def _hash_get(keys: np.ndarray, vals: np.ndarray, code: np.int64) -> float:
+    """γ of ``code`` in the table, or -1 if it is not there."""
+    mask = keys.shape[0] - 1
+    j = _large_slot(code, mask)
+    while True:
+        k = keys[j]
+        if k == code:
+            return float(vals[j])
+        if k == -1:
+            return -1.0
+        j = (j + 1) & mask
+
+
+@njit(cache=True)
+def large_raw_codes(B: np.ndarray, p: int, c: int) -> tuple[np.int64, np.int64]:
+    """The codes of :func:`large_codes` without the canonical form: the neighbourhood as it
+    lies (symmetry 0)."""
+    col = B[K.COL]
+    w = B[K.META, K.M_W]
+    size = B[K.META, K.M_SIZE]
+    r = p // w - 1
+    cc = p % w - 1
+    code = np.int64(0)
+    code2 = np.int64(0)
+    for j in range(24):
+        rr = r + _LARGE_SYM[0, j, 1]
+        c2 = cc + _LARGE_SYM[0, j, 0]
+        s = 3
+        if 0 <= rr < size and 0 <= c2 < size:
+            v = col[(rr + 1) * w + c2 + 1]
+            s = 0 if v == 0 else (1 if v == c else 2)
+        code |= np.int64(s) << (2 * j)
+        if j == 11:
+            code2 = code
+    return code, code2 | LARGE_R2
 
 
 @njit(cache=True)
@@ -144,21 +237,18 @@ def k_large_codes(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray) -> 
 
 
 @njit(cache=True)
-def large_gamma(B: np.ndarray, p: int, c: int, lcodes: np.ndarray, lgam: np.ndarray
+def large_gamma(B: np.ndarray, p: int, c: int, lkeys: np.ndarray, lgam: np.ndarray
                 ) -> float:
-    """γ of p's large pattern: of its distance-3 code if ``lcodes`` (sorted) lists it, else
-    of its distance-2 code, else 1."""
-    n = lcodes.shape[0]
-    if n == 0:
+    """γ of p's large pattern: of its distance-3 code if the hash table (``lkeys``, ``lgam``:
+    :func:`large_hash_table` of every symmetric image) lists it, else of its distance-2
+    code, else 1 (and 1 for an empty table)."""
+    if lkeys.shape[0] == 0:
         return 1.0
-    r3, r2 = large_codes(B, p, c)
-    i = np.searchsorted(lcodes, r3)
-    if i < n and lcodes[i] == r3:
-        return float(lgam[i])
-    i = np.searchsorted(lcodes, r2)
-    if i < n and lcodes[i] == r2:
-        return float(lgam[i])
-    return 1.0
+    r3, r2 = large_raw_codes(B, p, c)
+    g = _hash_get(lkeys, lgam, r3)
+    if g < 0:
+        g = _hash_get(lkeys, lgam, r2)
+    return g if g >= 0 else 1.0
 
 
 @njit(cache=True)
@@ -250,7 +340,8 @@ def k_gammas(B: np.ndarray, c: int, moves: np.ndarray, ptab: np.ndarray, levels:
              lcodes: np.ndarray, lgam: np.ndarray, F: np.ndarray, gam: np.ndarray) -> None:
     """γ of each move in ``moves`` (legal for c): the product of the γ of its features,
     ``ptab`` indexed by the raw :func:`pattern20` code, ``levels[group, level]`` and the
-    large pattern's (:func:`large_gamma`; ``lcodes`` empty: none). ``F`` (at least
+    large pattern's (:func:`large_gamma`: ``lcodes``, ``lgam`` are a weights file's
+    ``large_table``; empty: none). ``F`` (at least
     len(moves) rows) receives the features."""
     n = moves.shape[0]
     k_move_features(B, c, moves, F[:n])

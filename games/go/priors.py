@@ -84,7 +84,7 @@ class LearnedPriors(NamedTuple):
 
     def large_tables(self, g: FeatureGammas) -> tuple[np.ndarray, np.ndarray]:
         """(codes, γ) of the large patterns that ``g``'s γ multiply (none if not ``large``)."""
-        return (g.large_codes, g.large_gammas) if self.large else NO_LARGE
+        return g.large_table if self.large else NO_LARGE
 
     def params(self) -> np.ndarray:
         """The ``prm`` array of :func:`games.go.features.k_learned_priors`."""

@@ -307,3 +307,22 @@ def test_kernel_matches_reference_on_random_positions(size: int, seed: int) -> N
             seen += (out > 0).sum(axis=0)
         s.play(moves[int(rng.integers(len(moves) - 1))])
     assert seen[F.G_CAPTURE] > 0 and seen[F.G_SELF_ATARI] > 0 and seen[F.G_ATARI] > 0
+
+
+def test_large_pattern_images_are_the_raw_codes_of_the_turned_boards() -> None:
+    rng = np.random.default_rng(8)
+    s = GoState(9)
+    for _ in range(30):
+        moves = s.legal_moves()
+        s.play(moves[int(rng.integers(len(moves) - 1))])
+    points = [p for p in s.legal_points() if p != PASS]
+    canon = np.zeros((len(points), 2), dtype=np.int64)
+    F.k_large_codes(s._b, s.to_play, np.array(points, dtype=np.int32), canon)
+    for col in (0, 1):
+        images = F.large_images(canon[:, col])
+        assert images[0].tolist() == canon[:, col].tolist()  # symmetry 0 is the identity
+        assert np.all(images.min(axis=0) == canon[:, col])  # the canonical is the least
+        for t in range(8):
+            r, pmap = _rotated(s, t)
+            raw = [int(F.large_raw_codes(r._b, pmap[p], r.to_play)[col]) for p in points]
+            assert all(raw[i] in images[:, i] for i in range(len(points))), t

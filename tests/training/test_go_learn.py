@@ -119,8 +119,7 @@ def test_learned_priors_and_policy_3_use_the_weights(weights_file: Path) -> None
     pts = np.asarray(pr.moves[:-1], dtype=np.int32)
     gam = np.empty(len(pts))
     F.k_gammas(s._b, s.to_play, pts, w.prior.pattern_table, w.prior.levels,
-               w.prior.large_codes, w.prior.large_gammas,
-               np.empty((len(pts), F.NG), dtype=np.int32), gam)
+               *w.prior.large_table, np.empty((len(pts), F.NG), dtype=np.int32), gam)
     expect = 0.2 + 0.6 * gam / gam.max()
     assert np.allclose(pr.values[:-1], expect) and np.all(pr.counts[:-1] == 30)
     # each move's γ is its features' times its large pattern's (distance 3 first, then 2)
