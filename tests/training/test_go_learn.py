@@ -157,6 +157,10 @@ def test_cli_learn(tmp_path: Path) -> None:
                         str(tmp_path / "none"), "--out", str(out)], cwd=REPO,
                        capture_output=True, text=True, check=False)
     assert p.returncode == 2 and "not a directory" in p.stderr
+    p = subprocess.run([sys.executable, "-m", "clients.cli", "learn", "go", "learn", "--games",
+                        str(games), "--out", str(out), "--large-min", "-1"], cwd=REPO,
+                       capture_output=True, text=True, check=False)
+    assert p.returncode == 2 and "--large-min >= 0" in p.stderr
 
 
 def test_balance_tunes_the_playout_part_only(weights_file: Path, tmp_path: Path) -> None:

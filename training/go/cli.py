@@ -56,10 +56,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="learn only the moves of the side the records name NAME (SGF PB/PW), "
                         "e.g. gnugo in the records of bench/go_strength.py (default: every "
                         "move)")
-    q.add_argument("--large-min", type=int, default=10, metavar="N",
+    q.add_argument("--large-min", type=int, default=3, metavar="N",
                    help="large patterns (the stones within distance 3 or 2 of the move) "
                         "played at least N times in the training games become features of "
-                        "the prior model (default 10; 0: none)")
+                        "the prior model (default 3; 0: none)")
     q.set_defaults(func=run_learn_command)
     b = sub.add_parser("balance", help="tune the playout policy's weights by simulation "
                        "balancing", description=BALANCE,

@@ -186,7 +186,7 @@ def far_gamma(contests: Contests, fit: Fit) -> float:
 
 
 def learn_weights(dirs: list[Path], out: Path, *, iterations: int = 30, prior: float = 1.0,
-                  test_share: float = 0.1, player: str | None = None, large_min: int = 10,
+                  test_share: float = 0.1, player: str | None = None, large_min: int = 3,
                   command: str = "", log: Callable[[str], None] = print) -> GoWeights:
     """Fit both models on the games in ``dirs`` (the moves of every side, or of the side
     named ``player``) and write the weights file ``out``; the prior model with the large
