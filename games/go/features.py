@@ -89,8 +89,6 @@ GROUP_NAMES = ("pattern", "capture", "escape", "atari", "self_atari", "dist", "d
                "line", "eye", "empty_area", "pass")
 
 
-
-
 def _large_offsets() -> tuple[tuple[int, int], ...]:
     """(dx, dy) of the points at Manhattan distance 1, 2, 3 from the move, ring by ring."""
     out: list[tuple[int, int]] = []
@@ -102,11 +100,7 @@ def _large_offsets() -> tuple[tuple[int, int], ...]:
 
 LARGE_OFFSETS = _large_offsets()  # 24 points; the first 12 are within distance 2
 LARGE_R2 = np.int64(1) << 50  # the tag of a distance-2 code
-# (8, 24, 2): the offsets seen through each symmetry
-_LARGE_SYM = np.array([[square_symmetry(t, dx, dy) for dx, dy in LARGE_OFFSETS]
-                       for t in range(8)], dtype=np.int64)
-
-
+_LARGE_XY = np.array(LARGE_OFFSETS, dtype=np.int64)
 # _LARGE_PERM[t, j]: the index in LARGE_OFFSETS of symmetry t's image of offset j
 _LARGE_PERM = np.array([[LARGE_OFFSETS.index(square_symmetry(t, dx, dy))
                          for dx, dy in LARGE_OFFSETS] for t in range(8)], dtype=np.int64)
@@ -185,8 +179,8 @@ def large_raw_codes(B: np.ndarray, p: int, c: int) -> tuple[np.int64, np.int64]:
     code = np.int64(0)
     code2 = np.int64(0)
     for j in range(24):
-        rr = r + _LARGE_SYM[0, j, 1]
-        c2 = cc + _LARGE_SYM[0, j, 0]
+        rr = r + _LARGE_XY[j, 1]
+        c2 = cc + _LARGE_XY[j, 0]
         s = 3
         if 0 <= rr < size and 0 <= c2 < size:
             v = col[(rr + 1) * w + c2 + 1]
@@ -201,24 +195,14 @@ def large_raw_codes(B: np.ndarray, p: int, c: int) -> tuple[np.int64, np.int64]:
 def large_codes(B: np.ndarray, p: int, c: int) -> tuple[np.int64, np.int64]:
     """(distance-3 code, tagged distance-2 code) of the point p for the mover c: 2 bits per
     point of :data:`LARGE_OFFSETS` (0 empty, 1 c's, 2 the opponent's, 3 off the board), the
-    least over the 8 symmetries."""
-    col = B[K.COL]
-    w = B[K.META, K.M_W]
-    size = B[K.META, K.M_SIZE]
-    r = p // w - 1
-    cc = p % w - 1
+    least over the 8 symmetries (the images of :func:`large_images`)."""
+    raw, _ = large_raw_codes(B, p, c)
     best3 = np.int64(1) << 62
     best2 = np.int64(1) << 62
     for t in range(8):
         code = np.int64(0)
         for j in range(24):
-            rr = r + _LARGE_SYM[t, j, 1]
-            c2 = cc + _LARGE_SYM[t, j, 0]
-            s = 3
-            if 0 <= rr < size and 0 <= c2 < size:
-                v = col[(rr + 1) * w + c2 + 1]
-                s = 0 if v == 0 else (1 if v == c else 2)
-            code |= np.int64(s) << (2 * j)
+            code |= ((raw >> (2 * _LARGE_PERM[t, j])) & 3) << (2 * j)
             if j == 11 and code < best2:
                 best2 = code
         best3 = min(best3, code)
@@ -341,8 +325,7 @@ def k_gammas(B: np.ndarray, c: int, moves: np.ndarray, ptab: np.ndarray, levels:
     """γ of each move in ``moves`` (legal for c): the product of the γ of its features,
     ``ptab`` indexed by the raw :func:`pattern20` code, ``levels[group, level]`` and the
     large pattern's (:func:`large_gamma`: ``lcodes``, ``lgam`` are a weights file's
-    ``large_table``; empty: none). ``F`` (at least
-    len(moves) rows) receives the features."""
+    ``large_table``; empty: none). ``F`` (at least len(moves) rows) receives the features."""
     n = moves.shape[0]
     k_move_features(B, c, moves, F[:n])
     for i in range(n):

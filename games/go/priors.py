@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from games.go.state import GoState
     from games.go.weights import FeatureGammas
 
-# no large patterns: (codes, γ) for games.go.features.k_learned_priors
+# no large patterns: an empty hash table (keys, γ) for games.go.features.k_learned_priors
 NO_LARGE = (np.zeros(0, dtype=np.int64), np.zeros(0))
 for _a in NO_LARGE:
     _a.setflags(write=False)
@@ -83,7 +83,8 @@ class LearnedPriors(NamedTuple):
     large: bool = True  # the weights' large patterns multiply gamma (false: ignored)
 
     def large_tables(self, g: FeatureGammas) -> tuple[np.ndarray, np.ndarray]:
-        """(codes, γ) of the large patterns that ``g``'s γ multiply (none if not ``large``)."""
+        """The hash table (keys, γ) of the large patterns that multiply ``g``'s γ
+        (:attr:`games.go.weights.FeatureGammas.large_table`; empty if not ``large``)."""
         return g.large_table if self.large else NO_LARGE
 
     def params(self) -> np.ndarray:
