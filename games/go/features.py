@@ -83,7 +83,7 @@ __all__ = [
     "escape_level", "group_libs", "k_gammas", "k_large_codes", "k_learned_priors",
     "k_move_features", "LARGE_OFFSETS", "LARGE_R2", "ladder_attack", "ladder_captured",
     "large_codes", "large_gamma", "large_hash_table", "large_images", "large_raw_codes",
-    "pattern20",
+    "large_with_parts", "pattern20",
 ]
 GROUP_NAMES = ("pattern", "capture", "escape", "atari", "self_atari", "dist", "dist2",
                "line", "eye", "empty_area", "pass")
@@ -117,6 +117,20 @@ def large_images(codes: np.ndarray) -> np.ndarray:
             out[t] |= ((codes >> (2 * int(_LARGE_PERM[t, j]))) & 3) << (2 * j)
         out[t] |= codes & LARGE_R2
     return out
+
+
+def large_with_parts(codes: np.ndarray, gammas: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``codes`` (canonical) and their γ with the distance-2 part of each distance-3 code
+    added at γ 1 where ``codes`` lacks it (so :func:`large_gamma` may probe distance 2
+    first); sorted. Fitted tables lack none: a pattern's part is played whenever it is."""
+    codes = np.asarray(codes, dtype=np.int64)
+    r3 = codes[(codes & LARGE_R2) == 0]
+    parts = large_images((r3 & ((1 << 24) - 1)) | LARGE_R2).min(axis=0)
+    extra = np.setdiff1d(parts, codes)
+    out = np.concatenate([codes, extra])
+    order = np.argsort(out)
+    return out[order], np.concatenate([np.asarray(gammas, dtype=np.float64),
+                                       np.ones(len(extra))])[order]
 
 
 _HASH_MUL = np.uint64(0x9E3779B97F4A7C15)
@@ -225,14 +239,17 @@ def large_gamma(B: np.ndarray, p: int, c: int, lkeys: np.ndarray, lgam: np.ndarr
                 ) -> float:
     """γ of p's large pattern: of its distance-3 code if the hash table (``lkeys``, ``lgam``:
     :func:`large_hash_table` of every symmetric image) lists it, else of its distance-2
-    code, else 1 (and 1 for an empty table)."""
+    code, else 1 (and 1 for an empty table). The table lists the distance-2 part of every
+    distance-3 pattern it lists (:func:`large_with_parts`), so a distance-2 code it lacks
+    ends the search after one probe."""
     if lkeys.shape[0] == 0:
         return 1.0
     r3, r2 = large_raw_codes(B, p, c)
-    g = _hash_get(lkeys, lgam, r3)
-    if g < 0:
-        g = _hash_get(lkeys, lgam, r2)
-    return g if g >= 0 else 1.0
+    g2 = _hash_get(lkeys, lgam, r2)
+    if g2 < 0:
+        return 1.0
+    g3 = _hash_get(lkeys, lgam, r3)
+    return g3 if g3 >= 0 else g2
 
 
 @njit(cache=True)

@@ -30,7 +30,7 @@ from typing import Any
 
 import numpy as np
 
-from games.go.features import large_hash_table, large_images
+from games.go.features import large_hash_table, large_images, large_with_parts
 from games.go.patterns import canonical20
 
 MAXLEVEL = 10
@@ -72,13 +72,15 @@ class FeatureGammas:
     def large_table(self) -> tuple[np.ndarray, np.ndarray]:
         """The large patterns as the kernels read them: a hash table (keys, γ) of every
         symmetric image of each code (:func:`games.go.features.large_images`,
-        :func:`games.go.features.large_hash_table`; empty if there are none). Read-only."""
+        :func:`games.go.features.large_hash_table`, with the distance-2 parts that
+        :func:`games.go.features.large_with_parts` adds; empty if there are none). Read-only."""
         if not len(self.large_codes):
             keys, gammas = np.zeros(0, dtype=np.int64), np.zeros(0)
         else:
-            images = large_images(self.large_codes)
+            listed, values = large_with_parts(self.large_codes, self.large_gammas)
+            images = large_images(listed)
             codes, first = np.unique(images.ravel(), return_index=True)
-            keys, gammas = large_hash_table(codes, np.tile(self.large_gammas, 8)[first])
+            keys, gammas = large_hash_table(codes, np.tile(values, 8)[first])
         for a in (keys, gammas):
             a.setflags(write=False)
         return keys, gammas

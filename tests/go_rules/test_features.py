@@ -326,3 +326,31 @@ def test_large_pattern_images_are_the_raw_codes_of_the_turned_boards() -> None:
             r, pmap = _rotated(s, t)
             raw = [int(F.large_raw_codes(r._b, pmap[p], r.to_play)[col]) for p in points]
             assert all(raw[i] in images[:, i] for i in range(len(points))), t
+
+
+def test_large_gamma_reads_distance_3_before_2_and_adds_missing_parts() -> None:
+    from games.go.weights import FeatureGammas
+
+    s = position("""
+        . . . . . . .
+        . . . . . . .
+        . . . X . . .
+        . . . . . . .
+        . . . . O . .
+        . . . . . . .
+        . . . . . . .""")
+    p, q = vertex_to_point("D4", 7), vertex_to_point("B2", 7)
+    r3, r2 = (int(v) for v in F.large_codes(s._b, p, BLACK))
+
+    def gamma(codes: list[int], gammas: list[float], point: int) -> float:
+        order = np.argsort(codes)
+        g = FeatureGammas(np.ones((F.NG, 11)), np.zeros(0, dtype=np.int32), np.zeros(0),
+                          np.ones(1), np.asarray(codes, dtype=np.int64)[order],
+                          np.asarray(gammas)[order])
+        return F.large_gamma(s._b, point, BLACK, *g.large_table)
+
+    assert gamma([r3, r2], [5.0, 2.0], p) == 5.0  # distance 3 first
+    assert gamma([r2], [2.0], p) == 2.0  # else distance 2
+    assert gamma([r3], [5.0], p) == 5.0  # a table without the part: it is added at γ 1
+    assert gamma([r3, r2], [5.0, 2.0], q) == 1.0  # another shape: neither listed
+    assert gamma([], [], p) == 1.0
