@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 MAX_PATH = 1024  # path positions remembered for superko (deeper ones are not checked)
 _SEED_MOD = np.uint64(2**62 - 1)
 # ctx: (Z, seen, pat, Wt, ip, fp, moves32, colours32, owner, buf, F, pts, wins, visits,
-#       ptab, plv, prior_ptab, prior_levels, lp, FM, two, three, td_theta, lgr, large_codes,
+#       ptab, plv, prior_ptab, prior_levels, lp, FM, two, three, td_theta, lgr, large_keys,
 #       large_gammas)
 # ip: policy, sa_min, playout move cap, last-good-reply level (0: off); lgr: the reply
 # tables of games.go.lgrf, shared by the search's playouts (one entry when off)
@@ -42,7 +42,8 @@ _SEED_MOD = np.uint64(2**62 - 1)
 # ptab, plv: playout policy 3's weights (placeholders for the other policies); prior_ptab,
 # prior_levels, lp (learned priors: use the move ratings (0/1), their params (n, v0, v1, tau),
 # TD(0) visits), FM: their feature scratch; two, three, td_theta: the TD(0) shape value;
-# large_codes, large_gammas: the learned priors' large patterns (empty: none)
+# large_keys, large_gammas: the learned priors' large patterns, the hash table of
+# games.go.weights.FeatureGammas.large_table (empty: none)
 
 
 @njit(cache=True)
