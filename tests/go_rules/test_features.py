@@ -264,13 +264,18 @@ def test_large_patterns_by_hand() -> None:
     assert sum(((c2 >> (2 * j)) & 3) == 3 for j in range(12)) == 12 - 5
 
 
-def test_large_patterns_are_canonical_under_symmetry() -> None:
-    rng = np.random.default_rng(5)
+def _random_middle_game(seed: int) -> tuple[GoState, list[int]]:
+    """A 9x9 position after 30 random moves, and its empty legal points."""
+    rng = np.random.default_rng(seed)
     s = GoState(9)
     for _ in range(30):
         moves = s.legal_moves()
         s.play(moves[int(rng.integers(len(moves) - 1))])
-    points = [p for p in s.legal_points() if p != PASS]
+    return s, [p for p in s.legal_points() if p != PASS]
+
+
+def test_large_patterns_are_canonical_under_symmetry() -> None:
+    s, points = _random_middle_game(5)
     arr = np.array(points, dtype=np.int32)
     base = np.zeros((len(arr), 2), dtype=np.int64)
     F.k_large_codes(s._b, s.to_play, arr, base)
@@ -310,12 +315,7 @@ def test_kernel_matches_reference_on_random_positions(size: int, seed: int) -> N
 
 
 def test_large_pattern_images_are_the_raw_codes_of_the_turned_boards() -> None:
-    rng = np.random.default_rng(8)
-    s = GoState(9)
-    for _ in range(30):
-        moves = s.legal_moves()
-        s.play(moves[int(rng.integers(len(moves) - 1))])
-    points = [p for p in s.legal_points() if p != PASS]
+    s, points = _random_middle_game(8)
     canon = np.zeros((len(points), 2), dtype=np.int64)
     F.k_large_codes(s._b, s.to_play, np.array(points, dtype=np.int32), canon)
     for col in (0, 1):
