@@ -100,10 +100,28 @@ def _large_offsets() -> tuple[tuple[int, int], ...]:
 
 LARGE_OFFSETS = _large_offsets()  # 24 points; the first 12 are within distance 2
 LARGE_R2 = np.int64(1) << 50  # the tag of a distance-2 code
+_R2_CELLS = np.int64((1 << 24) - 1)  # the bits of the 12 points within distance 2
 _LARGE_XY = np.array(LARGE_OFFSETS, dtype=np.int64)
 # _LARGE_PERM[t, j]: the index in LARGE_OFFSETS of symmetry t's image of offset j
 _LARGE_PERM = np.array([[LARGE_OFFSETS.index(square_symmetry(t, dx, dy))
                          for dx, dy in LARGE_OFFSETS] for t in range(8)], dtype=np.int64)
+
+
+@njit(cache=True)
+def _large_image(code: np.int64, t: int) -> np.int64:
+    """``code`` seen through symmetry t (a distance-2 code keeps its tag, and its cells
+    12-23 stay 0: the symmetries map each ring onto itself)."""
+    out = code & LARGE_R2
+    for j in range(24):
+        out |= ((code >> (2 * _LARGE_PERM[t, j])) & 3) << (2 * j)
+    return out
+
+
+@njit(cache=True)
+def _large_images(codes: np.ndarray, out: np.ndarray) -> None:
+    for t in range(8):
+        for i in range(codes.shape[0]):
+            out[t, i] = _large_image(codes[i], t)
 
 
 def large_images(codes: np.ndarray) -> np.ndarray:
@@ -112,10 +130,7 @@ def large_images(codes: np.ndarray) -> np.ndarray:
     Distance-2 codes (tagged) keep their tag."""
     codes = np.asarray(codes, dtype=np.int64)
     out = np.zeros((8, len(codes)), dtype=np.int64)
-    for t in range(8):
-        for j in range(24):  # a distance-2 code's cells 12-23 are 0 and stay so
-            out[t] |= ((codes >> (2 * int(_LARGE_PERM[t, j]))) & 3) << (2 * j)
-        out[t] |= codes & LARGE_R2
+    _large_images(codes, out)
     return out
 
 
@@ -125,7 +140,7 @@ def large_with_parts(codes: np.ndarray, gammas: np.ndarray) -> tuple[np.ndarray,
     first); sorted. Fitted tables lack none: a pattern's part is played whenever it is."""
     codes = np.asarray(codes, dtype=np.int64)
     r3 = codes[(codes & LARGE_R2) == 0]
-    parts = large_images((r3 & ((1 << 24) - 1)) | LARGE_R2).min(axis=0)
+    parts = large_images((r3 & _R2_CELLS) | LARGE_R2).min(axis=0)
     extra = np.setdiff1d(parts, codes)
     out = np.concatenate([codes, extra])
     order = np.argsort(out)
@@ -145,8 +160,8 @@ def large_hash_table(codes: np.ndarray, gammas: np.ndarray) -> tuple[np.ndarray,
     """An open-addressing hash table (linear probing, at most half full) of the distinct
     ``codes`` (>= 0) and their γ: (keys, γ) of a power-of-two length, -1 for an empty slot.
     :func:`large_gamma` reads it."""
-    size = 1 << 6
-    while size < 2 * len(codes) or size < 64:
+    size = 64
+    while size < 2 * len(codes):
         size *= 2
     keys = np.full(size, -1, dtype=np.int64)
     vals = np.ones(size)
@@ -191,7 +206,6 @@ def large_raw_codes(B: np.ndarray, p: int, c: int) -> tuple[np.int64, np.int64]:
     r = p // w - 1
     cc = p % w - 1
     code = np.int64(0)
-    code2 = np.int64(0)
     for j in range(24):
         rr = r + _LARGE_XY[j, 1]
         c2 = cc + _LARGE_XY[j, 0]
@@ -200,9 +214,7 @@ def large_raw_codes(B: np.ndarray, p: int, c: int) -> tuple[np.int64, np.int64]:
             v = col[(rr + 1) * w + c2 + 1]
             s = 0 if v == 0 else (1 if v == c else 2)
         code |= np.int64(s) << (2 * j)
-        if j == 11:
-            code2 = code
-    return code, code2 | LARGE_R2
+    return code, (code & _R2_CELLS) | LARGE_R2
 
 
 @njit(cache=True)
@@ -214,12 +226,9 @@ def large_codes(B: np.ndarray, p: int, c: int) -> tuple[np.int64, np.int64]:
     best3 = np.int64(1) << 62
     best2 = np.int64(1) << 62
     for t in range(8):
-        code = np.int64(0)
-        for j in range(24):
-            code |= ((raw >> (2 * _LARGE_PERM[t, j])) & 3) << (2 * j)
-            if j == 11 and code < best2:
-                best2 = code
-        best3 = min(best3, code)
+        image = _large_image(raw, t)
+        best3 = min(best3, image)
+        best2 = min(best2, image & _R2_CELLS)
     return best3, best2 | LARGE_R2
 
 
@@ -338,10 +347,10 @@ def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray) -
 
 @njit(cache=True)
 def k_gammas(B: np.ndarray, c: int, moves: np.ndarray, ptab: np.ndarray, levels: np.ndarray,
-             lcodes: np.ndarray, lgam: np.ndarray, F: np.ndarray, gam: np.ndarray) -> None:
+             lkeys: np.ndarray, lgam: np.ndarray, F: np.ndarray, gam: np.ndarray) -> None:
     """γ of each move in ``moves`` (legal for c): the product of the γ of its features,
     ``ptab`` indexed by the raw :func:`pattern20` code, ``levels[group, level]`` and the
-    large pattern's (:func:`large_gamma`: ``lcodes``, ``lgam`` are a weights file's
+    large pattern's (:func:`large_gamma`: ``lkeys``, ``lgam`` are a weights file's
     ``large_table``; empty: none). ``F`` (at least len(moves) rows) receives the features."""
     n = moves.shape[0]
     k_move_features(B, c, moves, F[:n])
@@ -351,13 +360,13 @@ def k_gammas(B: np.ndarray, c: int, moves: np.ndarray, ptab: np.ndarray, levels:
         for j in range(1, NG):
             g *= levels[j, F[i, j]]
         if code >= 0:
-            g *= large_gamma(B, moves[i], c, lcodes, lgam)
+            g *= large_gamma(B, moves[i], c, lkeys, lgam)
         gam[i] = g
 
 
 @njit(cache=True)
 def k_learned_priors(B: np.ndarray, c: int, moves: np.ndarray, ptab: np.ndarray,
-                     levels: np.ndarray, lcodes: np.ndarray, lgam: np.ndarray,
+                     levels: np.ndarray, lkeys: np.ndarray, lgam: np.ndarray,
                      prm: np.ndarray, F: np.ndarray, wins: np.ndarray,
                      visits: np.ndarray) -> None:
     """Priors of the points in ``moves`` from their γ (:func:`k_gammas`) as equivalent
@@ -366,7 +375,7 @@ def k_learned_priors(B: np.ndarray, c: int, moves: np.ndarray, ptab: np.ndarray,
     n = moves.shape[0]
     if n == 0:
         return
-    k_gammas(B, c, moves, ptab, levels, lcodes, lgam, F, wins)
+    k_gammas(B, c, moves, ptab, levels, lkeys, lgam, F, wins)
     top = 0.0
     for i in range(n):
         top = max(top, wins[i])
