@@ -44,7 +44,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_config_arguments(p, GtpConfig, example="playouts=1000")
-    p.epilog = f"{p.epilog}\n\npresets:\n  {preset_help()}"
+    p.epilog = f"{p.epilog}\n\npresets:\n  " + "\n  ".join(preset_help().splitlines())
     p.set_defaults(func=run)
 
 

@@ -67,7 +67,8 @@ class GtpConfig(msgspec.Struct, frozen=True):
     komi_margin: Annotated[float, msgspec.Meta(ge=0, le=50)] = 0.0
     margin_below: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.5
     # learned knowledge (clients.gtp.knowledge): the weights file of `corvid learn go learn`
-    # ("" = the bundled games/go/data/weights-9x9.npz), read when policy 3 or the learned
+    # ("" = the bundled games/go/data/weights-9x9.npz; a name without "/" or ".npz", such as
+    # 9x9-nolarge, the bundled weights-NAME.npz), read when policy 3 or the learned
     # priors use it; the learned priors (on by default) replace the heuristic ones: every move
     # starts with prior_visits pseudo-visits at a value from prior_low (least likely) to
     # prior_high (most likely), by (gamma / max gamma) ** prior_tau
@@ -153,13 +154,22 @@ class GtpConfig(msgspec.Struct, frozen=True):
         return self.lgrf
 
 
-# Named players: a preset's settings lie beneath the file's and the --set ones. v1 is the
-# wave-1 engine, kept so that every later version can be measured against it: UCT in Python
-# over policy-2 playouts with no reply tables, the win alone as reward, heuristic priors.
+# Named players: a preset's settings lie beneath the file's and the --set ones, and name
+# every setting that made its engine, so that later changes of the defaults leave it as it
+# was. v1 is the wave-1 engine, kept so that every later version can be measured against it:
+# UCT in Python over policy-2 playouts with no reply tables, the win alone as reward,
+# heuristic priors. stop31 is the default before the large patterns (docs/gtp.md Strength):
+# the compiled tree, the learned priors of the bundled weights fitted without large patterns
+# (games/go/data/weights-9x9-nolarge.npz), policy-5 playouts, last good reply.
 PRESETS: dict[str, dict[str, Any]] = {
     "v1": {"core": "uct", "compiled": False, "playout_policy": 2, "lgrf": 0,
            "score_weight": 0.0, "learned_priors": False, "td_visits": 0.0, "komi_margin": 0.0,
            "ladder_priors": False, "rave_mse": False},
+    "stop31": {"core": "uct", "compiled": True, "playout_policy": 5, "lgrf": "auto",
+               "score_weight": 0.0, "learned_priors": True, "weights": "9x9-nolarge",
+               "prior_visits": 20.0, "prior_low": 0.3, "prior_high": 0.9, "prior_tau": 0.25,
+               "td_visits": 0.0, "komi_margin": 0.0, "rave_k": 1000.0, "rave_mse": False,
+               "grandfather": 10.0},
 }
 
 

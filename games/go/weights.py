@@ -38,6 +38,25 @@ DATA_DIR = Path(__file__).resolve().parent / "data"
 DEFAULT_WEIGHTS = DATA_DIR / "weights-9x9.npz"
 
 
+def bundled_weights() -> list[str]:
+    """The names of the bundled weights files: ``NAME`` for ``data/weights-NAME.npz``."""
+    return sorted(p.name[len("weights-"):-len(".npz")] for p in DATA_DIR.glob("weights-*.npz"))
+
+
+def weights_path(path: str = "") -> Path:
+    """The file that ``path`` names: "" the bundled default, a name of
+    :func:`bundled_weights` (a value without a path separator or ``.npz``) that bundled file,
+    anything else a path. ValueError for a name that is not bundled."""
+    if not path:
+        return DEFAULT_WEIGHTS
+    if "/" in path or "\\" in path or path.endswith(".npz"):
+        return Path(path)
+    if path not in bundled_weights():
+        raise ValueError(f"{path!r} is neither a path (a file ending in .npz) nor a bundled "
+                         f"weights name ({', '.join(bundled_weights())})")
+    return DATA_DIR / f"weights-{path}.npz"
+
+
 @dataclass(frozen=True, eq=False)
 class FeatureGammas:
     """γ per level of each feature group and per canonical 3x3 pattern."""
@@ -137,9 +156,10 @@ def save_weights(path: Path, weights: GoWeights) -> None:
 
 @functools.lru_cache(maxsize=8)
 def load_weights(path: str = "") -> GoWeights:
-    """The weights in ``path`` ("" = the bundled file). Cached: the arrays are read-only.
-    Raises FileNotFoundError or ValueError (not a weights file)."""
-    p = Path(path) if path else DEFAULT_WEIGHTS
+    """The weights in ``path`` (:func:`weights_path`: "" the bundled default, a bundled name,
+    or a file). Cached: the arrays are read-only. Raises FileNotFoundError or ValueError (an
+    unknown name, not a weights file)."""
+    p = weights_path(path)
     if not p.exists():
         raise FileNotFoundError(f"Go weights file {p} not found")
     try:

@@ -94,3 +94,28 @@ def test_the_bundled_weights_load_and_say_how_they_were_made() -> None:
     # learned from real games: a 3x3 pattern table, and better than chance at predicting
     assert len(w.prior.codes) > 100
     assert w.manifest["prior_model"]["test_prediction_rate"] > 0.2
+
+
+def test_bundled_weights_by_name_and_the_stop31_preset() -> None:
+    """``weights=NAME`` names a bundled file (``games/go/data/weights-NAME.npz``), an unknown
+    name is refused with the names there are, and preset=stop31 is the engine of the weights
+    fitted without large patterns."""
+    from clients.gtp.config import load_gtp_config
+    from games.go.weights import DATA_DIR, bundled_weights, load_weights, weights_path
+
+    assert {"9x9", "9x9-nolarge"} <= set(bundled_weights())
+    assert weights_path("9x9-nolarge") == DATA_DIR / "weights-9x9-nolarge.npz"
+    assert weights_path("mine.npz") == Path("mine.npz")
+    assert weights_path("runs/w3") == Path("runs/w3")
+    with pytest.raises(ValueError, match="9x9-nolarge"):
+        weights_path("9x9-nolarge.npz.gz")
+    with pytest.raises(ConfigError, match="neither a path .* nor a bundled weights name"):
+        load_knowledge(load_config(GtpConfig, overrides=["weights=nolarge"]))
+    assert load_weights("9x9").path == load_weights("").path
+
+    old = load_gtp_config(overrides=["preset=stop31"])
+    assert old.weights == "9x9-nolarge" and old.learned_priors and old.prior_tau == 0.25
+    w = load_knowledge(old)
+    assert w is not None and len(w.prior.large_codes) == 0 and len(w.prior.codes) > 100
+    assert "--large-min 0" in w.manifest["command"]
+    assert load_gtp_config(overrides=["preset=stop31", "prior_tau=0.5"]).prior_tau == 0.5

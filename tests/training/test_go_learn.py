@@ -212,22 +212,23 @@ GAMES_TAR = REPO / "training" / "go" / "data" / "gnugo10-vs-corvid-9x9.tar.xz"
 
 
 def test_the_bundled_weights_come_from_the_bundled_games(tmp_path: Path) -> None:
-    """The games shipped in training/go/data are the data the bundled weights name (their
-    digest), learned from GNU Go's side; and a fit on a few of them learns from GNU Go's
+    """The games shipped in training/go/data are the data each bundled weights file names
+    (their digest), learned from GNU Go's side; and a fit on a few of them learns from GNU Go's
     moves only (the records of bench/go_strength.py name it gnugo)."""
     import tarfile
 
-    from games.go.weights import DEFAULT_WEIGHTS
+    from games.go.weights import bundled_weights
     from training.go.dataset import files_digest
 
     with tarfile.open(GAMES_TAR) as tar:
         tar.extractall(tmp_path, filter="data")
     (games,) = [d for d in tmp_path.iterdir() if d.is_dir()]
     files = sgf_files(games)
-    manifest = load_weights(DEFAULT_WEIGHTS).manifest
-    assert manifest["data"]["player"] == "gnugo" and "--player gnugo" in manifest["command"]
-    assert manifest["data"]["games"] == len(files)
-    assert manifest["data"]["digest"] == files_digest(files)
+    for name in bundled_weights():  # the default and the one without large patterns
+        manifest = load_weights(name).manifest
+        assert manifest["data"]["player"] == "gnugo" and "--player gnugo" in manifest["command"]
+        assert manifest["data"]["games"] == len(files)
+        assert manifest["data"]["digest"] == files_digest(files)
     few = files[:20]
     gnugo, every = build_contests(few, player="gnugo"), build_contests(few)
     assert 0.4 < gnugo.positions / every.positions < 0.6
