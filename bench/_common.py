@@ -16,6 +16,10 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # so `python bench/x.py` works from anywhere
     sys.path.insert(0, str(ROOT))
 
+from clients.jitcache import drop_stale_caches  # noqa: E402
+
+drop_stale_caches()  # no bench runs a compiled copy of an older source
+
 
 def print_table(title: str, rows: list[tuple[str, Any]]) -> None:
     width = max(len(k) for k, _ in rows)

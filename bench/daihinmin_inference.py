@@ -38,6 +38,10 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from clients.jitcache import drop_stale_caches  # noqa: E402
+
+drop_stale_caches()  # no bench runs a compiled copy of an older source
+
 from clients.uecda.opponents import OpponentModels  # noqa: E402
 from games.daihinmin import rules as R  # noqa: E402
 from games.daihinmin.cards import cards_of  # noqa: E402

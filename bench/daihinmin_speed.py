@@ -21,6 +21,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from clients.jitcache import drop_stale_caches  # noqa: E402
+
+drop_stale_caches()  # no bench runs a compiled copy of an older source
+
 import numpy as np  # noqa: E402
 
 from games.daihinmin import Match, MatchConfig  # noqa: E402

@@ -53,6 +53,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from clients.jitcache import drop_stale_caches  # noqa: E402
+
+drop_stale_caches()  # no bench runs a compiled copy of an older source
+
 from clients.logs import setup_logging  # noqa: E402
 from servers.arena.stats import batch_mean_ci95  # noqa: E402
 from servers.arena.uecda import run_arena  # noqa: E402

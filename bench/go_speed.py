@@ -30,6 +30,10 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+from clients.jitcache import drop_stale_caches  # noqa: E402
+
+drop_stale_caches()  # no bench runs a compiled copy of an older source
+
 import numpy as np  # noqa: E402
 
 from games.go import GoState  # noqa: E402

@@ -15,6 +15,7 @@ from importlib.metadata import entry_points
 
 import structlog
 
+from clients.jitcache import drop_stale_caches
 from clients.logs import setup_logging
 
 
@@ -49,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    drop_stale_caches()  # before any kernel runs: no compiled copy of an older source
     parser = build_parser()
     args = parser.parse_args(argv)
     if not getattr(args, "func", None):

@@ -7,6 +7,10 @@ from collections.abc import Iterator
 import pytest
 import structlog
 
+from clients.jitcache import drop_stale_caches
+
+drop_stale_caches()  # no test runs a compiled copy of an older source (clients/jitcache.py)
+
 
 @pytest.fixture
 def restore_logging() -> Iterator[None]:
