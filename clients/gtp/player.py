@@ -17,6 +17,7 @@ import zmq
 from clients.gtp.config import GtpConfig
 from clients.gtp.engine import Decision, MoveRequest
 from clients.gtp.knowledge import prepare_state
+from protocols.gtp.common import BLACK, parse_vertex
 from search.abucb import ABUCBConfig
 from search.budget import Budget
 from search.flat import FlatConfig
@@ -41,6 +42,17 @@ def core_spec(cfg: GtpConfig) -> tuple[CoreName, msgspec.Struct]:
     if cfg.core == "abucb":
         return "abucb", ABUCBConfig(depth=cfg.abucb_depth, width=cfg.abucb_width)
     return ("ctree" if cfg.compiled else "uct"), uct_config(cfg)
+
+
+def symmetric_images(vertex: tuple[int, int], size: int) -> set[tuple[int, int]]:
+    """The images of a point under the 8 symmetries of the board."""
+    c, r = vertex
+    out: set[tuple[int, int]] = set()
+    for x, y in ((c, r), (r, c)):
+        for fx in (x, size - 1 - x):
+            for fy in (y, size - 1 - y):
+                out.add((fx, fy))
+    return out
 
 
 def make_core(cfg: GtpConfig) -> Any:
@@ -175,6 +187,9 @@ class SearchPlayer:
                 and len(board.moves) >= cfg.resign_after * points):
             return Decision(None, resign=True, stats=stats)
         vertex = board.vertex_of(result.move)
+        if (cfg.opening_9x9 and board.size == 9 and request.colour == BLACK
+                and board.is_empty()):
+            vertex = self._opening(vertex, stats)
         in_time_trouble = request.seconds is not None and request.seconds < 0.25
         if request.cleanup and result.value > cfg.cleanup_confidence and not in_time_trouble:
             vertex = self._capture_first(request, stats, vertex, result.value)
@@ -218,6 +233,21 @@ class SearchPlayer:
         log.warning("gtp_workers_failed", error=f"{type(error).__name__}: {error}")
         self.close()
         self.workers_failed = True
+
+    def _opening(self, vertex: Any, stats: dict[str, Any]) -> Any:
+        """Black's first move on an empty 9x9 board: of the class of ``opening_9x9`` (its
+        images under the board's 8 symmetries), the move the search visited most (the
+        search's own if it is one; the lowest of the class if the search tried none)."""
+        point = parse_vertex(self.config.opening_9x9, 9)
+        assert point is not None  # GtpConfig refuses a pass
+        images = symmetric_images(point, 9)
+        if vertex in images:
+            return vertex
+        tried = [(n, v) for v, n in zip(stats["moves"], stats["visits"], strict=True)
+                 if v in images]
+        chosen = max(tried)[1] if tried else min(images)
+        log.info("gtp_opening", searched=vertex, played=chosen)
+        return chosen
 
     def _capture_first(self, request: MoveRequest, stats: dict[str, Any], vertex: Any,
                        value: float) -> Any:

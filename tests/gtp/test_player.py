@@ -313,3 +313,50 @@ def test_komi_margin_out_of_reach_searches_for_the_game_itself() -> None:
     assert plain.last_stats["komi_margin"] == 0
     with pytest.raises(ConfigError, match="komi_margin"):
         load_config(GtpConfig, overrides=["komi_margin=-1"])
+
+
+def test_symmetric_images_of_a_point() -> None:
+    from clients.gtp.player import symmetric_images
+
+    assert symmetric_images((4, 4), 9) == {(4, 4)}
+    assert symmetric_images((3, 4), 9) == {(3, 4), (5, 4), (4, 3), (4, 5)}
+    assert symmetric_images((2, 2), 9) == {(2, 2), (6, 2), (2, 6), (6, 6)}
+    assert len(symmetric_images((2, 3), 9)) == 8
+    assert symmetric_images((0, 1), 5) == {(0, 1), (1, 0), (4, 1), (1, 4), (0, 3), (3, 0),
+                                           (4, 3), (3, 4)}
+
+
+def test_black_opens_9x9_from_the_opening_class_only_on_an_empty_board() -> None:
+    """opening_9x9: black's first move on an empty 9x9 board is of that point's class; the
+    search alone opens at the centre with seed 3 (300 playouts), so the rule overrides it
+    there. Other moves, colours, sizes and handicap boards are the search's."""
+    beside = {b"= D5\n\n", b"= F5\n\n", b"= E4\n\n", b"= E6\n\n"}
+    new_game = "boardsize 9\nkomi 7\nclear_board"
+    assert talk(engine(seed=3, playouts=300, opening_9x9=""), new_game + "\ngenmove b"
+                ).endswith(b"= E5\n\n")
+    e = engine(seed=3, playouts=300)  # the default: D5
+    assert talk(e, new_game) == b"= \n\n" * 3 and talk(e, "genmove b") in beside
+    assert talk(engine(seed=3, playouts=300, opening_9x9="C3"), new_game + "\ngenmove b"
+                ).endswith((b"= C3\n\n", b"= G3\n\n", b"= C7\n\n", b"= G7\n\n"))
+    assert talk(engine(seed=3, playouts=300, opening_9x9="E5"), new_game + "\ngenmove b"
+                ).endswith(b"= E5\n\n")
+    # the search's own: white's first move, black's second, a handicap board, 7x7
+    player = SearchPlayer(GtpConfig(opening_9x9="C3"))  # none of the class tried: the lowest
+    assert player._opening((4, 4), {"moves": [(4, 4)], "visits": [300]}) == (2, 2)
+    assert player._opening((4, 4), {"moves": [(4, 4), (6, 6), (2, 6)],
+                                    "visits": [250, 30, 20]}) == (6, 6)
+    for script in (new_game + "\nplay b E5\ngenmove w", new_game + "\nplay b E5\nplay w C3\n"
+                   "genmove b", new_game + "\nfixed_handicap 2\ngenmove w",
+                   "boardsize 7\nclear_board\ngenmove b"):
+        a, b = (talk(engine(seed=3, playouts=300, opening_9x9=o), script) for o in ("", "C3"))
+        assert a == b
+
+
+def test_opening_9x9_must_be_a_point_of_the_9x9_board() -> None:
+    assert load_gtp_config(overrides=["opening_9x9=c4"]).opening_9x9 == "c4"
+    assert load_gtp_config(overrides=["opening_9x9="]).opening_9x9 == ""
+    for bad in ("K10", "pass", "Z1", "5"):
+        with pytest.raises(ConfigError, match="opening_9x9"):
+            load_gtp_config(overrides=[f"opening_9x9={bad}"])
+    assert load_gtp_config(overrides=["preset=v1"]).opening_9x9 == ""
+    assert load_gtp_config(overrides=["preset=stop31"]).opening_9x9 == ""
