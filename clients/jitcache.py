@@ -10,7 +10,9 @@ change to ``games/go/features.py`` (a ``git pull``, an edit), the compiled tree 
 ours it imports (transitively) is kept beside its cache files; where the digest differs, its
 cache files are deleted, so numba compiles them afresh from the current sources. The
 entry points call it first: ``corvid`` (``clients.cli.main``), the test suite (conftest) and
-the bench scripts. A module whose own source changed alone is left to numba, which notices.
+the bench scripts. The digests follow the import lines of the sources, so a change anywhere
+in a package that a kernel's module imports (``games/go`` imports all of ``games/go`` through
+its ``__init__``) recompiles that module's kernels: conservative, never stale.
 """
 
 from __future__ import annotations
@@ -88,7 +90,8 @@ def _cache_dir(path: Path) -> Path:
         def probe() -> None:  # numba's locators read a function only for its line number
             pass
 
-        impl: Any = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")  # noqa: B009
+        impl: Any = (getattr(caching, "CacheImpl", None)  # its name now; older releases: _CacheImpl
+                     or getattr(caching, "_CacheImpl"))  # noqa: B009
         for cls in impl._locator_classes:
             locator = cls.from_function(probe, str(path))
             if locator is not None:
