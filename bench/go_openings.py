@@ -26,6 +26,7 @@ from pathlib import Path
 
 from _common import emit_json  # also puts the repository on sys.path
 
+from games.go.patterns import board_images
 from protocols.gtp.common import GtpError, format_vertex, parse_vertex
 from servers.arena.stats import wilson
 
@@ -33,13 +34,12 @@ OUTCOME = {1.0: 0, 0.5: 1, 0.0: 2}
 
 
 def opening_class(vertex: str, size: int) -> str:
-    """The first move's class under the 8 symmetries, named by its lower-left point."""
+    """The first move's class under the 8 symmetries, named by its lowest image (column,
+    then row), which lies in the lower-left quarter."""
     v = parse_vertex(vertex, size)
     if v is None:
         return "pass"
-    c, r = v
-    dc, dr = min(c, size - 1 - c), min(r, size - 1 - r)
-    return format_vertex((min(dc, dr), max(dc, dr)))
+    return format_vertex(min(board_images(*v, size)))
 
 
 def tally(runs: list[Path], player: str | None) -> dict[str, dict[str, list[int]]]:

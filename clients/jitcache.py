@@ -39,11 +39,11 @@ def _module_file(name: str, root: Path) -> Path | None:
     return None
 
 
-def _imports(path: Path, root: Path) -> set[Path]:
-    """The files of ours that ``path`` imports (a package's ``__init__`` for ``from P import
-    x``, and x's file when x is a submodule)."""
+def _imports(text: str, root: Path) -> set[Path]:
+    """The files of ours that the source ``text`` imports (a package's ``__init__`` for
+    ``from P import x``, and x's file when x is a submodule)."""
     found: set[Path] = set()
-    for m in _IMPORT.finditer(path.read_text(encoding="utf-8")):
+    for m in _IMPORT.finditer(text):
         name = m.group(1) or m.group(3)
         f = _module_file(name, root)
         if f is not None:
@@ -58,11 +58,10 @@ def _imports(path: Path, root: Path) -> set[Path]:
 def dependency_digests(root: Path = ROOT) -> dict[Path, str]:
     """For each module under ``root``'s ``games`` and ``search`` that caches numba kernels,
     the digest of its source and of the modules of ours it imports, transitively."""
-    files = sorted(p for pkg in PACKAGES for p in (root / pkg).rglob("*.py"))
-    direct = {p: _imports(p, root) for p in files}
+    sources = {p: p.read_bytes() for pkg in PACKAGES for p in sorted((root / pkg).rglob("*.py"))}
+    direct = {p: _imports(text.decode("utf-8"), root) for p, text in sources.items()}
     digests: dict[Path, str] = {}
-    for p in files:
-        text = p.read_bytes()
+    for p, text in sources.items():
         if b"cache=True" not in text:
             continue
         seen, todo = {p}, [p]
@@ -73,7 +72,7 @@ def dependency_digests(root: Path = ROOT) -> dict[Path, str]:
                     todo.append(q)
         h = hashlib.sha256()
         for q in sorted(seen):
-            h.update(str(q.relative_to(root)).encode() + b"\0" + q.read_bytes() + b"\0")
+            h.update(str(q.relative_to(root)).encode() + b"\0" + sources[q] + b"\0")
         digests[p] = h.hexdigest()[:32]
     return digests
 

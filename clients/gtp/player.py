@@ -17,6 +17,7 @@ import zmq
 from clients.gtp.config import GtpConfig
 from clients.gtp.engine import Decision, MoveRequest
 from clients.gtp.knowledge import prepare_state
+from games.go.patterns import board_images
 from protocols.gtp.common import BLACK, parse_vertex
 from search.abucb import ABUCBConfig
 from search.budget import Budget
@@ -42,17 +43,6 @@ def core_spec(cfg: GtpConfig) -> tuple[CoreName, msgspec.Struct]:
     if cfg.core == "abucb":
         return "abucb", ABUCBConfig(depth=cfg.abucb_depth, width=cfg.abucb_width)
     return ("ctree" if cfg.compiled else "uct"), uct_config(cfg)
-
-
-def symmetric_images(vertex: tuple[int, int], size: int) -> set[tuple[int, int]]:
-    """The images of a point under the 8 symmetries of the board."""
-    c, r = vertex
-    out: set[tuple[int, int]] = set()
-    for x, y in ((c, r), (r, c)):
-        for fx in (x, size - 1 - x):
-            for fy in (y, size - 1 - y):
-                out.add((fx, fy))
-    return out
 
 
 def make_core(cfg: GtpConfig) -> Any:
@@ -240,7 +230,7 @@ class SearchPlayer:
         search's own if it is one; the lowest of the class if the search tried none)."""
         point = parse_vertex(self.config.opening_9x9, 9)
         assert point is not None  # GtpConfig refuses a pass
-        images = symmetric_images(point, 9)
+        images = board_images(*point, 9)
         if vertex in images:
             return vertex
         tried = [(n, v) for v, n in zip(stats["moves"], stats["visits"], strict=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import msgspec
 import numpy as np
 import pytest
 
@@ -315,15 +316,17 @@ def test_komi_margin_out_of_reach_searches_for_the_game_itself() -> None:
         load_config(GtpConfig, overrides=["komi_margin=-1"])
 
 
-def test_symmetric_images_of_a_point() -> None:
-    from clients.gtp.player import symmetric_images
+def test_board_images_of_a_point() -> None:
+    from games.go.patterns import board_images
 
-    assert symmetric_images((4, 4), 9) == {(4, 4)}
-    assert symmetric_images((3, 4), 9) == {(3, 4), (5, 4), (4, 3), (4, 5)}
-    assert symmetric_images((2, 2), 9) == {(2, 2), (6, 2), (2, 6), (6, 6)}
-    assert len(symmetric_images((2, 3), 9)) == 8
-    assert symmetric_images((0, 1), 5) == {(0, 1), (1, 0), (4, 1), (1, 4), (0, 3), (3, 0),
-                                           (4, 3), (3, 4)}
+    assert board_images(4, 4, 9) == {(4, 4)}
+    assert board_images(3, 4, 9) == {(3, 4), (5, 4), (4, 3), (4, 5)}
+    assert board_images(2, 2, 9) == {(2, 2), (6, 2), (2, 6), (6, 6)}
+    assert len(board_images(2, 3, 9)) == 8
+    assert board_images(0, 1, 5) == {(0, 1), (1, 0), (4, 1), (1, 4), (0, 3), (3, 0), (4, 3),
+                                     (3, 4)}
+    assert board_images(0, 1, 4) == {(0, 1), (1, 0), (3, 1), (1, 3), (0, 2), (2, 0), (3, 2),
+                                     (2, 3)}  # an even size
 
 
 def test_black_opens_9x9_from_the_opening_class_only_on_an_empty_board() -> None:
@@ -360,3 +363,7 @@ def test_opening_9x9_must_be_a_point_of_the_9x9_board() -> None:
             load_gtp_config(overrides=[f"opening_9x9={bad}"])
     assert load_gtp_config(overrides=["preset=v1"]).opening_9x9 == ""
     assert load_gtp_config(overrides=["preset=stop31"]).opening_9x9 == ""
+    # stop 33's default is today's but for the opening rule (and names its weights)
+    today = msgspec.structs.replace(load_gtp_config(), preset="stop33", opening_9x9="",
+                                    weights="9x9")
+    assert load_gtp_config(overrides=["preset=stop33"]) == today
