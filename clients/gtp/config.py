@@ -134,11 +134,12 @@ class GtpConfig(msgspec.Struct, frozen=True):
                              "compiled=true): the other cores' playouts keep no reply tables")
         if self.opening_9x9:
             try:
-                if parse_vertex(self.opening_9x9, 9) is None:
-                    raise GtpError("pass")
+                point = parse_vertex(self.opening_9x9, 9)
             except GtpError:
+                point = None
+            if point is None:  # not a vertex, off the board, or pass
                 raise ValueError(f"opening_9x9={self.opening_9x9!r} must be a point of the 9x9 "
-                                 'board (such as D5) or "" (the search chooses)') from None
+                                 'board (such as D5) or "" (the search chooses)')
         for name, ok in (
                 ("playouts", self.playouts >= 0), ("seconds", self.seconds >= 0),
                 ("min_playouts", self.min_playouts >= 0), ("rave_k", self.rave_k > 0),
@@ -173,16 +174,19 @@ class GtpConfig(msgspec.Struct, frozen=True):
 # UCT in Python over policy-2 playouts with no reply tables, the win alone as reward,
 # heuristic priors. stop31 is the default before the large patterns (docs/gtp.md Strength):
 # the compiled tree, the learned priors of the bundled weights fitted without large patterns
-# (games/go/data/weights-9x9-nolarge.npz), policy-5 playouts, last good reply.
+# (games/go/data/weights-9x9-nolarge.npz), policy-5 playouts, last good reply; stop33 is the
+# same with the default weights and their large patterns, before the opening rule.
+_STOP31: dict[str, Any] = {
+    "core": "uct", "compiled": True, "playout_policy": 5, "lgrf": "auto", "score_weight": 0.0,
+    "learned_priors": True, "weights": "9x9-nolarge", "prior_visits": 20.0, "prior_low": 0.3,
+    "prior_high": 0.9, "prior_tau": 0.25, "td_visits": 0.0, "komi_margin": 0.0,
+    "rave_k": 1000.0, "rave_mse": False, "grandfather": 10.0, "opening_9x9": ""}
 PRESETS: dict[str, dict[str, Any]] = {
     "v1": {"core": "uct", "compiled": False, "playout_policy": 2, "lgrf": 0,
            "score_weight": 0.0, "learned_priors": False, "td_visits": 0.0, "komi_margin": 0.0,
            "ladder_priors": False, "rave_mse": False, "opening_9x9": ""},
-    "stop31": {"core": "uct", "compiled": True, "playout_policy": 5, "lgrf": "auto",
-               "score_weight": 0.0, "learned_priors": True, "weights": "9x9-nolarge",
-               "prior_visits": 20.0, "prior_low": 0.3, "prior_high": 0.9, "prior_tau": 0.25,
-               "td_visits": 0.0, "komi_margin": 0.0, "rave_k": 1000.0, "rave_mse": False,
-               "grandfather": 10.0, "opening_9x9": ""},
+    "stop31": _STOP31,
+    "stop33": {**_STOP31, "weights": "9x9", "large_patterns": True},
 }
 
 
