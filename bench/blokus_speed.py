@@ -22,20 +22,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import _common  # noqa: F401  (the repository on sys.path; stale numba caches dropped)
+import numpy as np
 
-from clients.jitcache import drop_stale_caches  # noqa: E402
-
-drop_stale_caches()  # no bench runs a compiled copy of an older source
-
-import numpy as np  # noqa: E402
-
-from games.blokus_duo import BlokusConfig, BlokusState  # noqa: E402
-from games.blokus_duo import kernels as K  # noqa: E402
+from games.blokus_duo import BlokusConfig, BlokusState
+from games.blokus_duo import kernels as K
 
 
 def batch_rate(policy: str, n: int) -> float:

@@ -34,21 +34,16 @@ import time
 from pathlib import Path
 from typing import Any
 
+import _common  # noqa: F401  (the repository on sys.path; stale numba caches dropped)
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from clients.jitcache import drop_stale_caches  # noqa: E402
-
-drop_stale_caches()  # no bench runs a compiled copy of an older source
-
-from clients.uecda.opponents import OpponentModels  # noqa: E402
-from games.daihinmin import rules as R  # noqa: E402
-from games.daihinmin.cards import cards_of  # noqa: E402
-from games.daihinmin.inference import HandSampler  # noqa: E402
-from games.daihinmin.learned import load_policy  # noqa: E402
-from games.daihinmin.replay import GameRecord, parse_log  # noqa: E402
-from training.daihinmin.dataset import start_state  # noqa: E402
+from clients.uecda.opponents import OpponentModels
+from games.daihinmin import rules as R
+from games.daihinmin.cards import cards_of
+from games.daihinmin.inference import HandSampler
+from games.daihinmin.learned import load_policy
+from games.daihinmin.replay import GameRecord, parse_log
+from training.daihinmin.dataset import start_state
 
 DEFAULT_LOGS = [Path(__file__).resolve().parents[2] / "shared" / "data" / "uecda" /
                 "server-log-100games.log"]

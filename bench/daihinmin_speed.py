@@ -15,24 +15,17 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import _common  # noqa: F401  (the repository on sys.path; stale numba caches dropped)
+import numpy as np
 
-from clients.jitcache import drop_stale_caches  # noqa: E402
-
-drop_stale_caches()  # no bench runs a compiled copy of an older source
-
-import numpy as np  # noqa: E402
-
-from games.daihinmin import Match, MatchConfig  # noqa: E402
-from games.daihinmin import kernels as K  # noqa: E402
-from games.daihinmin.inference import HandSampler  # noqa: E402
-from games.daihinmin.learned import POLICY_LEARNED, load_policy, state_playout_w  # noqa: E402
-from search.budget import Budget  # noqa: E402
-from search.flat import FlatConfig, FlatMC  # noqa: E402
+from games.daihinmin import Match, MatchConfig
+from games.daihinmin import kernels as K
+from games.daihinmin.inference import HandSampler
+from games.daihinmin.learned import POLICY_LEARNED, load_policy, state_playout_w
+from search.budget import Budget
+from search.flat import FlatConfig, FlatMC
 
 
 def positions(n: int, seed: int):  # type: ignore[no-untyped-def]

@@ -51,15 +51,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import _common  # noqa: F401  (the repository on sys.path; stale numba caches dropped)
 
-from clients.jitcache import drop_stale_caches  # noqa: E402
-
-drop_stale_caches()  # no bench runs a compiled copy of an older source
-
-from clients.logs import setup_logging  # noqa: E402
-from servers.arena.stats import batch_mean_ci95  # noqa: E402
-from servers.arena.uecda import run_arena  # noqa: E402
+from clients.logs import setup_logging
+from servers.arena.stats import batch_mean_ci95
+from servers.arena.uecda import run_arena
 
 NP = 5
 

@@ -24,20 +24,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import _common  # noqa: F401  (the repository on sys.path; stale numba caches dropped)
+import numpy as np
 
-from clients.jitcache import drop_stale_caches  # noqa: E402
-
-drop_stale_caches()  # no bench runs a compiled copy of an older source
-
-import numpy as np  # noqa: E402
-
-from games.go import GoState  # noqa: E402
-from games.go.state import PlayoutSettings  # noqa: E402
+from games.go import GoState
+from games.go.state import PlayoutSettings
 
 
 def measure_search(size: int, playouts: int, seed: int, compiled: bool = True,

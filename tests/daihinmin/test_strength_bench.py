@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import sys
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
@@ -20,6 +21,8 @@ pytestmark = pytest.mark.usefixtures("restore_logging")  # the bench's main() se
 
 
 def _bench() -> ModuleType:
+    if str(BENCH.parent) not in sys.path:  # as `python bench/...` has it: its _common
+        sys.path.append(str(BENCH.parent))
     spec = importlib.util.spec_from_file_location("daihinmin_strength", BENCH)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
