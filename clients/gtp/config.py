@@ -78,7 +78,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # too (false: the 3x3 patterns and the other features only)
     weights: str = ""
     learned_priors: bool = True
-    prior_visits: Annotated[float, msgspec.Meta(gt=0)] = 20.0
+    prior_visits: Annotated[float, msgspec.Meta(gt=0)] = 35.0  # 20 before stop 35
     prior_low: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.3
     prior_high: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.9
     prior_tau: Annotated[float, msgspec.Meta(gt=0)] = 0.25
@@ -175,7 +175,8 @@ class GtpConfig(msgspec.Struct, frozen=True):
 # heuristic priors. stop31 is the default before the large patterns (docs/gtp.md Strength):
 # the compiled tree, the learned priors of the bundled weights fitted without large patterns
 # (games/go/data/weights-9x9-nolarge.npz), policy-5 playouts, last good reply; stop33 is the
-# same with the default weights and their large patterns, before the opening rule.
+# same with the default weights and their large patterns, before the opening rule; stop34 is
+# stop33 with the opening rule, before the priors' 35 pseudo-visits (20 until then).
 _STOP31: dict[str, Any] = {
     "core": "uct", "compiled": True, "playout_policy": 5, "lgrf": "auto", "score_weight": 0.0,
     "learned_priors": True, "weights": "9x9-nolarge", "prior_visits": 20.0, "prior_low": 0.3,
@@ -187,6 +188,7 @@ PRESETS: dict[str, dict[str, Any]] = {
            "ladder_priors": False, "rave_mse": False, "opening_9x9": ""},
     "stop31": _STOP31,
     "stop33": {**_STOP31, "weights": "9x9", "large_patterns": True},
+    "stop34": {**_STOP31, "weights": "9x9", "large_patterns": True, "opening_9x9": "D5"},
 }
 
 
