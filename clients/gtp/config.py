@@ -182,13 +182,14 @@ _STOP31: dict[str, Any] = {
     "learned_priors": True, "weights": "9x9-nolarge", "prior_visits": 20.0, "prior_low": 0.3,
     "prior_high": 0.9, "prior_tau": 0.25, "td_visits": 0.0, "komi_margin": 0.0,
     "rave_k": 1000.0, "rave_mse": False, "grandfather": 10.0, "opening_9x9": ""}
+_STOP33: dict[str, Any] = {**_STOP31, "weights": "9x9", "large_patterns": True}
 PRESETS: dict[str, dict[str, Any]] = {
     "v1": {"core": "uct", "compiled": False, "playout_policy": 2, "lgrf": 0,
            "score_weight": 0.0, "learned_priors": False, "td_visits": 0.0, "komi_margin": 0.0,
            "ladder_priors": False, "rave_mse": False, "opening_9x9": ""},
     "stop31": _STOP31,
-    "stop33": {**_STOP31, "weights": "9x9", "large_patterns": True},
-    "stop34": {**_STOP31, "weights": "9x9", "large_patterns": True, "opening_9x9": "D5"},
+    "stop33": _STOP33,
+    "stop34": {**_STOP33, "opening_9x9": "D5"},
 }
 
 
