@@ -25,6 +25,11 @@ LINE         1..4: the move is on the first..fourth line
 EYE          1: all four neighbours are ours or off the board (an eye-like point)
 EMPTY_AREA   no stone within Manhattan distance 3: the line, 1..4 (4 for the 4th and up)
 PASS         (the PASS move only) 1, or 2 after the opponent's pass
+LIBS         capturing races, by the liberties of the groups next to the move: 1 it
+             takes an opponent group from three liberties to two, 2 the same when a
+             group of ours touching that group has two or three liberties; (the move
+             captures nothing) 3 a group of ours with two liberties gets three or more,
+             4 the same when the last move is next to that group (the highest level)
 ===========  ======================================================================
 
 Large patterns (:func:`large_codes`, Coulom 2007's "shape" patterns, not a group: they have
@@ -49,7 +54,7 @@ import numpy as np
 from numba import njit
 
 from games.go import kernel as K
-from games.go.coords import BLACK, BORDER, PASS, WHITE
+from games.go.coords import BLACK, BORDER, EMPTY, PASS, WHITE
 from games.go.kernel import (
     G_ATARI,
     G_CAPTURE,
@@ -58,6 +63,7 @@ from games.go.kernel import (
     G_EMPTY_AREA,
     G_ESCAPE,
     G_EYE,
+    G_LIBS,
     G_LINE,
     G_PASS,
     G_PATTERN,
@@ -77,16 +83,16 @@ from games.go.patterns import square_symmetry
 
 LEVELS = K.LEVELS
 __all__ = [
-    "G_ATARI", "G_CAPTURE", "G_DIST", "G_DIST2", "G_EMPTY_AREA", "G_ESCAPE", "G_EYE", "G_LINE",
-    "G_PASS", "G_PATTERN", "G_SELF_ATARI", "GROUP_NAMES", "LADDER_DEPTH", "LADDER_NODES",
-    "LEVELS", "NG", "atari_level", "capture_level", "coulom_distance", "distance_level",
-    "escape_level", "group_libs", "k_gammas", "k_large_codes", "k_learned_priors",
-    "k_move_features", "LARGE_OFFSETS", "LARGE_R2", "ladder_attack", "ladder_captured",
-    "large_codes", "large_gamma", "large_hash_table", "large_images", "large_raw_codes",
-    "large_with_parts", "pattern20",
+    "G_ATARI", "G_CAPTURE", "G_DIST", "G_DIST2", "G_EMPTY_AREA", "G_ESCAPE", "G_EYE", "G_LIBS",
+    "G_LINE", "G_PASS", "G_PATTERN", "G_SELF_ATARI", "GROUP_NAMES", "LADDER_DEPTH",
+    "LADDER_NODES", "LEVELS", "NG", "atari_level", "capture_level", "coulom_distance",
+    "distance_level", "escape_level", "group_libs", "k_gammas", "k_large_codes",
+    "k_learned_priors", "k_move_features", "LARGE_OFFSETS", "LARGE_R2", "ladder_attack",
+    "ladder_captured", "large_codes", "large_gamma", "large_hash_table", "large_images",
+    "large_raw_codes", "large_with_parts", "liberty_count", "libs_level", "pattern20",
 ]
 GROUP_NAMES = ("pattern", "capture", "escape", "atari", "self_atari", "dist", "dist2",
-               "line", "eye", "empty_area", "pass")
+               "line", "eye", "empty_area", "pass", "libs")
 
 
 def _large_offsets() -> tuple[tuple[int, int], ...]:
@@ -295,6 +301,71 @@ def atari_level(B: np.ndarray, p: int, c: int, nodes: np.ndarray) -> int:
 
 
 @njit(cache=True)
+def liberty_count(B: np.ndarray, g: int, cap: int) -> int:
+    """The distinct liberties of the group at root g, counted up to ``cap`` (at most 8)."""
+    col = B[K.COL]
+    w = B[K.META, K.M_W]
+    seen = np.empty(8, dtype=np.int64)
+    k = 0
+    s = g
+    while True:
+        for q in (s + 1, s - 1, s + w, s - w):
+            if col[q] == EMPTY:
+                new = True
+                for j in range(k):
+                    if seen[j] == q:
+                        new = False
+                        break
+                if new:
+                    seen[k] = q
+                    k += 1
+                    if k >= cap:
+                        return k
+        s = B[K.NXT, s]
+        if s == g:
+            break
+    return k
+
+
+@njit(cache=True)
+def libs_level(B: np.ndarray, p: int, c: int, captures: bool) -> int:
+    """The LIBS level of c playing at the empty point p (module docstring); ``captures``:
+    the move captures something."""
+    col = B[K.COL]
+    w = B[K.META, K.M_W]
+    last = B[K.META, K.M_LAST]
+    best = 0
+    for g in K._groups_next_to(B, p, 3 - c, False):
+        if g < 0:
+            break
+        if liberty_count(B, g, 4) != 3:
+            continue
+        level = 1
+        s = g
+        while level == 1:
+            for q in (s + 1, s - 1, s + w, s - w):
+                if col[q] == c and 2 <= liberty_count(B, B[K.GID, q], 4) <= 3:
+                    level = 2
+            s = B[K.NXT, s]
+            if s == g:
+                break
+        best = max(best, level)
+    if captures:
+        return best
+    after = -1
+    for g in K._groups_next_to(B, p, c, False):
+        if g < 0:
+            break
+        if liberty_count(B, g, 3) != 2:
+            continue
+        if after < 0:
+            after = K.libs_after(B, p, c)
+        if after >= 3:
+            best = max(best, 4 if last > 0 and K._touches(B, g, last) else 3)
+    return best
+
+
+@njit(cache=True)
 def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray) -> None:
     """Features of each move in ``moves`` (legal for c; PASS allowed) into ``out[i, :NG]``:
     column 0 the :func:`pattern20` code (-1 for PASS), the others the level of each group
@@ -343,6 +414,7 @@ def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray) -
                     if v == BLACK or v == WHITE:
                         empty = 0
         out[i, G_EMPTY_AREA] = min(line, 4) if empty else 0
+        out[i, G_LIBS] = libs_level(B, p, c, cap > 0)
 
 
 @njit(cache=True)

@@ -69,10 +69,10 @@ NROWS = 12
  M_CAPW, M_NATL) = range(12)
 
 # move features (games.go.features; the learned playout policy reads some of them)
-NG = 11  # feature groups of games.go.features (column 0 of a feature row: the pattern code)
+NG = 12  # feature groups of games.go.features (column 0 of a feature row: the pattern code)
 (G_PATTERN, G_CAPTURE, G_ESCAPE, G_ATARI, G_SELF_ATARI, G_DIST, G_DIST2, G_LINE, G_EYE,
- G_EMPTY_AREA, G_PASS) = range(NG)
-LEVELS = (0, 4, 6, 4, 3, 10, 10, 4, 1, 4, 2)  # levels per group (the pattern's are codes)
+ G_EMPTY_AREA, G_PASS, G_LIBS) = range(NG)
+LEVELS = (0, 4, 6, 4, 3, 10, 10, 4, 1, 4, 2, 4)  # levels per group (the pattern's are codes)
 # ladder reading (games.go.features): extensions and positions read before giving up
 LADDER_DEPTH = 60
 LADDER_NODES = 400

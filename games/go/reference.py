@@ -637,6 +637,20 @@ def reference_move_features(ref: RefBoard, p: int, c: int, ladders: bool = True)
                for rr in range(size) for c2 in range(size)
                if abs(rr - r) + abs(c2 - cc) <= 3)
     out[F.G_EMPTY_AREA] = 0 if near else min(line, 4)
+    best = 0
+    for stones, libs in groups.values():
+        if ref.col[min(stones)] == o and len(libs) == 3:
+            race = any(ref.col[q] == c and len(ref.group(q)[1]) in (2, 3)
+                       for s in stones for q in ref.neighbours(s))
+            best = max(best, 2 if race else 1)
+    short = [st for st, lb in groups.values() if ref.col[min(st)] == c and len(lb) == 2]
+    if short and not n_cap:
+        b2 = ref.copy()
+        b2.play(p, c)
+        if len(b2.group(p)[1]) >= 3:
+            new = any(ref.last in ref.neighbours(s) for st in short for s in st)
+            best = max(best, 4 if new else 3)
+    out[F.G_LIBS] = best
     return out
 
 

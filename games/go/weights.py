@@ -14,9 +14,10 @@ A weights file is an ``.npz`` (made by ``corvid learn go learn``) holding
   :mod:`games.go.shapes`, Q = σ(φᵀθ) (``corvid learn go td``);
 * ``manifest``: JSON (data, command, seed, date, figures), also written beside the file.
 
-Patterns a file does not list have γ = 1. At run time each pattern table is expanded to a
-float32 array indexed by the raw 20-bit code of :func:`games.go.features.pattern20`, so the
-kernels need no canonical lookup.
+Patterns a file does not list have γ = 1, and so do the levels of feature groups added after
+the file was made (its ``prior_levels`` has fewer rows). At run time each pattern table is
+expanded to a float32 array indexed by the raw 20-bit code of
+:func:`games.go.features.pattern20`, so the kernels need no canonical lookup.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from games.go.features import large_hash_table, large_images, large_with_parts
+from games.go.features import NG, large_hash_table, large_images, large_with_parts
 from games.go.patterns import canonical20
 
 MAXLEVEL = 10
@@ -174,7 +175,10 @@ def load_weights(path: str = "") -> GoWeights:
                          np.asarray(z[f"{name}_large_gammas"], dtype=np.float64)
                          ) if f"{name}_large_codes" in z else (np.zeros(0, dtype=np.int64),
                                                                 np.zeros(0))
-                if levels.ndim != 2 or levels.shape[1] != MAXLEVEL + 1 or codes.shape != \
+                if levels.ndim == 2 and levels.shape[0] < NG:  # a file from before a group
+                    levels = np.vstack([levels, np.ones((NG - levels.shape[0],
+                                                         levels.shape[1]))])
+                if levels.shape != (NG, MAXLEVEL + 1) or codes.shape != \
                         gammas.shape or np.any(np.diff(codes) <= 0) or large[0].shape != \
                         large[1].shape or np.any(np.diff(large[0]) <= 0):
                     raise ValueError("inconsistent arrays")

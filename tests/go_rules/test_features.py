@@ -76,6 +76,37 @@ def test_escape_levels() -> None:
     assert features(open_, "C2")["self_atari"] == 0
 
 
+def test_liberty_race_levels() -> None:
+    edge = position("""
+        . . . . .
+        . . . . .
+        . . . . .
+        . . . . .
+        . . O . .""")
+    assert features(edge, "C2")["libs"] == 1  # C1 from three liberties to two
+    race = position("""
+        . . . . .
+        . . X . .
+        . . O . .
+        . . . . .
+        . . . . .""")
+    assert features(race, "C2")["libs"] == 2  # and C4 next to it has three liberties
+    assert features(race, "B4")["libs"] == 0  # C3 keeps four
+    short = """
+        . . . . .
+        . . . . .
+        . O X . .
+        . . . . .
+        . . . . ."""
+    s = position(short, BLACK, ((WHITE, "D3"),))  # C3 down to two liberties by the last move
+    assert features(s, "C4")["libs"] == 4  # C3-C4 gets four
+    assert features(s, "E1")["libs"] == 0  # next to nothing
+    assert features(s, "B2")["libs"] == 2  # B3 to two liberties, and C3 next to it has two
+    not_last = position(short.replace(". O X . .", ". O X O ."))
+    assert features(not_last, "C4")["libs"] == 3
+    assert features(not_last, "C2")["libs"] == 3  # B3 and D3 keep three
+
+
 def test_capture_levels() -> None:
     one = position("""
         . . . . .
@@ -312,6 +343,7 @@ def test_kernel_matches_reference_on_random_positions(size: int, seed: int) -> N
             seen += (out > 0).sum(axis=0)
         s.play(moves[int(rng.integers(len(moves) - 1))])
     assert seen[F.G_CAPTURE] > 0 and seen[F.G_SELF_ATARI] > 0 and seen[F.G_ATARI] > 0
+    assert seen[F.G_LIBS] > 0
 
 
 def test_large_pattern_images_are_the_raw_codes_of_the_turned_boards() -> None:

@@ -161,6 +161,30 @@ def test_cli_learn(tmp_path: Path) -> None:
                         str(games), "--out", str(out), "--large-min", "-1"], cwd=REPO,
                        capture_output=True, text=True, check=False)
     assert p.returncode == 2 and "--large-min >= 0" in p.stderr
+    p = subprocess.run([sys.executable, "-m", "clients.cli", "learn", "go", "learn", "--games",
+                        str(games), "--out", str(tmp_path / "d.npz"), "--iterations", "1",
+                        "--drop", "libs"],
+                       cwd=REPO, capture_output=True, text=True, check=False)
+    assert p.returncode == 0, p.stderr
+    dropped = load_weights(str(tmp_path / "d.npz"))  # load_weights caches by path
+    assert dropped.manifest["dropped_groups"] == ["libs"]
+    assert np.all(dropped.prior.levels[F.G_LIBS] == 1)
+    p = subprocess.run([sys.executable, "-m", "clients.cli", "learn", "go", "learn", "--games",
+                        str(games), "--out", str(out), "--drop", "nonsense"], cwd=REPO,
+                       capture_output=True, text=True, check=False)
+    assert p.returncode == 2 and "no feature group nonsense" in p.stderr
+
+
+def test_a_file_from_before_a_feature_group_loads_with_its_gammas_at_1(
+        weights_file: Path, tmp_path: Path) -> None:
+    with np.load(weights_file) as z:
+        arrays = {k: z[k] for k in z.files}
+    arrays["prior_levels"] = arrays["prior_levels"][:F.G_LIBS]  # as files before stop 36
+    old = tmp_path / "old.npz"
+    np.savez_compressed(old, **arrays)
+    w = load_weights(str(old))
+    assert w.prior.levels.shape == (F.NG, 11) and np.all(w.prior.levels[F.G_LIBS] == 1)
+    assert np.array_equal(w.prior.levels[:F.G_LIBS], arrays["prior_levels"])
 
 
 def test_balance_tunes_the_playout_part_only(weights_file: Path, tmp_path: Path) -> None:

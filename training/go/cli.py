@@ -60,6 +60,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="large patterns (the stones within distance 3 or 2 of the move) "
                         "played at least N times in the training games become features of "
                         "the prior model (default 3; 0: none)")
+    q.add_argument("--drop", action="append", default=[], metavar="GROUP",
+                   help="leave a feature group out of the prior model (repeatable; e.g. "
+                        "libs, the capturing-race group added at stop 36, to refit the "
+                        "weights of earlier stops)")
     q.set_defaults(func=run_learn_command)
     b = sub.add_parser("balance", help="tune the playout policy's weights by simulation "
                        "balancing", description=BALANCE,
@@ -250,7 +254,8 @@ def run_learn_command(args: argparse.Namespace) -> int:
     try:
         w = learn_weights(args.games, args.out, iterations=args.iterations, prior=args.prior,
                           test_share=args.test_share, player=args.player,
-                          large_min=args.large_min, command=command,
+                          large_min=args.large_min, drop=tuple(args.drop),
+                          command=command,
                           log=lambda m: print(m, flush=True))
     except ValueError as e:
         print(f"corvid learn go learn: {e}", file=sys.stderr)

@@ -25,7 +25,7 @@ from games.go import features as F
 from games.go.patterns import canonical20
 from games.go.sgf import from_sgf
 
-FEATURES_VERSION = 2  # bump when games.go.features changes what it computes
+FEATURES_VERSION = 3  # bump when games.go.features changes what it computes
 
 
 @dataclass

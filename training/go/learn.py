@@ -187,6 +187,7 @@ def far_gamma(contests: Contests, fit: Fit) -> float:
 
 def learn_weights(dirs: list[Path], out: Path, *, iterations: int = 30, prior: float = 1.0,
                   test_share: float = 0.1, player: str | None = None, large_min: int = 3,
+                  drop: tuple[str, ...] = (),
                   command: str = "", log: Callable[[str], None] = print) -> GoWeights:
     """Fit both models on the games in ``dirs`` (the moves of every side, or of the side
     named ``player``) and write the weights file ``out``; the prior model with the large
@@ -206,8 +207,12 @@ def learn_weights(dirs: list[Path], out: Path, *, iterations: int = 30, prior: f
     log(f"{len(files)} games, {contests.positions} positions "
         f"({train.positions} to train, {test.positions} held out)")
     log("prior model (all features):")
-    prior_fit = fit_model(train, test, lambda f: f, tuple(range(F.NG)), iterations, prior,
-                          log, large_min)
+    unknown = set(drop) - set(F.GROUP_NAMES[1:])
+    if unknown:
+        raise ValueError(f"no feature group {', '.join(sorted(unknown))} (the groups: "
+                         f"{', '.join(F.GROUP_NAMES[1:])})")
+    groups = tuple(g for g in range(F.NG) if F.GROUP_NAMES[g] not in drop)
+    prior_fit = fit_model(train, test, lambda f: f, groups, iterations, prior, log, large_min)
     log("playout model:")
     playout_fit = fit_model(train, test, playout_view, PLAYOUT_GROUPS, iterations, prior, log)
     far = far_gamma(train, playout_fit)
@@ -223,6 +228,7 @@ def learn_weights(dirs: list[Path], out: Path, *, iterations: int = 30, prior: f
         "prior": prior,
         "test_share": test_share,
         "large_min": large_min,
+        "dropped_groups": sorted(drop),
         "prior_model": prior_fit.figures,
         "playout_model": {**playout_fit.figures, "far_gamma": far},
     }
