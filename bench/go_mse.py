@@ -59,8 +59,8 @@ def main(argv: list[str] | None = None) -> int:
         policies = [int(x) for x in args.policies.split(",")]
     except ValueError:
         policies = []
-    if not policies or any(not 0 <= x <= 5 for x in policies):
-        p.error(f"--policies {args.policies}: comma-separated numbers from 0 to 5")
+    if not policies or any(not 0 <= x <= 6 for x in policies):
+        p.error(f"--policies {args.policies}: comma-separated numbers from 0 to 6")
     if not read_labels(args.labels):
         print(f"go_mse: no labelled positions in {args.labels}", file=sys.stderr)
         return 2

@@ -52,8 +52,9 @@ class GtpConfig(msgspec.Struct, frozen=True):
     reuse: bool = True
     grandfather: float = 10.0  # pseudo-visits a new node takes from its grandfather (0: off)
     # playouts (games.go.state.PlayoutSettings): 3 learned (weights), 2 MoGo-like + capture
-    # anywhere, 1 local, 0 light, 4 as 2 reading ladders, 5 as 2 with the low-liberty rule
-    playout_policy: Literal[0, 1, 2, 3, 4, 5] = 5
+    # anywhere, 1 local, 0 light, 4 as 2 reading ladders, 5 as 2 with the low-liberty rule,
+    # 6 as 5 with nakade (the vital point of a small eye space next to the last move)
+    playout_policy: Literal[0, 1, 2, 3, 4, 5, 6] = 5
     # last good reply with forgetting in the playouts (games.go.lgrf; compiled uct only):
     # 0 off, 1 the reply to the last move, 2 to the last two moves first, 3 as 2 but after
     # the policy's atari rules (step 1); auto: 2 on the compiled tree, else 0 (lgrf_level)

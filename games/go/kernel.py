@@ -51,6 +51,10 @@ two liberties, capturing races): if L is a point, candidates = each liberty of L
 when it has two (an atari on the last move, if not a self-atari of c), and each liberty of a
 c group next to L that has two, if playing there leaves that group three or more liberties
 or captures (:func:`libs_after`). Sorted, duplicates removed; if any, play one uniformly.
+``policy`` 6 is policy 5 with a nakade step between step 1 and the low-liberty rule: if L
+is a point, candidates = the vital point (:func:`nakade_vital`) of each empty region next to
+L that could be an eye space too small to live in, if it is legal and not a bad self-atari.
+Sorted, duplicates removed; if any, play one uniformly.
 ``policy`` 0 ("light") is step 3 without the self-atari test. A self-atari is bad when the
 group left in atari would have at least ``sa_min`` stones. Playouts use simple ko (the ko
 point), end after two consecutive passes or ``max_moves`` moves, and are scored by area.
@@ -670,6 +674,86 @@ def low_liberty_rule(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray
 
 
 @njit(cache=True)
+def nakade_vital(B: np.ndarray, q: int, buf: np.ndarray) -> int:
+    """The vital point of the empty region containing the empty point q when it could be an
+    eye space too small to live in, else -1: the region (flood fill, ``buf[0:6]`` scratch)
+    has 3 to 5 points, every stone around it is of one colour (the edge may bound it too),
+    and its shape is a three (the middle point), a pyramid four (the point next to three
+    others), a crossed five (the centre) or a bulky five (the point of its square next to
+    the fifth point). Straight, bent and square fours and the other fives have no vital
+    point here: they live, or are dead whatever is played."""
+    col = B[COL]
+    w = B[META, M_W]
+    buf[0] = q
+    k = 1
+    i = 0
+    around = 0  # the colour of the stones around the region (0: none seen yet)
+    while i < k:
+        p = buf[i]
+        i += 1
+        for n in (p + 1, p - 1, p + w, p - w):
+            cn = col[n]
+            if cn == EMPTY:
+                seen = False
+                for j in range(k):
+                    if buf[j] == n:
+                        seen = True
+                        break
+                if not seen:
+                    if k == 5:
+                        return -1
+                    buf[k] = n
+                    k += 1
+            elif cn != BORDER:
+                if around == 0:
+                    around = cn
+                elif cn != around:
+                    return -1
+    if k < 3 or around == 0:
+        return -1
+    edges = 0
+    best = -1
+    top = 0
+    for a in range(k):
+        d = 0
+        p = buf[a]
+        for b in range(k):
+            n = buf[b]
+            if n == p + 1 or n == p - 1 or n == p + w or n == p - w:
+                d += 1
+        edges += d
+        if d > top:
+            top = d
+            best = p
+    edges //= 2
+    if k == 3 or (k == 4 and top == 3) or (k == 5 and (top == 4 or edges == 5)):
+        return best
+    return -1
+
+
+@njit(cache=True)
+def nakade_rule(B: np.ndarray, c: int, s: np.uint64, sa_min: int, buf: np.ndarray
+                ) -> tuple[int, np.uint64]:
+    """Policy 6's step after the atari rules: the vital point of an empty region next to
+    the last move (:func:`nakade_vital`), if legal and not a bad self-atari (``buf[0:6]`` is
+    the regions' scratch, the candidates go to ``buf[8:12]``); PASS if there is none."""
+    w = B[META, M_W]
+    last = B[META, M_LAST]
+    col = B[COL]
+    k = 0
+    for n in (last + 1, last - 1, last + w, last - w):
+        if col[n] != EMPTY:
+            continue
+        v = nakade_vital(B, n, buf)
+        if v >= 0 and k_legal(B, v, c) and k_self_atari(B, v, c) < sa_min:
+            buf[8 + k] = v
+            k += 1
+    if k > 0:
+        return _pick_sorted_unique(buf[8:], k, s)
+    return PASS, s
+
+
+@njit(cache=True)
 def _escape_laddered(B: np.ndarray, lib: int, c: int) -> bool:
     """c extends at ``lib`` out of atari (to at least two liberties): does it get only two,
     and does a ladder then catch it?"""
@@ -685,7 +769,7 @@ def _escape_laddered(B: np.ndarray, lib: int, c: int) -> bool:
 @njit(cache=True)
 def atari_rules(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray,
                 ladders: bool) -> tuple[int, np.uint64]:
-    """Step 1 of policies 1-5 (the last move is a point): save a group of c that the last
+    """Step 1 of policies 1-6 (the last move is a point): save a group of c that the last
     move put in atari or capture near it (module docstring); PASS if there is nothing. With
     ``ladders`` (policies 3 and 4) an extension to two liberties that a ladder catches is no
     save."""
@@ -791,7 +875,12 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
         q, s = atari_rules(B, c, s, buf, reads_ladders(policy))
         if q != PASS:
             return q, s
-        if policy == 5:
+        if policy == 6:
+            # 1''. the vital point of a small eye space next to the last move
+            q, s = nakade_rule(B, c, s, sa_min, buf)
+            if q != PASS:
+                return q, s
+        if policy >= 5:
             # 1'. groups of two liberties next to the last move
             q, s = low_liberty_rule(B, c, s, buf)
             if q != PASS:

@@ -186,7 +186,7 @@ class RefBoard:
         return code
 
     def atari_rules(self, c: int, s: int, policy: int) -> tuple[int, int]:
-        """Step 1 of policies 1-5 (the last move is a point): escape or capture near it."""
+        """Step 1 of policies 1-6 (the last move is a point): escape or capture near it."""
         last = self.last
         cand: list[int] = []
         for n in self.neighbours(last):
@@ -223,7 +223,11 @@ class RefBoard:
             q, s = self.atari_rules(c, s, policy)
             if q != PASS:
                 return q, s
-            if policy == 5:
+            if policy == 6:
+                q, s = self.nakade_rule(c, s, sa_min)
+                if q != PASS:
+                    return q, s
+            if policy >= 5:
                 q, s = self.low_liberty_rule(c, s)
                 if q != PASS:
                     return q, s
@@ -288,6 +292,43 @@ class RefBoard:
                 _, libs = self.group(n)
                 if len(libs) == 2:
                     cand += [q for q in libs if self.legal(q, c) and self.libs_after(q, c) >= 3]
+        return _pick(cand, s)
+
+    def nakade_vital(self, q: int) -> int:
+        """kernel.nakade_vital, from its docstring: the region by a set, the shapes named."""
+        region = {q}
+        todo = [q]
+        around: set[int] = set()
+        while todo:
+            p = todo.pop()
+            for n in self.neighbours(p):
+                if self.col[n] == EMPTY and n not in region:
+                    region.add(n)
+                    todo.append(n)
+                elif self.col[n] in (BLACK, WHITE):
+                    around.add(self.col[n])
+            if len(region) > 5:
+                return -1
+        if not 3 <= len(region) <= 5 or len(around) != 1:
+            return -1
+        degree = {p: sum(n in region for n in self.neighbours(p)) for p in region}
+        edges = sum(degree.values()) // 2
+        top = max(degree.values())
+        middle = [p for p in sorted(region) if degree[p] == top]
+        three = len(region) == 3
+        pyramid = len(region) == 4 and top == 3
+        cross_or_bulky = len(region) == 5 and (top == 4 or edges == 5)
+        return middle[0] if three or pyramid or cross_or_bulky else -1
+
+    def nakade_rule(self, c: int, s: int, sa_min: int) -> tuple[int, int]:
+        """Policy 6's step after the atari rules: the vital point of an empty region next to
+        the last move, if legal and not a bad self-atari."""
+        cand = []
+        for n in self.neighbours(self.last):
+            if self.col[n] == EMPTY:
+                v = self.nakade_vital(n)
+                if v >= 0 and self.legal(v, c) and self.self_atari(v, c) < sa_min:
+                    cand.append(v)
         return _pick(cand, s)
 
     def escape_laddered(self, lib: int, c: int) -> bool:

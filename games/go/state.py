@@ -48,7 +48,8 @@ class PlayoutSettings(NamedTuple):
     """Playout policy knobs (the defaults are the tuned values)."""
 
     # 3: learned (weights file), 2: MoGo-like and capture anywhere, 1: MoGo-like (local),
-    # 0: light, 4: 2 reading ladders, 5: 2 with the low-liberty rule (games.go.kernel)
+    # 0: light, 4: 2 reading ladders, 5: 2 with the low-liberty rule, 6: 5 with nakade
+    # (games.go.kernel)
     policy: int = 2
     sa_min: int = 2  # a self-atari leaving a group of at least this many stones is refused
     max_moves_factor: int = 3  # a playout stops after factor * size^2 moves

@@ -67,7 +67,8 @@ def synthetic_policy(seed: int) -> tuple[np.ndarray, np.ndarray]:
 @pytest.mark.parametrize(("size", "seed", "policy"), [(5, 1, 0), (5, 2, 1), (7, 3, 1),
                                                       (9, 4, 1), (9, 5, 0), (9, 6, 2),
                                                       (7, 7, 3), (9, 8, 3), (9, 9, 4),
-                                                      (7, 10, 5), (9, 11, 5)])
+                                                      (7, 10, 5), (9, 11, 5), (7, 12, 6),
+                                                      (9, 13, 6)])
 def test_lockstep_random_game(size: int, seed: int, policy: int) -> None:
     """Play a game with the reference policy, mirroring every move on the kernel board;
     compare everything after each move (captures included)."""
@@ -96,7 +97,7 @@ def test_lockstep_random_game(size: int, seed: int, policy: int) -> None:
 
 
 @pytest.mark.parametrize("size", [5, 9, 13, 19])
-@pytest.mark.parametrize("policy", [0, 1, 2, 3, 4, 5])
+@pytest.mark.parametrize("policy", [0, 1, 2, 3, 4, 5, 6])
 def test_playouts_identical(size: int, policy: int) -> None:
     """Same position, same seed: the kernel and the reference play the same moves, end in
     the same rng state and score."""
@@ -182,3 +183,63 @@ def test_low_liberty_rule(diagram: str, last: str, expected: set[str]) -> None:
             seen[policy].add(point_to_vertex(p, s.size))
     assert seen[5] == expected
     assert seen[2] - expected
+
+
+WALL = " 5 . . . . .\n 4 . . . . .\n 3 O O . O O\n"  # white plays C3 last
+
+
+@pytest.mark.parametrize(("rows", "vital"), [
+    (" 2 O . . . O\n 1 O O O O O", "C2"),  # a straight three
+    (" 2 O . . O O\n 1 O . O O O", "B2"),  # a bent three
+    (" 2 O . . . O\n 1 O O . O O", "C2"),  # a pyramid four
+    (" 2 O . . . O\n 1 O . . O O", "C2"),  # a bulky five
+    (" 2 . . . . O\n 1 O O O O O", None),  # a straight four lives
+    (" 2 O . . O O\n 1 O . . O O", None),  # a square four is dead whatever is played
+    (" 2 O . . . O\n 1 O O O X O", None),  # not an eye space: black borders it too
+    (" 2 O . . . .\n 1 O O O O O", None),  # six points
+])
+def test_nakade_vital_points(rows: str, vital: str | None) -> None:
+    """From any point of the region on rows 1-2, its vital point (or none); the open area
+    above the wall is no eye space."""
+    s = _after_white(WALL + rows, "C3")
+    ref = RefBoard.from_kernel(s._b.copy())
+    buf = np.empty(4 * s._b.shape[1] + 8, dtype=np.int32)
+    for p in ref.empties:
+        below = point_to_vertex(p, s.size)[1:] in ("1", "2")
+        want = vertex_to_point(vital, s.size) if vital and below else -1
+        assert K.nakade_vital(s._b, p, buf) == ref.nakade_vital(p) == want, (
+            point_to_vertex(p, s.size))
+
+
+def test_crossed_five() -> None:
+    s = _after_white("""
+     5 O O O O O
+     4 O O . O O
+     3 O . . . O
+     2 O O . O O
+     1 O O O O O
+     """.replace(" 4 O O . O O", " 4 O . . O O"), "B4")
+    buf = np.empty(4 * s._b.shape[1] + 8, dtype=np.int32)
+    c3 = vertex_to_point("C3", 5)
+    ref = RefBoard.from_kernel(s._b.copy())
+    assert K.nakade_vital(s._b, c3, buf) == ref.nakade_vital(c3) == c3
+
+
+def test_policy_6_plays_the_vital_point() -> None:
+    """After white closes a straight three, black's policy 6 always kills at its middle
+    (the reference agrees, seed by seed); policy 5 plays elsewhere too."""
+    s = _after_white(WALL + " 2 O . . . O\n 1 O O O O O", "C3")
+    pat = pattern_table()
+    ptab, plv = synthetic_policy(1)
+    buf = np.empty(4 * s._b.shape[1] + 8, dtype=np.int32)
+    gam = np.empty(16)
+    seen: dict[int, set[str]] = {5: set(), 6: set()}
+    for seed in range(1, 41):
+        for policy in (5, 6):
+            p, ks = K.k_choose(s._b.copy(), BLACK, np.uint64(seed), policy, pat, 2, buf,
+                               ptab, plv, gam)
+            ref = RefBoard.from_kernel(s._b.copy())
+            assert ref.choose(BLACK, seed, policy, pat, 2, ptab, plv) == (p, int(ks))
+            seen[policy].add(point_to_vertex(p, s.size))
+    assert seen[6] == {"C2"}
+    assert seen[5] - {"C2"}

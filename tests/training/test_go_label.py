@@ -39,5 +39,5 @@ def test_labels_resume_and_feed_the_mse_bench(tmp_path: Path) -> None:
     bad = subprocess.run([sys.executable, "bench/go_mse.py", "--labels", str(out), "--games",
                           str(games), "--policies", "2,9"], cwd=REPO, capture_output=True,
                          text=True, check=False)
-    assert bad.returncode == 2 and "from 0 to 5" in bad.stderr
+    assert bad.returncode == 2 and "from 0 to 6" in bad.stderr
     assert read_labels(tmp_path / "none.jsonl") == []
