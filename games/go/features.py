@@ -366,10 +366,11 @@ def libs_level(B: np.ndarray, p: int, c: int, captures: bool) -> int:
 
 
 @njit(cache=True)
-def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray) -> None:
+def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray,
+                    libs: bool = True) -> None:
     """Features of each move in ``moves`` (legal for c; PASS allowed) into ``out[i, :NG]``:
     column 0 the :func:`pattern20` code (-1 for PASS), the others the level of each group
-    (module docstring)."""
+    (module docstring); without ``libs`` the LIBS level is left 0 (not computed)."""
     col = B[K.COL]
     m = B[K.META]
     w = m[K.M_W]
@@ -414,7 +415,8 @@ def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray) -
                     if v == BLACK or v == WHITE:
                         empty = 0
         out[i, G_EMPTY_AREA] = min(line, 4) if empty else 0
-        out[i, G_LIBS] = libs_level(B, p, c, cap > 0)
+        if libs:
+            out[i, G_LIBS] = libs_level(B, p, c, cap > 0)
 
 
 @njit(cache=True)
@@ -423,9 +425,14 @@ def k_gammas(B: np.ndarray, c: int, moves: np.ndarray, ptab: np.ndarray, levels:
     """γ of each move in ``moves`` (legal for c): the product of the γ of its features,
     ``ptab`` indexed by the raw :func:`pattern20` code, ``levels[group, level]`` and the
     large pattern's (:func:`large_gamma`: ``lkeys``, ``lgam`` are a weights file's
-    ``large_table``; empty: none). ``F`` (at least len(moves) rows) receives the features."""
+    ``large_table``; empty: none). ``F`` (at least len(moves) rows) receives the features;
+    the LIBS level is not computed when all its γ are 1 (weights from before it)."""
     n = moves.shape[0]
-    k_move_features(B, c, moves, F[:n])
+    libs = False
+    for j in range(levels.shape[1]):
+        if levels[G_LIBS, j] != 1.0:
+            libs = True
+    k_move_features(B, c, moves, F[:n], libs)
     for i in range(n):
         code = F[i, G_PATTERN]
         g = np.float64(ptab[code]) if code >= 0 else 1.0

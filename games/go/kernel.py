@@ -676,7 +676,7 @@ def low_liberty_rule(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray
 @njit(cache=True)
 def nakade_vital(B: np.ndarray, q: int, buf: np.ndarray) -> int:
     """The vital point of the empty region containing the empty point q when it could be an
-    eye space too small to live in, else -1: the region (flood fill, ``buf[0:6]`` scratch)
+    eye space too small to live in, else -1: the region (flood fill, ``buf[0:5]`` scratch)
     has 3 to 5 points, every stone around it is of one colour (the edge may bound it too),
     and its shape is a three (the middle point), a pyramid four (the point next to three
     others), a crossed five (the centre) or a bulky five (the point of its square next to
@@ -735,7 +735,7 @@ def nakade_vital(B: np.ndarray, q: int, buf: np.ndarray) -> int:
 def nakade_rule(B: np.ndarray, c: int, s: np.uint64, sa_min: int, buf: np.ndarray
                 ) -> tuple[int, np.uint64]:
     """Policy 6's step after the atari rules: the vital point of an empty region next to
-    the last move (:func:`nakade_vital`), if legal and not a bad self-atari (``buf[0:6]`` is
+    the last move (:func:`nakade_vital`), if legal and not a bad self-atari (``buf[0:5]`` is
     the regions' scratch, the candidates go to ``buf[8:12]``); PASS if there is none."""
     w = B[META, M_W]
     last = B[META, M_LAST]

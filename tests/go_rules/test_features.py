@@ -386,3 +386,25 @@ def test_large_gamma_reads_distance_3_before_2_and_adds_missing_parts() -> None:
     assert gamma([r3], [5.0], p) == 5.0  # a table without the part: it is added at γ 1
     assert gamma([r3, r2], [5.0, 2.0], q) == 1.0  # another shape: neither listed
     assert gamma([], [], p) == 1.0
+
+
+def test_gammas_compute_the_libs_level_only_when_it_weighs() -> None:
+    """With every γ of the LIBS group at 1 (weights from before it) k_gammas leaves its level
+    0 and the γ unchanged; otherwise it multiplies in the level's γ."""
+    s, points = _random_middle_game(8)
+    arr = np.array(points, dtype=np.int32)
+    feats = np.zeros((len(arr), F.NG), dtype=np.int32)
+    F.k_move_features(s._b, s.to_play, arr, feats)
+    assert len(set(feats[:, F.G_LIBS].tolist())) >= 3
+    ptab = np.ones(1 << 20, dtype=np.float32)
+    levels = np.ones((F.NG, 11))
+    none = (np.zeros(0, dtype=np.int64), np.zeros(0))
+    out = np.zeros_like(feats)
+    gam = np.empty(len(arr))
+    F.k_gammas(s._b, s.to_play, arr, ptab, levels, *none, out, gam)
+    assert np.all(out[:, F.G_LIBS] == 0) and np.all(gam == 1)
+    assert np.array_equal(np.delete(out, F.G_LIBS, 1), np.delete(feats, F.G_LIBS, 1))
+    levels[F.G_LIBS, 1:5] = (2.0, 3.0, 5.0, 7.0)
+    F.k_gammas(s._b, s.to_play, arr, ptab, levels, *none, out, gam)
+    assert np.array_equal(out, feats)
+    assert np.array_equal(gam, levels[F.G_LIBS, feats[:, F.G_LIBS]])
