@@ -147,6 +147,24 @@ def _after_white(diagram: str, last: str) -> GoState:
     return s
 
 
+def _black_choices(s: GoState, policies: tuple[int, ...]) -> dict[int, set[str]]:
+    """The moves black's policies choose over seeds 1-40 (the reference choosing the same
+    move and rng state each time)."""
+    pat = pattern_table()
+    ptab, plv = synthetic_policy(1)
+    buf = np.empty(4 * s._b.shape[1] + 8, dtype=np.int32)
+    gam = np.empty(16)
+    seen: dict[int, set[str]] = {policy: set() for policy in policies}
+    for seed in range(1, 41):
+        for policy in policies:
+            p, ks = K.k_choose(s._b.copy(), BLACK, np.uint64(seed), policy, pat, 2, buf,
+                               ptab, plv, gam)
+            ref = RefBoard.from_kernel(s._b.copy())
+            assert ref.choose(BLACK, seed, policy, pat, 2, ptab, plv) == (p, int(ks))
+            seen[policy].add(point_to_vertex(p, s.size))
+    return seen
+
+
 @pytest.mark.parametrize(("diagram", "last", "expected"), [
     # white's last move C3 has two liberties: black ataris it at C4 or D3
     ("""
@@ -168,19 +186,7 @@ def _after_white(diagram: str, last: str) -> GoState:
 def test_low_liberty_rule(diagram: str, last: str, expected: set[str]) -> None:
     """Policy 5 plays only the low-liberty moves where the atari rules find nothing (and
     the reference agrees, seed by seed); policy 2 plays elsewhere too."""
-    s = _after_white(diagram, last)
-    pat = pattern_table()
-    ptab, plv = synthetic_policy(1)
-    buf = np.empty(4 * s._b.shape[1] + 8, dtype=np.int32)
-    gam = np.empty(16)
-    seen: dict[int, set[str]] = {2: set(), 5: set()}
-    for seed in range(1, 41):
-        for policy in (2, 5):
-            p, ks = K.k_choose(s._b.copy(), BLACK, np.uint64(seed), policy, pat, 2, buf,
-                               ptab, plv, gam)
-            ref = RefBoard.from_kernel(s._b.copy())
-            assert ref.choose(BLACK, seed, policy, pat, 2, ptab, plv) == (p, int(ks))
-            seen[policy].add(point_to_vertex(p, s.size))
+    seen = _black_choices(_after_white(diagram, last), (2, 5))
     assert seen[5] == expected
     assert seen[2] - expected
 
@@ -228,18 +234,6 @@ def test_crossed_five() -> None:
 def test_policy_6_plays_the_vital_point() -> None:
     """After white closes a straight three, black's policy 6 always kills at its middle
     (the reference agrees, seed by seed); policy 5 plays elsewhere too."""
-    s = _after_white(WALL + " 2 O . . . O\n 1 O O O O O", "C3")
-    pat = pattern_table()
-    ptab, plv = synthetic_policy(1)
-    buf = np.empty(4 * s._b.shape[1] + 8, dtype=np.int32)
-    gam = np.empty(16)
-    seen: dict[int, set[str]] = {5: set(), 6: set()}
-    for seed in range(1, 41):
-        for policy in (5, 6):
-            p, ks = K.k_choose(s._b.copy(), BLACK, np.uint64(seed), policy, pat, 2, buf,
-                               ptab, plv, gam)
-            ref = RefBoard.from_kernel(s._b.copy())
-            assert ref.choose(BLACK, seed, policy, pat, 2, ptab, plv) == (p, int(ks))
-            seen[policy].add(point_to_vertex(p, s.size))
+    seen = _black_choices(_after_white(WALL + " 2 O . . . O\n 1 O O O O O", "C3"), (5, 6))
     assert seen[6] == {"C2"}
     assert seen[5] - {"C2"}
