@@ -294,21 +294,25 @@ class RefBoard:
                     cand += [q for q in libs if self.legal(q, c) and self.libs_after(q, c) >= 3]
         return _pick(cand, s)
 
-    def nakade_vital(self, q: int) -> int:
-        """kernel.nakade_vital, from its docstring: the region by a set, the shapes named."""
-        region = {q}
-        todo = [q]
+    def empty_region(self, p: int, limit: int = 0) -> tuple[set[int], set[int]]:
+        """The empty region containing the empty point p and the colours of the stones around
+        it; with ``limit``, the fill stops once the region has more points than that."""
+        region = {p}
+        todo = [p]
         around: set[int] = set()
-        while todo:
-            p = todo.pop()
-            for n in self.neighbours(p):
+        while todo and not (limit and len(region) > limit):
+            q = todo.pop()
+            for n in self.neighbours(q):
                 if self.col[n] == EMPTY and n not in region:
                     region.add(n)
                     todo.append(n)
                 elif self.col[n] in (BLACK, WHITE):
                     around.add(self.col[n])
-            if len(region) > 5:
-                return -1
+        return region, around
+
+    def nakade_vital(self, q: int) -> int:
+        """kernel.nakade_vital, from its docstring: the region by a set, the shapes named."""
+        region, around = self.empty_region(q, limit=5)
         if not 3 <= len(region) <= 5 or len(around) != 1:
             return -1
         degree = {p: sum(n in region for n in self.neighbours(p)) for p in region}
@@ -381,17 +385,7 @@ class RefBoard:
                 owner[p] = cp
                 score += 1 if cp == BLACK else -1
             elif cp == EMPTY and p not in done:
-                region = {p}
-                todo = [p]
-                reach = set()
-                while todo:
-                    q = todo.pop()
-                    for n in self.neighbours(q):
-                        if self.col[n] == EMPTY and n not in region:
-                            region.add(n)
-                            todo.append(n)
-                        elif self.col[n] in (BLACK, WHITE):
-                            reach.add(self.col[n])
+                region, reach = self.empty_region(p)
                 done |= region
                 if len(reach) == 1:
                     (who,) = reach
