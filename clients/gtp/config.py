@@ -67,6 +67,10 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # search's value is below margin_below, that lead is out of reach and the move comes from
     # a second search at the game's komi (under a clock, each search has half the move's time)
     komi_margin: Annotated[float, msgspec.Meta(ge=0, le=50)] = 0.0
+    # the engine's own value of a jigo in the playouts' reward (0.5: half a win, as the
+    # game's score counts it; below 0.5 the search prefers a fight with chances either way
+    # to a sure draw, above 0.5 the draw)
+    jigo_value: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.5
     margin_below: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.5
     # learned knowledge (clients.gtp.knowledge): the weights file of `corvid learn go learn`
     # ("" = the bundled games/go/data/weights-9x9.npz; a name without "/" or ".npz", such as

@@ -43,8 +43,9 @@ def learned_priors(cfg: GtpConfig) -> LearnedPriors | None:
 
 def prepare_state(state: GoState, cfg: GtpConfig) -> None:
     """Give a search state the playout settings and the learned knowledge of the settings."""
+    jigo = cfg.jigo_value if state.to_move == 0 else 1.0 - cfg.jigo_value  # black's, seat 0
     state.settings = state.settings._replace(policy=cfg.playout_policy, lgrf=cfg.lgrf_level,
-                                            score_weight=cfg.score_weight)
+                                            score_weight=cfg.score_weight, jigo=jigo)
     if cfg.prior_scale != 1.0 or cfg.ladder_priors:
         weights = LADDER_PRIORS if cfg.ladder_priors else PriorWeights()
         state.prior_weights = weights.scaled(cfg.prior_scale)

@@ -917,12 +917,12 @@ def score_scale(size: int) -> float:
 
 
 @njit(cache=True)
-def black_value(margin: float, weight: float, scale: float) -> float:
+def black_value(margin: float, weight: float, scale: float, jigo: float) -> float:
     """Black's reward for a playout that ends ``margin`` points ahead (komi counted): the
-    win (1, 0 or 1/2 for a jigo), with ``weight`` of it given to the margin instead,
-    (1 - weight) * win + weight * (1 + clip(margin / scale, -1, 1)) / 2. A jigo is 1/2 for
-    every weight."""
-    win = 1.0 if margin > 0 else 0.0 if margin < 0 else 0.5
+    win (1, 0 or ``jigo`` for a jigo, 1/2 when neither side is favoured), with ``weight`` of
+    it given to the margin instead, (1 - weight) * win + weight * (1 + clip(margin / scale,
+    -1, 1)) / 2."""
+    win = 1.0 if margin > 0 else 0.0 if margin < 0 else jigo
     if weight <= 0.0:
         return win
     x = min(1.0, max(-1.0, margin / scale))
@@ -930,11 +930,12 @@ def black_value(margin: float, weight: float, scale: float) -> float:
 
 
 @njit(cache=True)
-def black_values(margins: np.ndarray, weight: float, scale: float) -> np.ndarray:
+def black_values(margins: np.ndarray, weight: float, scale: float, jigo: float
+                 ) -> np.ndarray:
     """:func:`black_value` of each margin (a batch of playouts)."""
     out = np.empty(margins.shape[0])
     for i in range(margins.shape[0]):
-        out[i] = black_value(margins[i], weight, scale)
+        out[i] = black_value(margins[i], weight, scale, jigo)
     return out
 
 

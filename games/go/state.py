@@ -59,6 +59,9 @@ class PlayoutSettings(NamedTuple):
     # the reward: this share of a playout's result is its score margin instead of the win
     # (kernel.black_value, margins counted up to score_scale(size) points; 0: win/loss only)
     score_weight: float = 0.0
+    # black's reward for a jigo (kernel.black_value): 1/2 favours neither side; an engine that
+    # values a jigo at d for itself gives d as black, 1 - d as white (clients.gtp jigo_value)
+    jigo: float = 0.5
 
 
 @functools.lru_cache(maxsize=32)
@@ -418,7 +421,8 @@ class GoState:
                                       pattern_table(), *self.policy_arrays(),
                                       self.settings.sa_min, self.max_playout_moves, moves,
                                       colours, owner, buf)
-        v = K.black_value(sc - self.komi, self.settings.score_weight, K.score_scale(self.size))
+        v = K.black_value(sc - self.komi, self.settings.score_weight, K.score_scale(self.size),
+                          self.settings.jigo)
         return Playout(np.array([v, 1.0 - v]), _NO_EVALS, moves[:n].astype(np.int64),
                        colours[:n].astype(np.int64) - 1)
 
@@ -433,7 +437,7 @@ class GoState:
                           *self.policy_arrays(), self.settings.sa_min, self.max_playout_moves,
                           scores)
         black = K.black_values(scores - self.komi, self.settings.score_weight,
-                               K.score_scale(self.size))
+                               K.score_scale(self.size), self.settings.jigo)
         ret = black if self.colour_of(seat) == BLACK else 1.0 - black
         k = len(first)
         return PlayoutBatch(ret, np.zeros((k, 0)), np.zeros(k, dtype=np.int64))

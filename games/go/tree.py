@@ -156,7 +156,7 @@ def t_playout(ctx: Any, st: Any, rng: np.ndarray, moves: np.ndarray, players: np
         for i in range(n):
             moves[i] = moves32[i]
             players[i] = colours32[i] - 1
-    v = K.black_value(score, fp[5], fp[6])
+    v = K.black_value(score, fp[5], fp[6], fp[7])
     returns[0], returns[1] = v, 1.0 - v
     return n
 
@@ -181,7 +181,8 @@ def tree_game(state: GoState) -> TreeGame:
         np.array([state.settings.policy, state.settings.sa_min, cap, state.settings.lgrf],
                  dtype=np.int64),
         np.array([state.komi, wt.even_wins, wt.even_visits, wt.pass_move[0], wt.pass_move[1],
-                  state.settings.score_weight, K.score_scale(state.size)]),
+                  state.settings.score_weight, K.score_scale(state.size),
+                  state.settings.jigo]),
         np.empty(cap + 1, dtype=np.int32),
         np.empty(cap + 1, dtype=np.int32),
         np.empty(P, dtype=np.int32),

@@ -247,14 +247,37 @@ def test_forget_undo_keeps_the_position_and_its_superko_memory() -> None:
 
 def test_score_reward() -> None:
     """black_value: the win with a share on the margin, saturating at a quarter board; a jigo
-    is 1/2 whatever the weight."""
+    is black's jigo value (1/2 favouring neither side) whatever the weight."""
     from games.go.kernel import black_value, black_values, score_scale
 
-    assert black_value(3.0, 0.0, 20.25) == 1.0 and black_value(-1.0, 0.0, 20.25) == 0.0
-    assert black_value(0.0, 0.3, 20.25) == 0.5
-    assert black_value(2.0, 0.1, 20.25) == pytest.approx(0.9 + 0.05 * (1 + 2 / 20.25))
-    assert black_value(-50.0, 0.1, 20.25) == 0.0 and black_value(50.0, 0.1, 20.25) == 1.0
+    assert black_value(3.0, 0.0, 20.25, 0.5) == 1.0 and black_value(-1.0, 0.0, 20.25, 0.5) == 0.0
+    assert black_value(0.0, 0.3, 20.25, 0.5) == 0.5
+    assert black_value(0.0, 0.0, 20.25, 0.25) == 0.25
+    assert black_value(0.0, 0.2, 20.25, 0.25) == pytest.approx(0.8 * 0.25 + 0.2 * 0.5)
+    assert black_value(1.0, 0.0, 20.25, 0.25) == 1.0  # only the jigo moves
+    assert black_value(2.0, 0.1, 20.25, 0.5) == pytest.approx(0.9 + 0.05 * (1 + 2 / 20.25))
+    assert (black_value(-50.0, 0.1, 20.25, 0.5) == 0.0
+            and black_value(50.0, 0.1, 20.25, 0.5) == 1.0)
     assert score_scale(9) == 20.25
     margins = np.array([-50.0, -1.0, 0.0, 2.0, 50.0])
-    assert black_values(margins, 0.1, 20.25).tolist() == [black_value(m, 0.1, 20.25)
-                                                         for m in margins]
+    for jigo in (0.5, 0.3):
+        assert black_values(margins, 0.1, 20.25, jigo).tolist() == [
+            black_value(m, 0.1, 20.25, jigo) for m in margins]
+
+
+def test_jigo_value_of_the_engine() -> None:
+    """jigo_value is the engine's own value of a jigo: black's reward for a jigo is it when the
+    engine is black, one minus it when white (the playouts' reward is black's)."""
+    from clients.gtp.config import load_gtp_config
+    from clients.gtp.knowledge import prepare_state
+    from games.go.state import GoState
+
+    cfg = load_gtp_config(overrides=["jigo_value=0.2"])
+    s = GoState(5, komi=0.0)
+    prepare_state(s, cfg)
+    assert s.to_move == 0 and s.settings.jigo == pytest.approx(0.2)
+    s.play(s.legal_moves()[0])
+    prepare_state(s, cfg)
+    assert s.to_move == 1 and s.settings.jigo == pytest.approx(0.8)
+    assert load_gtp_config().jigo_value == 0.5
+
