@@ -103,6 +103,18 @@ def test_go_score_reward_same_tree_as_the_reference() -> None:
     assert stats(b) != stats(plain)
 
 
+def test_go_jigo_value_same_tree_as_the_reference() -> None:
+    """A jigo valued below 1/2 for black reaches both trees alike (integer komi: the playouts
+    end in jigos), and moves the values."""
+    s = GO_POSITIONS["9x9 fight"].clone()
+    s.komi = 7.0
+    plain = both(s, CONFIGS["rave"], 300, 5)[1]
+    s.settings = s.settings._replace(jigo=0.2)
+    a, b = both(s, CONFIGS["rave"], 300, 5)
+    assert_same(a, b)
+    assert stats(b) != stats(plain)
+
+
 def blokus_position(seed: int, plies: int, first: int = 0,
                     seats: tuple[int, int] = (0, 1),
                     config: BlokusConfig | None = None) -> BlokusState:
