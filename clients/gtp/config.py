@@ -67,11 +67,11 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # search's value is below margin_below, that lead is out of reach and the move comes from
     # a second search at the game's komi (under a clock, each search has half the move's time)
     komi_margin: Annotated[float, msgspec.Meta(ge=0, le=50)] = 0.0
+    margin_below: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.5
     # the engine's own value of a jigo in the playouts' reward (0.5: half a win, as the
     # game's score counts it; below 0.5 the search prefers a fight with chances either way
     # to a sure draw, above 0.5 the draw)
     jigo_value: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.5
-    margin_below: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.5
     # learned knowledge (clients.gtp.knowledge): the weights file of `corvid learn go learn`
     # ("" = the bundled games/go/data/weights-9x9.npz; a name without "/" or ".npz", such as
     # 9x9-nolarge, the bundled weights-NAME.npz), read when policy 3 or the learned
@@ -186,12 +186,12 @@ _STOP31: dict[str, Any] = {
     "core": "uct", "compiled": True, "playout_policy": 5, "lgrf": "auto", "score_weight": 0.0,
     "learned_priors": True, "weights": "9x9-nolarge", "prior_visits": 20.0, "prior_low": 0.3,
     "prior_high": 0.9, "prior_tau": 0.25, "td_visits": 0.0, "komi_margin": 0.0,
-    "rave_k": 1000.0, "rave_mse": False, "grandfather": 10.0, "opening_9x9": ""}
+    "jigo_value": 0.5, "rave_k": 1000.0, "rave_mse": False, "grandfather": 10.0, "opening_9x9": ""}
 _STOP33: dict[str, Any] = {**_STOP31, "weights": "9x9", "large_patterns": True}
 PRESETS: dict[str, dict[str, Any]] = {
     "v1": {"core": "uct", "compiled": False, "playout_policy": 2, "lgrf": 0,
            "score_weight": 0.0, "learned_priors": False, "td_visits": 0.0, "komi_margin": 0.0,
-           "ladder_priors": False, "rave_mse": False, "opening_9x9": ""},
+           "jigo_value": 0.5, "ladder_priors": False, "rave_mse": False, "opening_9x9": ""},
     "stop31": _STOP31,
     "stop33": _STOP33,
     "stop34": {**_STOP33, "opening_9x9": "D5"},
