@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from clients.config import ConfigError
 from clients.gtp.config import GtpConfig
+from games.go.coords import BLACK
 from games.go.priors import LADDER_PRIORS, LearnedPriors, PriorWeights
 from games.go.weights import GoWeights, load_weights
 
@@ -43,7 +44,7 @@ def learned_priors(cfg: GtpConfig) -> LearnedPriors | None:
 
 def prepare_state(state: GoState, cfg: GtpConfig) -> None:
     """Give a search state the playout settings and the learned knowledge of the settings."""
-    jigo = cfg.jigo_value if state.to_move == 0 else 1.0 - cfg.jigo_value  # black's, seat 0
+    jigo = cfg.jigo_value if state.to_play == BLACK else 1.0 - cfg.jigo_value  # black's
     state.settings = state.settings._replace(policy=cfg.playout_policy, lgrf=cfg.lgrf_level,
                                             score_weight=cfg.score_weight, jigo=jigo)
     if cfg.prior_scale != 1.0 or cfg.ladder_priors:
