@@ -6,6 +6,7 @@ iterations — selection, expansion, playout, backup, RAVE — and the budget is
 batches. Every feature of :class:`search.uct.UCT` that the clients use is here, with the same
 formulas and the same order of random draws (tests grow both trees from one random stream and
 compare them): RAVE with β = sqrt(k / (3 n + k)) or per child (``search.uct.rave_beta``),
+its credit 1 or weighted along the episode (``search.uct.rave_weight``),
 priors as pseudo-counts on the UCT and RAVE statistics, the grandfather prior, progressive
 widening in prior order, per-seat values, tree reuse between moves, the final move by visits
 (or mean). :class:`search.uct.UCT` stays the reference and the core for info sets and other
@@ -66,7 +67,7 @@ from numba.core.types.function_type import WrapperAddressProtocol
 
 from search.budget import Budget
 from search.result import SearchResult
-from search.uct import UCTConfig, rave_beta
+from search.uct import UCTConfig, rave_beta, rave_weight
 
 # counters[...]: the pool's state and the search statistics
 C_NODES, C_EDGES, C_ROOT, C_NEED_ROOM, C_FULL, C_MAXDEPTH, C_ITER = range(7)
@@ -330,6 +331,7 @@ def k_iterate(copy: Any, to_move: Any, key: Any, legal: Any, play: Any, playout:
     can_grow = cfg_i[5] != 0
     max_moves = cfg_i[6]
     eager = cfg_i[7] != 0
+    weighted = cfg_i[9] != 0
     gf_cap = cfg_f[4]
     root_node = counters[C_ROOT]
     done = 0
@@ -371,18 +373,22 @@ def k_iterate(copy: Any, to_move: Any, key: Any, legal: Any, play: Any, playout:
             nd_n[v] += 1.0
             e_N[e] += 1.0
             e_W[e] += ret[nd_seat[v]]
-        if rave:
+        if rave:  # AMAF: played[seat, move + 1] = the ply + 1 of its first occurrence
             for j in range(n):
-                played[pplayers[j], pmoves[j] + 1] = 1
+                if played[pplayers[j], pmoves[j] + 1] == 0:
+                    played[pplayers[j], pmoves[j] + 1] = depth + j + 1
+            length = depth + n
             for d in range(depth - 1, -1, -1):
                 v = path_node[d]
                 s = nd_seat[v]
-                played[s, e_move[path_edge[d]] + 1] = 1
+                played[s, e_move[path_edge[d]] + 1] = d + 1
                 r = ret[s]
                 for e in range(nd_first[v], nd_first[v] + nd_count[v]):
-                    if played[s, e_move[e] + 1]:
-                        e_RN[e] += 1.0
-                        e_RW[e] += r
+                    p = played[s, e_move[e] + 1]
+                    if p > 0:
+                        credit = rave_weight(p - 1, d, length, weighted)
+                        e_RN[e] += credit
+                        e_RW[e] += credit * r
             for j in range(n):
                 played[pplayers[j], pmoves[j] + 1] = 0
             for d in range(depth):
@@ -676,7 +682,7 @@ class CompiledUCT:
             np.zeros(game.max_playout_moves + 1, dtype=np.int64),  # playout moves
             np.zeros(game.max_playout_moves + 1, dtype=np.int64),  # their seats
             np.zeros(players),  # returns
-            np.zeros((players, game.move_limit + 1), dtype=np.uint8),  # RAVE: played
+            np.zeros((players, game.move_limit + 1), dtype=np.int64),  # RAVE: first plies
             np.zeros(game.max_moves + 1, dtype=np.int64),  # legal moves
             np.zeros(game.max_moves + 1),  # prior values
             np.zeros(game.max_moves + 1),  # prior counts
@@ -686,7 +692,8 @@ class CompiledUCT:
         cfg_f = np.array([cfg.c, cfg.rave_k, cfg.prior_value, cfg.prior_count,
                           cfg.grandfather, cfg.widening_a, cfg.widening_b])
         cfg_i = np.array([cfg.rave, cfg.priors, cfg.widening, cfg.widening_initial,
-                          cfg.max_depth, 1, game.max_moves, self.eager, cfg.rave_mse],
+                          cfg.max_depth, 1, game.max_moves, self.eager, cfg.rave_mse,
+                          cfg.rave_weighted],
                          dtype=np.int64)
         with np.errstate(over="ignore"):  # far thresholds are inf: never unlocked
             steps = cfg.widening_a * cfg.widening_b ** np.arange(max(game.max_moves, 1))

@@ -5,7 +5,10 @@
 * Values are kept from the point of view of the seat to move at the parent, taken from the
   per-seat returns of the playout: negamax for two players, max-own-reward for n players.
 * RAVE (Gelly & Silver 2007): β = sqrt(k / (3 n(s) + k)); after each episode every node on
-  the path credits each move its own player played later in the episode (first occurrence).
+  the path credits each move its own player played later in the episode (first occurrence);
+  with ``rave_weighted`` (Fuego's weighted RAVE updates) the credit falls linearly from 2 at
+  the node to 0 at the episode's end, w = 2 − 2 (i − d) / (L − d) for a first occurrence at
+  ply i of an episode of L plies, seen from a node at depth d.
 * Priors (games.contract.HasPriors) are pseudo-counts: a new child starts with
   N = RN = count and W = RW = value * count. Without priors: ``prior_value`` x ``prior_count``.
 * Grandfather prior (``grandfather`` > 0): a new node's move that was already tried from the
@@ -50,15 +53,37 @@ def _small_int_moves(moves: list[Any]) -> np.ndarray | None:
 
 
 @njit(cache=True)
-def _rave_credit(row: np.ndarray, move_arr: np.ndarray, i: int, RN: np.ndarray,
-                 RW: np.ndarray, r: float) -> None:
-    """One node's AMAF update: mark its move ``i`` as played by its player (``row``), then
-    credit every child whose move that player played (``row[move + 1]``)."""
-    row[move_arr[i] + 1] = True
+def rave_weight(i: int, d: int, length: int, weighted: bool) -> float:
+    """AMAF credit of a first occurrence at ply ``i`` of an episode of ``length`` plies,
+    seen from the node at depth ``d``: 1, or with ``weighted`` 2 − 2 (i − d) / (length − d)."""
+    if not weighted:
+        return 1.0
+    return 2.0 - 2.0 * (i - d) / (length - d)
+
+
+@njit(cache=True)
+def _mark_first(played: np.ndarray, players: np.ndarray, moves: np.ndarray,
+                offset: int) -> None:
+    """played[player, move + 1] = the ply + 1 of each playout move's first occurrence (the
+    playout's plies start at ``offset``); 0 stays where a move was not played."""
+    for j in range(len(moves)):
+        if played[players[j], moves[j] + 1] == 0:
+            played[players[j], moves[j] + 1] = offset + j + 1
+
+
+@njit(cache=True)
+def _rave_credit(row: np.ndarray, move_arr: np.ndarray, i: int, d: int, length: int,
+                 weighted: bool, RN: np.ndarray, RW: np.ndarray, r: float) -> None:
+    """One node's AMAF update (the node at depth ``d`` of an episode of ``length`` plies):
+    mark its move ``i`` as played by its player at ply d (``row``: the ply + 1 of each move's
+    first occurrence, 0 for none), then credit every child whose move that player played."""
+    row[move_arr[i] + 1] = d + 1
     for k in range(len(move_arr)):
-        if row[move_arr[k] + 1]:
-            RN[k] += 1.0
-            RW[k] += r
+        p = row[move_arr[k] + 1]
+        if p > 0:
+            w = rave_weight(p - 1, d, length, weighted)
+            RN[k] += w
+            RW[k] += w * r
 
 
 @njit(cache=True)
@@ -154,6 +179,7 @@ class UCTConfig(msgspec.Struct, frozen=True):
     rave: bool = False
     rave_k: float = 1000.0  # RAVE equivalence parameter k
     rave_mse: bool = False  # β per child by the minimum-MSE schedule (rave_beta)
+    rave_weighted: bool = False  # AMAF credit 2 → 0 along the episode (rave_weight)
     priors: bool = True  # use the game's priors when it offers them
     prior_value: float = 0.5  # even-game prior when the game has none
     prior_count: float = 0.0
@@ -422,33 +448,43 @@ class UCT:
     def _rave_update(self, path: list[tuple[Node, int]], p_moves: np.ndarray,
                      p_players: np.ndarray, returns: np.ndarray) -> None:
         """AMAF: each node on the path credits every move its player made from that node on
-        (in the tree below it or in the playout), once per episode."""
+        (in the tree below it or in the playout), once per episode (``rave_weight``)."""
         p_hi = int(p_moves.max()) if len(p_moves) else -1
         if all(nd.move_arr is not None for nd, _ in path) and (
                 len(p_moves) == 0 or (p_moves.min() >= -1 and p_hi < _RAVE_TABLE_LIMIT)):
             self._rave_update_table(path, p_moves, p_players, returns, p_hi)
             return
-        later: dict[int, set[Any]] = {}
-        for m, pl in zip(p_moves.tolist(), p_players.tolist(), strict=True):
-            later.setdefault(pl, set()).add(m)
-        for nd, i in reversed(path):
-            seen = later.setdefault(nd.to_move, set())
-            seen.add(nd.moves[i])
-            idx = [nd.index[m] for m in seen if m in nd.index]
-            if idx:
-                ia = np.asarray(idx)
-                nd.RN[ia] += 1.0
-                nd.RW[ia] += returns[nd.to_move]
+        weighted = self.config.rave_weighted
+        depth = len(path)
+        length = depth + len(p_moves)
+        later: dict[int, dict[Any, int]] = {}  # player -> move -> ply of its first occurrence
+        for j, (m, pl) in enumerate(zip(p_moves.tolist(), p_players.tolist(), strict=True)):
+            later.setdefault(pl, {}).setdefault(m, depth + j)
+        for d in range(depth - 1, -1, -1):
+            nd, i = path[d]
+            seen = later.setdefault(nd.to_move, {})
+            seen[nd.moves[i]] = d
+            r = returns[nd.to_move]
+            for m, ply in seen.items():
+                k = nd.index.get(m)
+                if k is not None:
+                    w = rave_weight(ply, d, length, weighted)
+                    nd.RN[k] += w
+                    nd.RW[k] += w * r
 
     def _rave_update_table(self, path: list[tuple[Node, int]], p_moves: np.ndarray,
                            p_players: np.ndarray, returns: np.ndarray, p_hi: int) -> None:
-        """The same update with a played[player, move + 1] table (int moves; ``p_hi`` is
-        the largest playout move)."""
+        """The same update with a played[player, move + 1] table of first plies (int moves;
+        ``p_hi`` is the largest playout move)."""
         hi = max(p_hi, 0, max((nd.move_hi for nd, _ in path), default=-1))
-        played = np.zeros((len(returns), hi + 2), dtype=bool)
+        played = np.zeros((len(returns), hi + 2), dtype=np.int64)
+        depth = len(path)
         if len(p_moves):
-            played[p_players, p_moves + 1] = True
-        for nd, i in reversed(path):
+            _mark_first(played, p_players, p_moves, depth)
+        length = depth + len(p_moves)
+        weighted = self.config.rave_weighted
+        for d in range(depth - 1, -1, -1):
+            nd, i = path[d]
             assert nd.move_arr is not None
-            _rave_credit(played[nd.to_move], nd.move_arr, i, nd.RN, nd.RW,
-                         float(returns[nd.to_move]))
+            _rave_credit(played[nd.to_move], nd.move_arr, i, d, length, weighted, nd.RN,
+                         nd.RW, float(returns[nd.to_move]))

@@ -41,6 +41,10 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # RAVE's weight per child by the minimum-MSE schedule, rave_k the equivalence parameter
     # (search.uct.rave_beta); false: the hand-selected schedule, one weight per node
     rave_mse: bool = False
+    # RAVE's credit along the episode (Fuego's weighted RAVE updates): a move the player made
+    # soon after the node counts up to 2, one at the episode's end near 0 (search.uct.rave_weight);
+    # false: every later move counts 1
+    rave_weighted: bool = False
     c: float = 0.0
     priors: bool = True
     # the heuristic priors (with learned_priors=false): times the equivalent experience
@@ -186,12 +190,14 @@ _STOP31: dict[str, Any] = {
     "core": "uct", "compiled": True, "playout_policy": 5, "lgrf": "auto", "score_weight": 0.0,
     "learned_priors": True, "weights": "9x9-nolarge", "prior_visits": 20.0, "prior_low": 0.3,
     "prior_high": 0.9, "prior_tau": 0.25, "td_visits": 0.0, "komi_margin": 0.0,
-    "jigo_value": 0.5, "rave_k": 1000.0, "rave_mse": False, "grandfather": 10.0, "opening_9x9": ""}
+    "jigo_value": 0.5, "rave_k": 1000.0, "rave_mse": False, "rave_weighted": False,
+    "grandfather": 10.0, "opening_9x9": ""}
 _STOP33: dict[str, Any] = {**_STOP31, "weights": "9x9", "large_patterns": True}
 PRESETS: dict[str, dict[str, Any]] = {
     "v1": {"core": "uct", "compiled": False, "playout_policy": 2, "lgrf": 0,
            "score_weight": 0.0, "learned_priors": False, "td_visits": 0.0, "komi_margin": 0.0,
-           "jigo_value": 0.5, "ladder_priors": False, "rave_mse": False, "opening_9x9": ""},
+           "jigo_value": 0.5, "ladder_priors": False, "rave_mse": False, "rave_weighted": False,
+           "opening_9x9": ""},
     "stop31": _STOP31,
     "stop33": _STOP33,
     "stop34": {**_STOP33, "opening_9x9": "D5"},

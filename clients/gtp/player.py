@@ -31,7 +31,8 @@ _POOL_ERRORS = (RuntimeError, TimeoutError, OSError, zmq.ZMQError)
 
 
 def uct_config(cfg: GtpConfig) -> UCTConfig:
-    return UCTConfig(rave=cfg.rave, rave_k=cfg.rave_k, rave_mse=cfg.rave_mse, c=cfg.c,
+    return UCTConfig(rave=cfg.rave, rave_k=cfg.rave_k, rave_mse=cfg.rave_mse,
+                     rave_weighted=cfg.rave_weighted, c=cfg.c,
                      priors=cfg.priors, reuse=cfg.reuse, grandfather=cfg.grandfather,
                      tree_mb=cfg.tree_mb)
 

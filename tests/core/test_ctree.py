@@ -22,6 +22,7 @@ from tests.toygames import Nim, NimN
 CONFIGS = {
     "rave": UCTConfig(rave=True, c=0.0),
     "rave-mse": UCTConfig(rave=True, c=0.0, rave_mse=True, rave_k=300.0),
+    "rave-weighted": UCTConfig(rave=True, c=0.0, rave_weighted=True, grandfather=10.0),
     "ucb": UCTConfig(rave=False, c=1.0),
     "widening": UCTConfig(rave=True, c=0.3, widening=True, widening_a=5.0),
     "no-priors": UCTConfig(rave=True, c=0.0, priors=False, prior_count=2.0, prior_value=0.4),
@@ -85,6 +86,14 @@ def test_go_rave_mse_changes_the_tree() -> None:
     assert stats(both(s, CONFIGS["rave-mse"], 400, 7)[1]) != stats(hand)
 
 
+def test_go_weighted_rave_changes_the_tree() -> None:
+    """Weighted AMAF credits reach the compiled tree: the same search with the credit 1
+    visits the moves differently."""
+    s = GO_POSITIONS["9x9 fight"]
+    plain = both(s, UCTConfig(rave=True, c=0.0, grandfather=10.0), 400, 7)[1]
+    assert stats(both(s, CONFIGS["rave-weighted"], 400, 7)[1]) != stats(plain)
+
+
 def test_go_after_a_capture_and_a_ko() -> None:
     # white captures at C2 (a ko shape): superko and the atari list are exercised
     s = go_position(5, ["B2", "C2", "C1", "D1", "D2", "B1", "C3", "A2", "pass", "C1"])
@@ -126,7 +135,8 @@ def blokus_position(seed: int, plies: int, first: int = 0,
     return s
 
 
-@pytest.mark.parametrize("name", ["rave", "rave-mse", "ucb", "widening", "grandfather"])
+@pytest.mark.parametrize("name", ["rave", "rave-mse", "rave-weighted", "ucb", "widening",
+                                  "grandfather"])
 @pytest.mark.parametrize("first,seats,plies", [(0, (0, 1), 6), (1, (1, 0), 0), (1, (0, 1), 13)])
 def test_blokus_same_tree_as_the_reference(name: str, first: int, seats: tuple[int, int],
                                            plies: int) -> None:

@@ -201,11 +201,13 @@ def test_determinised_search_dumps_the_lowest_card(core: str) -> None:
     assert set(res.moves) == {0, 5, 7}
 
 
-def test_vectorised_rave_update_matches_the_set_based_one(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("weighted", [False, True])
+def test_vectorised_rave_update_matches_the_set_based_one(monkeypatch: pytest.MonkeyPatch,
+                                                          weighted: bool) -> None:
     import search.uct as uct_mod
 
     def run() -> tuple[list[float], list[float], list[float]]:
-        u = UCT(UCTConfig(rave=True, rave_k=50))
+        u = UCT(UCTConfig(rave=True, rave_k=50, rave_weighted=weighted))
         u.search(TicTacToe(), None, Budget(playouts=400), np.random.default_rng(8))
         assert u.root is not None
         child = next(c for c in u.root.children if c is not None)
@@ -216,6 +218,23 @@ def test_vectorised_rave_update_matches_the_set_based_one(monkeypatch: pytest.Mo
     slow = run()
     assert fast == slow
     assert sum(fast[0]) > 400  # AMAF credits more than the visits themselves
+
+
+def test_weighted_rave_credit_falls_along_the_episode() -> None:
+    from search.uct import rave_weight
+
+    assert rave_weight(7, 3, 10, False) == 1.0
+    assert rave_weight(3, 3, 13, True) == 2.0  # the node's own move
+    assert rave_weight(8, 3, 13, True) == pytest.approx(1.0)  # half way
+    assert rave_weight(12, 3, 13, True) == pytest.approx(0.2)  # the last ply
+    # the root's AMAF credits in a small game: weighted, a move played late counts less, so
+    # the root's RAVE visits differ from the unweighted ones
+    plain = UCT(UCTConfig(rave=True, rave_k=50))
+    weighted = UCT(UCTConfig(rave=True, rave_k=50, rave_weighted=True))
+    for u in (plain, weighted):
+        u.search(TicTacToe(), None, Budget(playouts=200), np.random.default_rng(3))
+    assert plain.root is not None and weighted.root is not None
+    assert plain.root.RN.tolist() != weighted.root.RN.tolist()
 
 
 def test_searching_a_finished_game_is_a_clear_error() -> None:
