@@ -67,7 +67,7 @@ from numba.core.types.function_type import WrapperAddressProtocol
 
 from search.budget import Budget
 from search.result import SearchResult
-from search.uct import UCTConfig, rave_beta, rave_weight
+from search.uct import UCTConfig, mark_first_plies, rave_beta, rave_credit
 
 # counters[...]: the pool's state and the search statistics
 C_NODES, C_EDGES, C_ROOT, C_NEED_ROOM, C_FULL, C_MAXDEPTH, C_ITER = range(7)
@@ -373,22 +373,14 @@ def k_iterate(copy: Any, to_move: Any, key: Any, legal: Any, play: Any, playout:
             nd_n[v] += 1.0
             e_N[e] += 1.0
             e_W[e] += ret[nd_seat[v]]
-        if rave:  # AMAF: played[seat, move + 1] = the ply + 1 of its first occurrence
-            for j in range(n):
-                if played[pplayers[j], pmoves[j] + 1] == 0:
-                    played[pplayers[j], pmoves[j] + 1] = depth + j + 1
-            length = depth + n
+        if rave:  # AMAF, as search.uct's table path: played[seat, move + 1] = first ply + 1
+            mark_first_plies(played, pplayers[:n], pmoves[:n], depth)
             for d in range(depth - 1, -1, -1):
                 v = path_node[d]
+                f, m = nd_first[v], nd_count[v]
                 s = nd_seat[v]
-                played[s, e_move[path_edge[d]] + 1] = d + 1
-                r = ret[s]
-                for e in range(nd_first[v], nd_first[v] + nd_count[v]):
-                    p = played[s, e_move[e] + 1]
-                    if p > 0:
-                        credit = rave_weight(p - 1, d, length, weighted)
-                        e_RN[e] += credit
-                        e_RW[e] += credit * r
+                rave_credit(played[s], e_move[f:f + m], path_edge[d] - f, d, depth + n,
+                             weighted, e_RN[f:f + m], e_RW[f:f + m], ret[s])
             for j in range(n):
                 played[pplayers[j], pmoves[j] + 1] = 0
             for d in range(depth):

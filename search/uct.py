@@ -62,7 +62,7 @@ def rave_weight(i: int, d: int, length: int, weighted: bool) -> float:
 
 
 @njit(cache=True)
-def _mark_first(played: np.ndarray, players: np.ndarray, moves: np.ndarray,
+def mark_first_plies(played: np.ndarray, players: np.ndarray, moves: np.ndarray,
                 offset: int) -> None:
     """played[player, move + 1] = the ply + 1 of each playout move's first occurrence (the
     playout's plies start at ``offset``); 0 stays where a move was not played."""
@@ -72,7 +72,7 @@ def _mark_first(played: np.ndarray, players: np.ndarray, moves: np.ndarray,
 
 
 @njit(cache=True)
-def _rave_credit(row: np.ndarray, move_arr: np.ndarray, i: int, d: int, length: int,
+def rave_credit(row: np.ndarray, move_arr: np.ndarray, i: int, d: int, length: int,
                  weighted: bool, RN: np.ndarray, RW: np.ndarray, r: float) -> None:
     """One node's AMAF update (the node at depth ``d`` of an episode of ``length`` plies):
     mark its move ``i`` as played by its player at ply d (``row``: the ply + 1 of each move's
@@ -480,11 +480,11 @@ class UCT:
         played = np.zeros((len(returns), hi + 2), dtype=np.int64)
         depth = len(path)
         if len(p_moves):
-            _mark_first(played, p_players, p_moves, depth)
+            mark_first_plies(played, p_players, p_moves, depth)
         length = depth + len(p_moves)
         weighted = self.config.rave_weighted
         for d in range(depth - 1, -1, -1):
             nd, i = path[d]
             assert nd.move_arr is not None
-            _rave_credit(played[nd.to_move], nd.move_arr, i, d, length, weighted, nd.RN,
+            rave_credit(played[nd.to_move], nd.move_arr, i, d, length, weighted, nd.RN,
                          nd.RW, float(returns[nd.to_move]))
