@@ -104,7 +104,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
     resign_min_playouts: int = 500  # ... and only after this many playouts on the root
     resign_after: float = 0.3  # ... and not before this share of the board's points in moves
     cleanup: bool = True  # always play as under CGOS: capture dead stones before passing
-    cleanup_confidence: float = 0.9  # when winning this clearly, capture dead stones first
+    cleanup_confidence: float = 0.9  # winning this clearly, capture dead stones before passing
     cleanup_tolerance: float = 0.05  # ... with a move at most this much worse than the best
     pass_when_won: bool = True  # pass at once after the opponent's pass if we win as is
     # time management (clients.gtp.timecontrol.TimePolicy)

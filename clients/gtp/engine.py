@@ -48,6 +48,9 @@ class MoveRequest:
     seconds: float | None  # wall time allowed (None: untimed)
     cleanup: bool  # must not pass while dead opponent stones remain
     deterministic: bool  # reg_genmove: no tree reuse, rng from the seed and the position
+    # kgs-genmove_cleanup: the game is over but for the dead stones, so capture them first,
+    # even before a move the search prefers (with only ``cleanup``, they go when it would pass)
+    capture_dead: bool = False
 
 
 @dataclass(frozen=True)
@@ -206,7 +209,7 @@ class GtpEngine:
         played = sum(1 for c, _ in self.board.moves if c == colour)
         seconds = self.time.allot(colour, self.board.size ** 2, played)
         request = MoveRequest(self.board.copy(), colour, seconds,
-                              cleanup or self.config.cleanup, deterministic)
+                              cleanup or self.config.cleanup, deterministic, capture_dead=cleanup)
         try:
             decision = self.generator(request)
         except Exception:  # the client boundary: never forfeit a game by a search bug

@@ -182,7 +182,10 @@ class SearchPlayer:
                 and board.is_empty()):
             vertex = self._opening(vertex, stats)
         in_time_trouble = request.seconds is not None and request.seconds < 0.25
-        if request.cleanup and result.value > cfg.cleanup_confidence and not in_time_trouble:
+        # dead stones go first only in the cleanup phase, or instead of a pass: in play they
+        # are dead because the search's move keeps them so (its move may be the one that does)
+        if (request.cleanup and (request.capture_dead or vertex is None)
+                and result.value > cfg.cleanup_confidence and not in_time_trouble):
             vertex = self._capture_first(request, stats, vertex, result.value)
         if vertex is None:
             vertex = self._instead_of_pass(request, result.moves, result.visits, margin)
@@ -242,9 +245,9 @@ class SearchPlayer:
 
     def _capture_first(self, request: MoveRequest, stats: dict[str, Any], vertex: Any,
                        value: float) -> Any:
-        """Cleanup while clearly winning: prefer a liberty of a dead opponent group (if
-        searched, as good as the search's choice within ``cleanup_tolerance``), so the dead
-        stones go first."""
+        """Cleanup while clearly winning (kgs-genmove_cleanup, or the search would pass):
+        prefer a liberty of a dead opponent group (if searched, as good as the search's
+        choice within ``cleanup_tolerance``), so the dead stones go first."""
         board, colour = request.board, request.colour
         dead = board.dead_opponent_stones(colour)
         if not dead:

@@ -75,6 +75,22 @@ def test_cleanup_captures_the_dead_stone_before_passing() -> None:
     assert e.board.tt_margin(0) > 0
 
 
+# A game of the engine against GNU Go level 10 (bench/go_strength.py, 27 November), up to
+# white's move 42: the capturing race turns on F3, which a fresh search gives almost all its
+# visits (and about 0.97); the three black stones at D7, E7 and D8 look dead, and the engine
+# used to capture them at D6 instead, never searched, because it was "clearly winning". Black
+# then took F3 and won.
+RACE = ("G7 D5 C3 G5 D7 D3 D2 C4 E3 D4 C2 G3 B4 B5 A3 B7 F2 C8 D8 H6 H7 G2 E4 E5 H9 D9 J8 E8 "
+        "E7 F8 G8 F7 G6 F6 H5 F4 H4 E6 H3 C7 G4")
+
+
+def test_the_search_move_stands_before_dead_stones_in_play() -> None:
+    e = engine(default_size=9, default_komi=7.0, playouts=2000, seed=1)
+    talk(e, "\n".join(f"play {'bw'[i % 2]} {m}" for i, m in enumerate(RACE.split())))
+    assert e.board.dead_opponent_stones(1)  # the stones the old rule went for
+    assert talk(e, "genmove w") == b"= F3\n\n"
+
+
 def test_resigns_only_when_lost_and_late_enough() -> None:
     e = engine(resign_threshold=0.5, resign_min_playouts=10, resign_after=0.0)
     # black has almost nothing: white walls on B and D, black one stone
