@@ -63,11 +63,12 @@ def test_instead_of_pass_in_cleanup_mode() -> None:
     assert a3 != a4
 
 
-def test_cleanup_captures_the_dead_stone_before_passing() -> None:
-    e = engine(seed=3)
+@pytest.mark.parametrize("command", ["kgs-genmove_cleanup", "genmove"])
+def test_cleanup_captures_the_dead_stone_before_passing(command: str) -> None:
+    e = engine(seed=3)  # cleanup=true: genmove too must not pass past the dead stone
     talk(e, DEAD_WHITE)
     for _ in range(8):
-        answer = talk(e, "kgs-genmove_cleanup b")
+        answer = talk(e, f"{command} b")
         if answer == b"= pass\n\n":
             break
         talk(e, "play w pass")
