@@ -15,8 +15,8 @@ consecutive games, each with its own two engines; --backend ray for Ray tasks, o
 with --ray-address). Every game is recorded in the run directory (--out, default
 runs/go-strength-TIME: SGFs and games.jsonl), so an interrupted run continues with --resume
 DIR; --sgf-dir DIR also writes the SGFs there as game-NNNN.sgf. A game takes one core for
-about a minute and a half at 3000 playouts. GNU Go is the Debian package `gnugo` (installed
-in /usr/games).
+about 15-25 seconds at 3000-5000 playouts (GNU Go's moves included; November 2026). GNU Go
+is the Debian package `gnugo` (installed in /usr/games).
 """
 
 from __future__ import annotations
