@@ -55,6 +55,12 @@ class GtpConfig(msgspec.Struct, frozen=True):
     ladder_priors: bool = True
     reuse: bool = True
     grandfather: float = 10.0  # pseudo-visits a new node takes from its grandfather (0: off)
+    # progressive widening (Coulom): a node's moves are unlocked in prior order, the first
+    # widening_initial at once, the n-th more once the node has t_n = t_(n-1) + a * b^n visits
+    widening: bool = False
+    widening_initial: Annotated[int, msgspec.Meta(ge=1)] = 1
+    widening_a: Annotated[float, msgspec.Meta(gt=0)] = 40.0
+    widening_b: Annotated[float, msgspec.Meta(gt=0)] = 1.4
     # playouts (games.go.state.PlayoutSettings): 3 learned (weights), 2 MoGo-like + capture
     # anywhere, 1 local, 0 light, 4 as 2 reading ladders, 5 as 2 with the low-liberty rule,
     # 6 as 5 with nakade (the vital point of a small eye space next to the last move)

@@ -34,6 +34,8 @@ def uct_config(cfg: GtpConfig) -> UCTConfig:
     return UCTConfig(rave=cfg.rave, rave_k=cfg.rave_k, rave_mse=cfg.rave_mse,
                      rave_weighted=cfg.rave_weighted, c=cfg.c,
                      priors=cfg.priors, reuse=cfg.reuse, grandfather=cfg.grandfather,
+                     widening=cfg.widening, widening_initial=cfg.widening_initial,
+                     widening_a=cfg.widening_a, widening_b=cfg.widening_b,
                      tree_mb=cfg.tree_mb)
 
 

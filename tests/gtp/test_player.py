@@ -298,6 +298,12 @@ def test_preset_v1_is_the_wave_1_engine_beneath_the_settings_given() -> None:
     assert (v1.compiled, v1.lgrf_level, v1.score_weight, v1.playout_policy) == (False, 0, 0, 2)
     assert not uct_config(v1).rave_mse
     assert uct_config(load_gtp_config(overrides=["rave_mse=true"])).rave_mse
+    assert not uct_config(v1).widening
+    pw = uct_config(load_gtp_config(overrides=["widening=true", "widening_initial=3",
+                                               "widening_a=20", "widening_b=1.2"]))
+    assert (pw.widening, pw.widening_initial, pw.widening_a, pw.widening_b) == (True, 3, 20, 1.2)
+    with pytest.raises(ConfigError, match="widening_a"):
+        load_gtp_config(overrides=["widening_a=0"])
     mine = load_gtp_config(overrides=["preset=v1", "compiled=true", "playouts=500"])
     assert (mine.compiled, mine.lgrf_level, mine.playouts) == (True, 0, 500)
     with pytest.raises(ConfigError, match="unknown preset 'v9'"):
