@@ -44,6 +44,18 @@ def test_contests_are_the_legal_moves_with_the_move_played(tmp_path: Path) -> No
     assert half.positions == int((c.game == 1).sum()) and half.starts[0] == 0
 
 
+def test_a_damaged_or_unwritable_contests_cache_is_no_error(tmp_path: Path) -> None:
+    files = sgf_files(random_games(tmp_path, games=1))
+    c = build_contests(files)
+    cache = tmp_path / "c.npz"
+    cache.write_bytes(b"not an npz: a run killed while writing, or another file")
+    assert load_contests(files, cache).feats.tolist() == c.feats.tolist()  # rebuilt
+    assert load_contests(files, cache).positions == c.positions  # and rewritten, readable
+    assert [p.name for p in tmp_path.glob("*.npz")] == ["c.npz"]  # no temporary file left
+    missing = tmp_path / "no such dir" / "c.npz"
+    assert load_contests(files, missing).positions == c.positions  # not kept, not an error
+
+
 def test_contests_of_one_named_player(tmp_path: Path) -> None:
     files = sgf_files(random_games(tmp_path, games=2, names=("gnugo", "corvid")))
     every = build_contests(files)

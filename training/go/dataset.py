@@ -14,16 +14,22 @@ GNU Go moves of games against GNU Go, say, not its opponent's.
 from __future__ import annotations
 
 import hashlib
+import os
+import tempfile
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
+import structlog
 from sgfmill import sgf
 
 from games.go import PASS, GoState
 from games.go import features as F
 from games.go.patterns import canonical20
 from games.go.sgf import from_sgf
+
+log = structlog.get_logger()
 
 FEATURES_VERSION = 3  # bump when games.go.features changes what it computes
 
@@ -143,16 +149,30 @@ def files_digest(files: list[Path]) -> str:
 def load_contests(files: list[Path], cache: Path | None = None, player: str | None = None
                   ) -> Contests:
     """:func:`build_contests`, kept in ``cache`` (an .npz, rebuilt when the games, the player
-    or the features version change)."""
+    or the features version change, or when it cannot be read). Runs on the same directory at
+    once each write their own temporary file; a cache that cannot be written is skipped with a
+    warning (the contests are still returned)."""
     key = f"{FEATURES_VERSION}-{files_digest(files)}-{player or ''}"
     if cache is not None and cache.exists():
-        with np.load(cache) as z:
-            if str(z["key"]) == key:
-                return Contests(z["feats"], z["starts"], z["chosen"], z["game"], z["large"])
+        try:
+            with np.load(cache) as z:
+                if str(z["key"]) == key:
+                    return Contests(z["feats"], z["starts"], z["chosen"], z["game"],
+                                    z["large"])
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as e:
+            log.warning("contests_cache_unreadable", path=str(cache), error=str(e))
     c = build_contests(files, player)
     if cache is not None:
-        tmp = cache.with_suffix(".tmp.npz")
-        np.savez_compressed(tmp, key=key, feats=c.feats, starts=c.starts, chosen=c.chosen,
-                            game=c.game, large=c.large)
-        tmp.replace(cache)
+        tmp = None
+        try:
+            fd, tmp = tempfile.mkstemp(prefix=cache.stem + ".", suffix=".tmp.npz",
+                                       dir=cache.parent)
+            with os.fdopen(fd, "wb") as f:
+                np.savez_compressed(f, key=key, feats=c.feats, starts=c.starts,
+                                    chosen=c.chosen, game=c.game, large=c.large)
+            os.replace(tmp, cache)
+        except OSError as e:
+            log.warning("contests_cache_not_written", path=str(cache), error=str(e))
+            if tmp is not None and os.path.exists(tmp):
+                os.unlink(tmp)
     return c
