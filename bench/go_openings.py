@@ -1,7 +1,7 @@
 #!/usr/bin/env python
 """A player's score by the first move of its games: does one opening cost it games?
 
-    python bench/go_openings.py RUN_DIR [RUN_DIR ...] [--player LABEL] [--json]
+    python bench/go_openings.py RUN_DIR [RUN_DIR ...] [--player LABEL] [--plies N] [--json]
 
 RUN_DIR is a run of bench/go_strength.py or `corvid arena gtp` (its games.jsonl). The player
 (default: corvid if it plays, else the first player of each game) is scored by the first
@@ -10,6 +10,12 @@ by the opponent's. A class is named by its point in the lower-left quarter (on 9
 centre, D5 the four points beside it, D4 the four diagonal to it, C3 the 3-3 points, ...).
 One line per colour and class: games, W-D-L, the score (a jigo is half) and its Wilson 95 %
 interval. --json: {"black": {class: [w, d, l]}, "white": {...}} last.
+
+--plies N classes a game by its first N moves instead (the same symmetry applied to all of
+them; the class is named by its lowest image, moves compared in order, a pass lowest), so a
+line such as "D5 F5 E4" (black beside the centre, white opposite, black below the centre)
+can be told from "D5 F5 E3"; games shorter than N moves are left out. --plies 1 is the
+default.
 
 The first move is the player's own choice (or the opponent's) before the game says anything
 about the opponent, so a class that scores clearly below the others against one opponent
@@ -26,23 +32,34 @@ from pathlib import Path
 
 from _common import emit_json  # also puts the repository on sys.path
 
-from games.go.patterns import board_images
+from games.go.patterns import square_symmetry
 from protocols.gtp.common import GtpError, format_vertex, parse_vertex
 from servers.arena.stats import wilson
 
 OUTCOME = {1.0: 0, 0.5: 1, 0.0: 2}
 
 
-def opening_class(vertex: str, size: int) -> str:
-    """The first move's class under the 8 symmetries, named by its lowest image (column,
-    then row), which lies in the lower-left quarter."""
-    v = parse_vertex(vertex, size)
-    if v is None:
-        return "pass"
-    return format_vertex(min(board_images(*v, size)))
+def opening_class(moves: list[str], size: int) -> str:
+    """The class of the moves (vertices) under the 8 symmetries of the board, one symmetry
+    for all of them, named by the lowest image (by column, then row, move by move; a pass
+    lowest). The class of one move is named by its image in the lower-left quarter."""
+    m = size - 1
+    points = [parse_vertex(v, size) for v in moves]
+    images = []
+    for t in range(8):
+        line = []
+        for p in points:
+            if p is None:
+                line.append((-1, -1))
+                continue
+            x, y = square_symmetry(t, 2 * p[0] - m, 2 * p[1] - m)
+            line.append(((x + m) // 2, (y + m) // 2))
+        images.append(line)
+    return " ".join("pass" if p == (-1, -1) else format_vertex(p) for p in min(images))
 
 
-def tally(runs: list[Path], player: str | None) -> dict[str, dict[str, list[int]]]:
+def tally(runs: list[Path], player: str | None, plies: int = 1
+          ) -> dict[str, dict[str, list[int]]]:
     """{colour: {class: [wins, draws, losses]}} of the player over the runs' games."""
     out: dict[str, dict[str, list[int]]] = {"black": defaultdict(lambda: [0, 0, 0]),
                                             "white": defaultdict(lambda: [0, 0, 0])}
@@ -50,7 +67,7 @@ def tally(runs: list[Path], player: str | None) -> dict[str, dict[str, list[int]
         for line in (run / "games.jsonl").read_text(encoding="utf-8").splitlines():
             g = json.loads(line)
             players, result, moves = g.get("players"), g.get("result"), g.get("moves")
-            if not players or result is None or not moves:
+            if not players or result is None or len(moves or []) < plies:
                 continue
             me = player if player else ("corvid" if "corvid" in players else players[0])
             if me not in players or result[players.index(me)] not in OUTCOME:
@@ -58,7 +75,7 @@ def tally(runs: list[Path], player: str | None) -> dict[str, dict[str, list[int]
             i = players.index(me)
             size = int(g.get("options", {}).get("size", 9))
             try:
-                cls = opening_class(moves[0], size)
+                cls = opening_class(moves[:plies], size)
             except GtpError:
                 continue
             out["black" if i == 0 else "white"][cls][OUTCOME[result[i]]] += 1
@@ -70,19 +87,25 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("runs", type=Path, nargs="+", help="run directories (games.jsonl)")
     p.add_argument("--player", help="the label scored (default: corvid, else the first)")
+    p.add_argument("--plies", type=int, default=1,
+                   help="class the games by their first N moves (default 1)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
+    if args.plies < 1:
+        p.error("--plies must be at least 1")
     missing = [r for r in args.runs if not (r / "games.jsonl").is_file()]
     if missing:
         print(f"go_openings: no games.jsonl in {', '.join(map(str, missing))}", file=sys.stderr)
         return 2
-    table = tally(args.runs, args.player)
-    print(f"{'colour':<6} {'first move':>10} {'games':>6} {'W-D-L':>12} {'score':>6}  95 %")
+    table = tally(args.runs, args.player, args.plies)
+    width = max(10, 4 * args.plies - 1)
+    head = "first move" if args.plies == 1 else f"first {args.plies} moves"
+    print(f"{'colour':<6} {head:>{width}} {'games':>6} {'W-D-L':>12} {'score':>6}  95 %")
     for colour in ("black", "white"):
         for cls, (w, d, l) in sorted(table[colour].items(), key=lambda kv: -sum(kv[1])):
             n = w + d + l
             lo, hi = wilson(w + d / 2, n)
-            print(f"{colour:<6} {cls:>10} {n:>6} {f'{w}-{d}-{l}':>12} {(w + d / 2) / n:>6.3f}"
+            print(f"{colour:<6} {cls:>{width}} {n:>6} {f'{w}-{d}-{l}':>12} {(w + d / 2) / n:>6.3f}"
                   f"  [{lo:.2f}, {hi:.2f}]")
     if args.json:
         emit_json(table)

@@ -49,3 +49,22 @@ def test_the_first_moves_are_classed_up_to_symmetry_and_scored(tmp_path: Path) -
 def test_a_directory_without_games_is_refused(tmp_path: Path) -> None:
     p = run(str(tmp_path))
     assert p.returncode == 2 and "no games.jsonl" in p.stderr
+
+
+def test_plies_class_the_first_moves_under_one_symmetry(tmp_path: Path) -> None:
+    (tmp_path / "games.jsonl").write_text("\n".join([
+        game(["corvid", "gnugo"], [1.0, 0.0], ["D5", "F5", "E3", "C4"]),
+        game(["corvid", "gnugo"], [0.0, 1.0], ["D5", "F5", "E4", "G3"]),
+        game(["corvid", "gnugo"], [0.5, 0.5], ["F5", "D5", "E6"]),  # mirrored: D5 F5 E4
+        game(["corvid", "gnugo"], [0.0, 1.0], ["E6", "E4", "D5"]),  # turned: D5 F5 E4
+        game(["corvid", "gnugo"], [1.0, 0.0], ["E6", "E4", "F5"]),  # turned: D5 F5 E6 = E4's
+        game(["corvid", "gnugo"], [1.0, 0.0], ["D5", "F5"]),  # too short: left out
+        game(["gnugo", "corvid"], [0.0, 1.0], ["E5", "pass", "C3"]),
+    ]) + "\n")
+    p = run(str(tmp_path), "--plies", "3", "--json")
+    assert p.returncode == 0, p.stderr
+    table = json.loads(p.stdout.splitlines()[-1])
+    assert table == {"black": {"D5 F5 E3": [1, 0, 0], "D5 F5 E4": [1, 1, 2]},
+                     "white": {"E5 pass C3": [1, 0, 0]}}
+    assert "first 3 moves" in p.stdout
+    assert run(str(tmp_path), "--plies", "0").returncode == 2
