@@ -64,7 +64,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # playouts (games.go.state.PlayoutSettings): 3 learned (weights), 2 MoGo-like + capture
     # anywhere, 1 local, 0 light, 4 as 2 reading ladders, 5 as 2 with the low-liberty rule,
     # 6 as 5 with nakade (the vital point of a small eye space next to the last move)
-    playout_policy: Literal[0, 1, 2, 3, 4, 5, 6] = 5
+    playout_policy: Literal[0, 1, 2, 3, 4, 5, 6] = 6
     # last good reply with forgetting in the playouts (games.go.lgrf; compiled uct only):
     # 0 off, 1 the reply to the last move, 2 to the last two moves first, 3 as 2 but after
     # the policy's atari rules (step 1); auto: 2 on the compiled tree, else 0 (lgrf_level)
@@ -191,7 +191,9 @@ class GtpConfig(msgspec.Struct, frozen=True):
 # the compiled tree, the learned priors of the bundled weights fitted without large patterns
 # (games/go/data/weights-9x9-nolarge.npz), policy-5 playouts, last good reply; stop33 is the
 # same with the default weights and their large patterns, before the opening rule; stop34 is
-# stop33 with the opening rule, before the priors' 35 pseudo-visits (20 until then).
+# stop33 with the opening rule, before the priors' 35 pseudo-visits (20 until then); stop44 is
+# stop34 with 35 pseudo-visits, the default of stops 35-44, before nakade in the playouts
+# (policy 6).
 _STOP31: dict[str, Any] = {
     "core": "uct", "compiled": True, "playout_policy": 5, "lgrf": "auto", "score_weight": 0.0,
     "learned_priors": True, "weights": "9x9-nolarge", "prior_visits": 20.0, "prior_low": 0.3,
@@ -207,6 +209,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "stop31": _STOP31,
     "stop33": _STOP33,
     "stop34": {**_STOP33, "opening_9x9": "D5"},
+    "stop44": {**_STOP33, "opening_9x9": "D5", "prior_visits": 35.0},
 }
 
 

@@ -355,17 +355,17 @@ def test_board_images_of_a_point() -> None:
 
 def test_black_opens_9x9_from_the_opening_class_only_on_an_empty_board() -> None:
     """opening_9x9: black's first move on an empty 9x9 board is of that point's class; the
-    search alone opens at the centre with seed 1 (300 playouts), so the rule overrides it
+    search alone opens at the centre with seed 6 (300 playouts), so the rule overrides it
     there. Other moves, colours, sizes and handicap boards are the search's."""
     beside = {b"= D5\n\n", b"= F5\n\n", b"= E4\n\n", b"= E6\n\n"}
     new_game = "boardsize 9\nkomi 7\nclear_board"
-    assert talk(engine(seed=1, playouts=300, opening_9x9=""), new_game + "\ngenmove b"
+    assert talk(engine(seed=6, playouts=300, opening_9x9=""), new_game + "\ngenmove b"
                 ).endswith(b"= E5\n\n")
-    e = engine(seed=1, playouts=300)  # the default: D5
+    e = engine(seed=6, playouts=300)  # the default: D5
     assert talk(e, new_game) == b"= \n\n" * 3 and talk(e, "genmove b") in beside
-    assert talk(engine(seed=1, playouts=300, opening_9x9="C3"), new_game + "\ngenmove b"
+    assert talk(engine(seed=6, playouts=300, opening_9x9="C3"), new_game + "\ngenmove b"
                 ).endswith((b"= C3\n\n", b"= G3\n\n", b"= C7\n\n", b"= G7\n\n"))
-    assert talk(engine(seed=1, playouts=300, opening_9x9="E5"), new_game + "\ngenmove b"
+    assert talk(engine(seed=6, playouts=300, opening_9x9="E5"), new_game + "\ngenmove b"
                 ).endswith(b"= E5\n\n")
     # the search's own: white's first move, black's second, a handicap board, 7x7
     player = SearchPlayer(GtpConfig(opening_9x9="C3"))  # none of the class tried: the lowest
@@ -387,10 +387,14 @@ def test_opening_9x9_must_be_a_point_of_the_9x9_board() -> None:
             load_gtp_config(overrides=[f"opening_9x9={bad}"])
     assert load_gtp_config(overrides=["preset=v1"]).opening_9x9 == ""
     assert load_gtp_config(overrides=["preset=stop31"]).opening_9x9 == ""
-    # stop 34's default is today's but for the priors' pseudo-visits (and names its weights),
-    # stop 33's that without the opening rule
-    stop34 = msgspec.structs.replace(load_gtp_config(), preset="stop34", weights="9x9",
-                                     prior_visits=20.0)
+    # stop 44's default is today's but for nakade in the playouts (and names its weights),
+    # stop 34's that with the priors at 20 pseudo-visits, stop 33's that without the opening
+    # rule
+    stop44 = msgspec.structs.replace(load_gtp_config(), preset="stop44", weights="9x9",
+                                     playout_policy=5)
+    assert load_gtp_config(overrides=["preset=stop44"]) == stop44
+    assert load_gtp_config().playout_policy == 6
+    stop34 = msgspec.structs.replace(stop44, preset="stop34", prior_visits=20.0)
     assert load_gtp_config(overrides=["preset=stop34"]) == stop34
     assert load_gtp_config().prior_visits != 20.0 and stop34.opening_9x9 == "D5"
     stop33 = msgspec.structs.replace(stop34, preset="stop33", opening_9x9="")
