@@ -32,7 +32,7 @@ from pathlib import Path
 
 from _common import emit_json  # also puts the repository on sys.path
 
-from games.go.patterns import square_symmetry
+from games.go.patterns import board_image
 from protocols.gtp.common import GtpError, format_vertex, parse_vertex
 from servers.arena.stats import wilson
 
@@ -43,19 +43,10 @@ def opening_class(moves: list[str], size: int) -> str:
     """The class of the moves (vertices) under the 8 symmetries of the board, one symmetry
     for all of them, named by the lowest image (by column, then row, move by move; a pass
     lowest). The class of one move is named by its image in the lower-left quarter."""
-    m = size - 1
     points = [parse_vertex(v, size) for v in moves]
-    images = []
-    for t in range(8):
-        line = []
-        for p in points:
-            if p is None:
-                line.append((-1, -1))
-                continue
-            x, y = square_symmetry(t, 2 * p[0] - m, 2 * p[1] - m)
-            line.append(((x + m) // 2, (y + m) // 2))
-        images.append(line)
-    return " ".join("pass" if p == (-1, -1) else format_vertex(p) for p in min(images))
+    lowest = min([(-1, -1) if p is None else board_image(t, *p, size) for p in points]
+                 for t in range(8))
+    return " ".join("pass" if p == (-1, -1) else format_vertex(p) for p in lowest)
 
 
 def tally(runs: list[Path], player: str | None, plies: int = 1

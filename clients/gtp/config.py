@@ -201,6 +201,7 @@ _STOP31: dict[str, Any] = {
     "jigo_value": 0.5, "rave_k": 1000.0, "rave_mse": False, "rave_weighted": False,
     "grandfather": 10.0, "opening_9x9": ""}
 _STOP33: dict[str, Any] = {**_STOP31, "weights": "9x9", "large_patterns": True}
+_STOP34: dict[str, Any] = {**_STOP33, "opening_9x9": "D5"}
 PRESETS: dict[str, dict[str, Any]] = {
     "v1": {"core": "uct", "compiled": False, "playout_policy": 2, "lgrf": 0,
            "score_weight": 0.0, "learned_priors": False, "td_visits": 0.0, "komi_margin": 0.0,
@@ -208,8 +209,8 @@ PRESETS: dict[str, dict[str, Any]] = {
            "opening_9x9": ""},
     "stop31": _STOP31,
     "stop33": _STOP33,
-    "stop34": {**_STOP33, "opening_9x9": "D5"},
-    "stop44": {**_STOP33, "opening_9x9": "D5", "prior_visits": 35.0},
+    "stop34": _STOP34,
+    "stop44": {**_STOP34, "prior_visits": 35.0},
 }
 
 

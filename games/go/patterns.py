@@ -103,12 +103,17 @@ def square_symmetry(t: int, dx: int, dy: int) -> tuple[int, int]:
     return dx, dy
 
 
-def board_images(col: int, row: int, size: int) -> set[tuple[int, int]]:
-    """The images of the board point (col, row) under the 8 symmetries of the board
-    (:func:`square_symmetry` about its centre, in doubled coordinates for an even size)."""
+def board_image(t: int, col: int, row: int, size: int) -> tuple[int, int]:
+    """The board point (col, row) under symmetry t of the board (:func:`square_symmetry`
+    about its centre, in doubled coordinates for an even size)."""
     m = size - 1
-    return {((x + m) // 2, (y + m) // 2)
-            for x, y in (square_symmetry(t, 2 * col - m, 2 * row - m) for t in range(8))}
+    x, y = square_symmetry(t, 2 * col - m, 2 * row - m)
+    return (x + m) // 2, (y + m) // 2
+
+
+def board_images(col: int, row: int, size: int) -> set[tuple[int, int]]:
+    """The images of the board point (col, row) under the 8 symmetries of the board."""
+    return {board_image(t, col, row, size) for t in range(8)}
 
 
 def _transform_codes(codes: np.ndarray, t: int) -> np.ndarray:
