@@ -2,15 +2,15 @@
 positions labelled with deep-search values (`corvid learn go label`).
 
     python bench/go_mse.py --labels labels.jsonl --games DIR [--playouts 256]
-        [--policies 0,1,2,3,4,5] [--weights FILE] [--json]
+        [--policies 0,1,2,3,4,5,6] [--weights FILE] [--json]
 
 For each labelled position (a game of DIR and a move number) the value of a policy is the
 mean result, for the player to move, of --playouts playouts of that policy from there
 (komi of the game); its MSE is the mean of (value - label)^2 over the positions. Also the
 mean value and the correlation with the labels. The policies are those of `corvid gtp --set
-playout_policy=N` (5, the default: policy 2 with the low-liberty rule); policy 3 reads
---weights (default: the bundled file). --json: {"positions": n, "playouts": p, "mse":
-{policy: mse, ...}} last.
+playout_policy=N` (6, the default: policy 5 with nakade; 5 is policy 2 with the low-liberty
+rule); policy 3 reads --weights (default: the bundled file). --json: {"positions": n,
+"playouts": p, "mse": {policy: mse, ...}} last.
 """
 
 from __future__ import annotations
@@ -49,8 +49,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--labels", type=Path, required=True)
     p.add_argument("--games", type=Path, required=True)
     p.add_argument("--playouts", type=int, default=256)
-    p.add_argument("--policies", default="0,1,2,3,4,5",
-                   help="playout policies, comma-separated (default: all, 0-5)")
+    p.add_argument("--policies", default="0,1,2,3,4,5,6",
+                   help="playout policies, comma-separated (default: all, 0-6)")
     p.add_argument("--weights", default="", help="weights of policy 3 (default: bundled)")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--json", action="store_true")
