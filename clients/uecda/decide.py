@@ -169,6 +169,7 @@ class Decider:
             decision_rows(st, st.to_move, gen_moves_list(hand, 0, 0, 0)[-1])
             if self.sampler is not None:
                 self.sampler.reset()
+                self._warm_up_exchange()
         except Exception as e:  # the client boundary: warming up is optional
             log.warning("uecda_warm_up_failed", reason=f"{type(e).__name__}: {e}")
             return
@@ -176,6 +177,28 @@ class Decider:
             self._start_workers(root, st.to_move)
         log.info("uecda_warm_up", elapsed_ms=round((time.perf_counter() - t0) * 1000, 1),
                  workers=0 if self.pool is None else len(self.pool.ready))
+
+    def _warm_up_exchange(self) -> None:
+        """Compile the exchange search's kernels (deal=inference: successive halving), which
+        the first exchange would otherwise compile inside its time budget; the client's own
+        random stream is left as it was."""
+        from games.daihinmin.state import Match, MatchConfig
+
+        if self.config.exchange != "search":
+            return
+        m = Match(MatchConfig(seed=0))
+        m.game, m.ranks = 1, [0, 1, 2, 3, 4]  # player 0 is the daifugo, player 4 daihinmin
+        d = m.deal()
+        counts = [popcount(h) for h in d.dealt]
+        weak = sorted((c for c in cards_of(d.hands[0]) if c != JOKER), key=strength_key)[:3]
+        cands = [hand_from_cards(list(c)) for c in combinations(weak, 2)]
+        rng, self.rng = self.rng, np.random.default_rng(0)
+        try:
+            self._exchange_halving(cands, TributeModel(d.hands[0], 2, counts[4] - 2), 0, 4,
+                                   counts, d.order, self._playout_weights(0),
+                                   Budget(playouts=8))
+        finally:
+            self.rng = rng
 
     def _start_workers(self, root: Any, seat: int) -> None:
         assert self.core_config is not None
