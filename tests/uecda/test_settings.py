@@ -203,7 +203,9 @@ def test_exchange_playouts_and_sure_finishes_in_the_playouts() -> None:
         tr.on_game_start(GameStart(hand_to_cells(d2.hands[0]), 2, counts, (0, 1, 2, 3, 4),
                                    tuple(d2.order)))
         d = Decider(load_client_config(None, settings), np.random.default_rng(0))
-        d.warm_up()  # compiles the exchange's kernels too: none is compiled inside its budget
+        with capture_logs() as logs:  # the exchange's kernels too: none compiled in its budget
+            d.warm_up()
+        assert [e["event"] for e in logs] == ["uecda_warm_up"]
         with capture_logs() as logs:
             gift = d.exchange(tr, 2)
         ev = [e for e in logs if e["event"] == "uecda_exchange"][-1]
