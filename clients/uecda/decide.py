@@ -179,9 +179,8 @@ class Decider:
                  workers=0 if self.pool is None else len(self.pool.ready))
 
     def _warm_up_exchange(self) -> None:
-        """Compile the exchange search's kernels (deal=inference: successive halving), which
-        the first exchange would otherwise compile inside its time budget; the client's own
-        random stream is left as it was."""
+        """Compile the exchange search's kernels, which the first exchange would otherwise
+        compile inside its time budget; the client's own random stream is left as it was."""
         from games.daihinmin.state import Match, MatchConfig
 
         if self.config.exchange != "search":
@@ -189,14 +188,10 @@ class Decider:
         m = Match(MatchConfig(seed=0))
         m.game, m.ranks = 1, [0, 1, 2, 3, 4]  # player 0 is the daifugo, player 4 daihinmin
         d = m.deal()
-        counts = [popcount(h) for h in d.dealt]
-        weak = sorted((c for c in cards_of(d.hands[0]) if c != JOKER), key=strength_key)[:3]
-        cands = [hand_from_cards(list(c)) for c in combinations(weak, 2)]
         rng, self.rng = self.rng, np.random.default_rng(0)
         try:
-            self._exchange_halving(cands, TributeModel(d.hands[0], 2, counts[4] - 2), 0, 4,
-                                   counts, d.order, self._playout_weights(0),
-                                   Budget(playouts=8))
+            self._search_gift(d.hands[0], 2, 0, d.ranks, [popcount(h) for h in d.dealt],
+                              d.order, Budget(playouts=8))
         finally:
             self.rng = rng
 
@@ -333,25 +328,30 @@ class Decider:
         cfg = self.config
         start = tr.start
         assert start is not None
-        ranks = list(start.ranks)
-        me = tr.me
+        budget = self.budget() if cfg.exchange_playouts == 0 else Budget(
+            playouts=cfg.exchange_playouts, seconds=cfg.max_seconds, clock=self.clock)
+        # the exchange is count-neutral: everyone ends with the count dealt (HAND0 row 6)
+        return self._search_gift(hand, n, tr.me, list(start.ranks), list(start.card_counts),
+                                 list(start.seats), budget)
+
+    def _search_gift(self, hand: int, n: int, me: int, ranks: list[int], counts: list[int],
+                     seats: list[int], budget: Budget) -> tuple[int, dict[str, Any]]:
+        """The ``n`` cards the daifugo or fugo ``me`` gives from ``hand`` (after the tribute),
+        searched among its weakest ``exchange_candidates``; ``counts``: the cards dealt."""
+        cfg = self.config
         dst = ranks.index(4 if ranks[me] == 0 else 3)
         weak = sorted((c for c in cards_of(hand) if c != JOKER), key=strength_key)
         cand_cards = weak[: max(cfg.exchange_candidates, n)]
         cands = [hand_from_cards(list(c)) for c in combinations(cand_cards, n)]
         if len(cands) == 1:
             return cands[0], {"candidates": 1}
-        budget = self.budget() if cfg.exchange_playouts == 0 else Budget(
-            playouts=cfg.exchange_playouts, seconds=cfg.max_seconds, clock=self.clock)
-        # the exchange is count-neutral: everyone ends with the count dealt (HAND0 row 6)
-        counts = list(start.card_counts)
         W = self._playout_weights(me)
         if cfg.deal == "inference":
             tribute = TributeModel(hand, n, counts[dst] - n)
             if len(tribute.p):
-                return self._exchange_halving(cands, tribute, me, dst, counts,
-                                              list(start.seats), W, budget)
-        return self._exchange_ucb1(cands, hand, me, dst, counts, ranks, start.seats, W, budget)
+                return self._exchange_halving(cands, tribute, me, dst, counts, seats, W,
+                                              budget)
+        return self._exchange_ucb1(cands, hand, me, dst, counts, ranks, tuple(seats), W, budget)
 
     def _exchange_halving(self, cands: list[int], tribute: TributeModel, me: int, dst: int,
                           counts: list[int], seats: list[int], W: np.ndarray | None,
