@@ -6,9 +6,9 @@ change to ``games/go/features.py`` (a ``git pull``, an edit), the compiled tree 
 ``games/go/tree.py`` would go on running its cached copy of the old features, silently.
 
 :func:`drop_stale_caches` closes that gap before any kernel is loaded: for each module of
-``games`` and ``search`` that caches kernels, a digest of its source and of every module of
-ours it imports (transitively) is kept beside its cache files; where the digest differs, its
-cache files are deleted, so numba compiles them afresh from the current sources. The
+``games``, ``knowledge`` and ``search`` that caches kernels, a digest of its source and of every
+module of ours it imports (transitively) is kept beside its cache files; where the digest
+differs, its cache files are deleted, so numba compiles them afresh from the current sources. The
 entry points call it first: ``corvid`` (``clients.cli.main``), the test suite (conftest) and
 the bench scripts. The digests follow the import lines of the sources, so a change anywhere
 in a package that a kernel's module imports (``games/go`` imports all of ``games/go`` through
@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-PACKAGES = ("games", "search")
-_IMPORT = re.compile(r"^\s*from\s+((?:games|search)[\w.]*)\s+import\s+\(?([^)#\n]*)"
-                     r"|^\s*import\s+((?:games|search)[\w.]*)", re.M)
+PACKAGES = ("games", "knowledge", "search")
+_IMPORT = re.compile(r"^\s*from\s+((?:games|knowledge|search)[\w.]*)\s+import\s+\(?([^)#\n]*)"
+                     r"|^\s*import\s+((?:games|knowledge|search)[\w.]*)", re.M)
 _STAMP = ".corvid-deps"
 
 
@@ -56,8 +56,8 @@ def _imports(text: str, root: Path) -> set[Path]:
 
 
 def dependency_digests(root: Path = ROOT) -> dict[Path, str]:
-    """For each module under ``root``'s ``games`` and ``search`` that caches numba kernels,
-    the digest of its source and of the modules of ours it imports, transitively."""
+    """For each module under ``root``'s ``games``, ``knowledge`` and ``search`` that caches numba
+    kernels, the digest of its source and of the modules of ours it imports, transitively."""
     sources = {p: p.read_bytes() for pkg in PACKAGES for p in sorted((root / pkg).rglob("*.py"))}
     direct = {p: _imports(text.decode("utf-8"), root) for p, text in sources.items()}
     digests: dict[Path, str] = {}

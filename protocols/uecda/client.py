@@ -22,7 +22,7 @@ from __future__ import annotations
 import enum
 from collections import deque
 
-from protocols.uecda import wire
+import protocols.uecda.wire as wire
 from protocols.uecda.errors import LocalProtocolError, RemoteProtocolError
 from protocols.uecda.events import (
     END_FLAGS,

@@ -7,7 +7,7 @@ pair it with :class:`protocols.uecda.client.ClientConnection`.
 
 from __future__ import annotations
 
-from protocols.uecda import wire
+import protocols.uecda.wire as wire
 from protocols.uecda.client import NEED_DATA, _Sentinel
 from protocols.uecda.errors import LocalProtocolError, RemoteProtocolError
 from protocols.uecda.events import (

@@ -7,6 +7,7 @@ import importlib
 import pkgutil
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import msgspec
@@ -47,9 +48,8 @@ class GameSpec:
 
 
 def game_modules() -> list[str]:
-    import servers.arena as pkg
-
-    return sorted(m.name for m in pkgutil.iter_modules(pkg.__path__)
+    here = str(Path(__file__).resolve().parent)  # this package's folder, not its __init__
+    return sorted(m.name for m in pkgutil.iter_modules([here])
                   if not m.name.startswith("_") and
                   hasattr(importlib.import_module(f"servers.arena.{m.name}"), "GAME"))
 

@@ -1,0 +1,1 @@
+"""How corvid plays Go."""
