@@ -17,7 +17,7 @@ from clients.gtp.config import GtpConfig, load_gtp_config, preset_help
 DESCRIPTION = """\
 A Go engine speaking GTP 2 on stdin/stdout: UCT with RAVE and learned priors (move-pattern
 ratings fitted to GNU Go's moves; `weights` loads another file, learned_priors=false gives the
-heuristic priors) over the fast playouts of games.go, tree reuse between moves,
+heuristic priors) over fast playouts with Go knowledge, tree reuse between moves,
 Tromp-Taylor-safe passing and dead-stone cleanup (CGOS), resignation, and time management from
 time_settings / time_left / kgs-time_settings that keeps a reserve so it never loses on time.
 Nothing but GTP is written to stdout; logs go to stderr (or --log-file, a global option given
@@ -25,15 +25,15 @@ before `gtp`).
 
 Settings: a TOML file with --config, --set key=value, or the GTP command
 `corvid-param key value` at runtime; all of them with their defaults are listed at the end
-(docs/gtp.md explains them). The exit status is 0 after `quit` (or the end of input with no
+(docs/go.md explains them). The exit status is 0 after `quit` (or the end of input with no
 game in progress), 1 when the controller went away mid-game, stopped reading, or sent nothing
 for `idle_timeout` seconds.
 
 Examples:
   corvid gtp --set playouts=3000
   corvid gtp --set playouts=0 --set workers=2    # time-limited, two search processes
-  corvid gtp --set preset=v1                      # the wave-1 engine, to measure against
-  gogui -program "corvid gtp --set seconds=2"
+  corvid gtp --set preset=v1                      # the first release's engine
+  gogui -program "corvid gtp --set playouts=0 --set seconds=2"   # 2 s per move
   CGOS client: CommandLine = corvid --log-file corvid.log gtp --set playouts=0
 """
 
