@@ -25,7 +25,7 @@ before `gtp`).
 
 Settings: a TOML file with --config, --set key=value, or the GTP command
 `corvid-param key value` at runtime; all of them with their defaults are listed at the end
-(docs/go.md explains them). The exit status is 0 after `quit` (or the end of input with no
+(docs/gtp.md explains them). The exit status is 0 after `quit` (or the end of input with no
 game in progress), 1 when the controller went away mid-game, stopped reading, or sent nothing
 for `idle_timeout` seconds.
 
