@@ -8,9 +8,10 @@ Usage: python bench/blokus_speed.py [--playouts N] [--search-playouts N] [--pyth
   Python overhead, as UCT makes them).
 * search playouts/s: one `corvid blokus --set core=uct` move from the empty board with the
   client's defaults (UCT, RAVE, the knowledge priors, uniform playouts), tree included, on the
-  compiled tree (``--python-tree``: search.uct; ``--priors size``: the wave-1 game's size
+  compiled tree (``--python-tree``: search.uct; ``--priors size``: the first release's size
   priors, less work per node); ``search_ratio`` is that rate over the uniform kernel's.
-* features µs: the §7 feature vector of a position (numba, with Python overhead).
+* features µs: the evaluation feature vector of a position (Osaki and Kotani's learner;
+  numba, with Python overhead).
 * movegen µs: one full legal-move generation from the board alone (``k_generate``, attach
   points then placements), averaged over the positions of random games; also the incremental
   list (``legal_placements``, with Python overhead).

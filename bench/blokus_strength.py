@@ -4,8 +4,8 @@ played on the arena (`corvid arena blokus`).
 The player under test (`corvid blokus`, its default player unless ``--core`` or ``--set``)
 meets a built-in opponent of the host (``first-legal``, ``biggest``), a second ``corvid
 blokus`` with another core (``uct``, ``alphabeta``, ``abucb``, ``flat``, ``greedy``) or a
-named player (``v1``: ``--set preset=v1``, the wave-1 default); seats alternate every game
-and the player moving first every two games.
+release's player (``v1``: ``--set preset=v1``, the first release; ``v2``: the defaults);
+seats alternate every game and the player moving first every two games.
 
     python bench/blokus_strength.py --games 10 --opponent biggest  # the default player
     python bench/blokus_strength.py --games 4 --opponent uct --core alphabeta --json

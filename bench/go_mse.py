@@ -1,4 +1,4 @@
-"""Seed 000's measure: the mean squared error of each playout policy's value against
+"""The playout-error measure: the mean squared error of each playout policy's value against
 positions labelled with deep-search values (`corvid learn go label`).
 
     python bench/go_mse.py --labels labels.jsonl --games DIR [--playouts 256]

@@ -34,8 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "core=uct|alphabeta|flat|abucb|greedy (default uct: UCT with RAVE and the knowledge "
         "priors), --set workers=N (uct, flat, abucb), --set time=1.0, --set margin=0.25, "
         "--set weights=FILE, --set book=none|FILE (the opening book; default the bundled "
-        "one), --set seed=N. A preset names a whole player beneath the settings given (--set "
-        "preset=v1: the wave-1 default, alphabeta over the bundled evaluation). Exit status 1 "
+        "one), --set seed=N. A preset names a release's player beneath the settings given "
+        "(--set preset=v1: the first release, alphabeta over the bundled evaluation; v2: the "
+        "current player, the defaults). Exit status 1 "
         "when the host broke a game (closed early, garbage, silent past --idle-timeout) or "
         "could not be reached.",
     )
@@ -58,7 +59,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="give up a game when the host sends nothing for this long (default "
                    "0: wait for ever); the exit status is then 1")
     add_config_arguments(p, PlayerConfig, example="time=0.5")
-    p.epilog = f"{p.epilog}\n\npresets:\n  {preset_help()}"
+    p.epilog = f"{p.epilog}\n\npresets:\n  " + "\n  ".join(preset_help().splitlines())
     p.set_defaults(func=run_play)
     sub = p.add_subparsers(dest="blokus_command", metavar="{learn,book}", title="training",
                            prog="corvid blokus")

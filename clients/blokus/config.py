@@ -21,7 +21,7 @@ BLOKUS_CORES = ("uct", "flat", "abucb", "alphabeta", "greedy")
 PARALLEL_CORES = ("uct", "flat", "abucb")
 
 
-# the default player's game: the knowledge priors (measured, docs/blokus-host.md); uniform
+# the default player's game: the knowledge priors (docs/results/blokus-duo.md); uniform
 # playouts (the weighted ones win nothing at equal playouts and cost ~1.8x the time), no
 # opening pruning, no score-margin reward (neither measured better)
 GAME = BlokusConfig(priors="knowledge")
@@ -36,9 +36,9 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     the search gets ``time - margin`` minus what was already spent since the prompt
     arrived. ``book``: the opening book played before any search."""
 
-    preset: str = ""  # a named player (PRESETS) beneath the settings given; "" = none
-    # uct with the knowledge priors beat the wave-1 alphabeta (preset=v1) at 1 s per move
-    # (docs/blokus-host.md)
+    preset: str = ""  # a release's player (PRESETS) beneath the settings given; "" = none
+    # uct with the knowledge priors beat the first release's alphabeta (preset=v1) at 1 s per
+    # move (docs/results/blokus-duo.md)
     core: str = "uct"
     compiled: bool = True
     workers: Annotated[int, msgspec.Meta(ge=1, le=64)] = 1
@@ -99,10 +99,13 @@ def check_team_code(code: str, what: str) -> str:
     return code
 
 
-# Named players: a preset's settings lie beneath the file's and the --set ones (nested
-# sections merge key by key). v1 is the wave-1 default player, kept so that every later
-# version can be measured against it: alpha-beta over the bundled learned evaluation.
+# Named players, one per release: a preset's settings lie beneath the file's and the --set
+# ones (nested sections merge key by key) and name every setting of how its player plays,
+# literally, so that later changes of the defaults leave it as it was. The host's time, the
+# seed, the team code, the worker count and the start-up are not part of a player. The
+# newest preset is the default player.
 PRESETS: dict[str, dict[str, Any]] = {
+    # the first release: alpha-beta over the bundled learned evaluation, no book
     "v1": {
         "core": "alphabeta",
         "weights": "",
@@ -110,14 +113,47 @@ PRESETS: dict[str, dict[str, Any]] = {
         "margin": 0.25,
         "alphabeta": {"max_depth": 8, "width": 12, "root_width": 24, "order": True,
                       "check_every": 16},
-        "game": msgspec.to_builtins(BlokusConfig()),  # the wave-1 game (unused by alphabeta)
+        "game": {"playout": "uniform", "size_weights": [0.05, 0.1, 0.25, 0.5, 1.0],
+                 "near_factor": 1.0, "far_factor": 0.5, "gain_factor": 1.0, "gain_cap": 4,
+                 "notake_factor": 1.0, "open_playout": 0, "open_factor": 0.1,
+                 "priors": "size", "prior_count": 10.0, "prior_size_bonus": 0.05,
+                 "prior_early_pieces": 10, "prior_size": 0.03, "prior_gain": 0.02,
+                 "prior_gain_cap": 6, "prior_take": 0.03, "prior_waste": 0.02,
+                 "prior_front": 0.02, "prior_front_radius": 4, "open_pieces": 0,
+                 "open_min_size": 5, "prune_count": 10000.0, "score_weight": 0.0,
+                 "score_scale": 30.0},
+    },
+    # the second release: UCT on the compiled tree with RAVE and the knowledge priors over
+    # uniform playouts, the bundled opening book
+    "v2": {
+        "core": "uct",
+        "compiled": True,
+        "weights": "",
+        "book": "",
+        "margin": 0.25,
+        "uct": {"c": 0.0, "rave": True, "rave_k": 300.0, "rave_mse": False,
+                "rave_weighted": False, "priors": True, "prior_value": 0.5,
+                "prior_count": 0.0, "grandfather": 0.0, "widening": False,
+                "widening_initial": 1, "widening_a": 40.0, "widening_b": 1.4, "reuse": True,
+                "final": "visits", "max_depth": 1000, "tree_mb": 1024.0},
+        "game": {"playout": "uniform", "size_weights": [0.05, 0.1, 0.25, 0.5, 1.0],
+                 "near_factor": 1.0, "far_factor": 0.5, "gain_factor": 1.0, "gain_cap": 4,
+                 "notake_factor": 1.0, "open_playout": 0, "open_factor": 0.1,
+                 "priors": "knowledge", "prior_count": 10.0, "prior_size_bonus": 0.05,
+                 "prior_early_pieces": 10, "prior_size": 0.03, "prior_gain": 0.02,
+                 "prior_gain_cap": 6, "prior_take": 0.03, "prior_waste": 0.02,
+                 "prior_front": 0.02, "prior_front_radius": 4, "open_pieces": 0,
+                 "open_min_size": 5, "prune_count": 10000.0, "score_weight": 0.0,
+                 "score_scale": 30.0},
     },
 }
 
 
 PRESET_DOCS = {
-    "v1": "the wave-1 default player: core=alphabeta over the bundled weights (max_depth 8, "
-          "width 12, root_width 24), no book, margin 0.25, the wave-1 game settings",
+    "v1": "the first release's player: core=alphabeta over the bundled weights (max_depth 8, "
+          "width 12, root_width 24), no book, margin 0.25",
+    "v2": "the second release's player (the defaults): core=uct on the compiled tree with "
+          "RAVE and the knowledge priors, uniform playouts, the bundled opening book",
 }
 
 

@@ -17,7 +17,7 @@ from clients.gtp.config import GtpConfig, load_gtp_config, preset_help
 DESCRIPTION = """\
 A Go engine speaking GTP 2 on stdin/stdout: UCT with RAVE and learned priors (move-pattern
 ratings fitted to GNU Go's moves; `weights` loads another file, learned_priors=false gives the
-heuristic priors) over the fast playouts of games.go, tree reuse between moves,
+heuristic priors) over fast playouts with Go knowledge, tree reuse between moves,
 Tromp-Taylor-safe passing and dead-stone cleanup (CGOS), resignation, and time management from
 time_settings / time_left / kgs-time_settings that keeps a reserve so it never loses on time.
 Nothing but GTP is written to stdout; logs go to stderr (or --log-file, a global option given
@@ -32,8 +32,8 @@ for `idle_timeout` seconds.
 Examples:
   corvid gtp --set playouts=3000
   corvid gtp --set playouts=0 --set workers=2    # time-limited, two search processes
-  corvid gtp --set preset=v1                      # the wave-1 engine, to measure against
-  gogui -program "corvid gtp --set seconds=2"
+  corvid gtp --set preset=v1                      # the first release's engine
+  gogui -program "corvid gtp --set playouts=0 --set seconds=2"   # 2 s per move
   CGOS client: CommandLine = corvid --log-file corvid.log gtp --set playouts=0
 """
 

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from clients.config import load_config, toml_value
+from clients.config import load_config
 from protocols.gtp.common import GtpError, parse_vertex
 
 # the decision cores that can play Go (search.*), by the names of every client
@@ -19,7 +19,7 @@ GO_CORES = ("uct", "flat", "abucb")
 class GtpConfig(msgspec.Struct, frozen=True):
     # identity
     name: str = "corvid"
-    preset: str = ""  # a named player (PRESETS) beneath the settings given; "" = none
+    preset: str = ""  # a release's player (PRESETS) beneath the settings given; "" = none
     # search budget per move when no clock is set (or a cap when one is)
     playouts: int = 3000  # 0: no playout cap (then a clock or `seconds` must limit)
     seconds: float = 0.0  # per move when untimed; 0: playouts only
@@ -93,7 +93,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # too (false: the 3x3 patterns and the other features only)
     weights: str = ""
     learned_priors: bool = True
-    prior_visits: Annotated[float, msgspec.Meta(gt=0)] = 35.0  # 20 before stop 35
+    prior_visits: Annotated[float, msgspec.Meta(gt=0)] = 35.0
     prior_low: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.3
     prior_high: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.9
     prior_tau: Annotated[float, msgspec.Meta(gt=0)] = 0.25
@@ -103,7 +103,8 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # black's first move on an empty 9x9 board: of the points of this one's class (its images
     # under the 8 symmetries; D5: the four beside the centre), the one the search visited
     # most ("": the search's own choice). Against GNU Go level 10 corvid scored 0.59 as black
-    # after the centre (E5) and 0.73 after D5 over 900 games, alike in self-play (docs/gtp.md)
+    # after the centre (E5) and 0.73 after D5 over 900 games, alike in self-play
+    # (docs/results/go.md)
     opening_9x9: str = "D5"
     # decisions
     resign_threshold: float = 0.08  # resign below this win rate (0: never)
@@ -183,41 +184,47 @@ class GtpConfig(msgspec.Struct, frozen=True):
         return self.lgrf
 
 
-# Named players: a preset's settings lie beneath the file's and the --set ones, and name
-# every setting that made its engine, so that later changes of the defaults leave it as it
-# was. v1 is the wave-1 engine, kept so that every later version can be measured against it:
-# UCT in Python over policy-2 playouts with no reply tables, the win alone as reward,
-# heuristic priors. stop31 is the default before the large patterns (docs/gtp.md Strength):
-# the compiled tree, the learned priors of the bundled weights fitted without large patterns
-# (games/go/data/weights-9x9-nolarge.npz), policy-5 playouts, last good reply; stop33 is the
-# same with the default weights and their large patterns, before the opening rule; stop34 is
-# stop33 with the opening rule, before the priors' 35 pseudo-visits (20 until then); stop44 is
-# stop34 with 35 pseudo-visits, the default of stops 35-44, before nakade in the playouts
-# (policy 6).
-_STOP31: dict[str, Any] = {
-    "core": "uct", "compiled": True, "playout_policy": 5, "lgrf": "auto", "score_weight": 0.0,
-    "learned_priors": True, "weights": "9x9-nolarge", "prior_visits": 20.0, "prior_low": 0.3,
-    "prior_high": 0.9, "prior_tau": 0.25, "td_visits": 0.0, "komi_margin": 0.0,
-    "jigo_value": 0.5, "rave_k": 1000.0, "rave_mse": False, "rave_weighted": False,
-    "grandfather": 10.0, "opening_9x9": ""}
-_STOP33: dict[str, Any] = {**_STOP31, "weights": "9x9", "large_patterns": True}
-_STOP34: dict[str, Any] = {**_STOP33, "opening_9x9": "D5"}
+# Named players, one per release: a preset's settings lie beneath the file's and the --set
+# ones, and it names every setting of how its engine plays (search, playouts, knowledge,
+# decisions) literally, so that later changes of the defaults leave it as it was. The
+# budget (playouts, seconds, the clock), the time management, the board and the engine's
+# name and start-up are not part of a player. The newest preset is the default player.
 PRESETS: dict[str, dict[str, Any]] = {
+    # the first release: UCT in Python over policy-2 playouts with no reply tables, the win
+    # alone as reward, the heuristic priors without ladders, no opening rule
     "v1": {"core": "uct", "compiled": False, "playout_policy": 2, "lgrf": 0,
            "score_weight": 0.0, "learned_priors": False, "td_visits": 0.0, "komi_margin": 0.0,
            "jigo_value": 0.5, "ladder_priors": False, "rave_mse": False, "rave_weighted": False,
            "opening_9x9": ""},
-    "stop31": _STOP31,
-    "stop33": _STOP33,
-    "stop34": _STOP34,
-    "stop44": {**_STOP34, "prior_visits": 35.0},
+    # the second release: the compiled tree, priors learned from GNU Go's moves (the bundled
+    # 9x9 weights with their large patterns) at 35 pseudo-visits, last good reply, nakade
+    # and the low-liberty rule in the playouts, black's first 9x9 move beside the centre
+    "v2": {"core": "uct", "compiled": True, "tree_mb": 1024.0, "abucb_depth": 2,
+           "abucb_width": 8, "rave": True, "rave_k": 1000.0, "rave_mse": False,
+           "rave_weighted": False, "c": 0.0, "priors": True, "prior_scale": 1.0,
+           "ladder_priors": True, "reuse": True, "grandfather": 10.0, "widening": False,
+           "widening_initial": 1, "widening_a": 40.0, "widening_b": 1.4,
+           "playout_policy": 6, "lgrf": "auto", "score_weight": 0.0, "komi_margin": 0.0,
+           "margin_below": 0.5, "jigo_value": 0.5, "weights": "9x9", "learned_priors": True,
+           "prior_visits": 35.0, "prior_low": 0.3, "prior_high": 0.9, "prior_tau": 0.25,
+           "large_patterns": True, "td_visits": 0.0, "opening_9x9": "D5",
+           "resign_threshold": 0.08, "resign_min_playouts": 500, "resign_after": 0.3,
+           "cleanup": True, "cleanup_confidence": 0.9, "cleanup_tolerance": 0.05,
+           "pass_when_won": True},
+}
+
+
+PRESET_DOCS = {
+    "v1": "the first release's engine: UCT in Python over policy-2 playouts, heuristic "
+          "priors, no reply tables",
+    "v2": "the second release's engine (the defaults): the compiled tree, the learned priors "
+          "of the bundled 9x9 weights, policy-6 playouts with last good reply, D5 opening",
 }
 
 
 def preset_help() -> str:
     """One line per preset, for --help."""
-    return "\n".join(f"preset={name}: " + " ".join(f"{k}={toml_value(v)}" for k, v in vals.items())
-                     for name, vals in PRESETS.items())
+    return "\n".join(f"preset={name}: {PRESET_DOCS[name]}" for name in PRESETS)
 
 
 def load_gtp_config(path: str | Path | None = None, overrides: Iterable[str] = ()

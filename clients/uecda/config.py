@@ -1,7 +1,7 @@
 """Configuration of the UECda client (``--config FILE`` and ``--set key=value``).
 
 :func:`load_client_config` is the one way in: it reads the TOML file and the overrides,
-fills in a named preset (``preset=v1``: the wave-1 player) beneath what the user set, and
+fills in a release's player (``preset=v1``, ``preset=v2``) beneath what the user set, and
 checks every setting once (:func:`check`), so a setting never silently means something else.
 """
 
@@ -20,7 +20,7 @@ CORES = ("flat", "uct", "baseline")  # the cores that can play Daihinmin (hidden
 
 
 class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
-    preset: str | None = None  # a named player (PRESETS) beneath the settings given
+    preset: str | None = None  # a release's player (PRESETS) beneath the settings given
     core: str = "flat"  # flat | uct | baseline
     playouts: int = 3000  # per decision; 0 = no playout limit (then `seconds` is needed)
     seconds: float | None = None  # per decision; with playouts, whichever ends first
@@ -55,10 +55,12 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     recv_timeout: float | None = None  # seconds to wait for the server (None: forever)
 
 
-# Named players. A preset sets every setting it names unless the user set it too; the
-# defaults of ClientConfig are the current player.
+# Named players, one per release. A preset sets every setting it names unless the user set
+# it too; it names every setting of how its player plays, literally, so that later changes
+# of the defaults leave it as it was (the worker count, the seed, the cap per decision and
+# the server's timeout are not part of a player). The newest preset is the default player.
 PRESETS: dict[str, dict[str, Any]] = {
-    # wave 1: flat MC, 3000 playouts, alpha 0.9, heuristic playouts, uniform dealing
+    # the first release: flat MC, 3000 playouts, alpha 0.9, heuristic playouts, uniform dealing
     "v1": {"core": "flat", "playouts": 3000, "seconds": None, "alpha": 0.9,
            "reward": "players", "bandit": "ucb1-tuned", "final": "mean", "batch": 16,
            "prune": 1.0, "temperature": 1.0, "opp_temperature": 1.0, "endgame": False,
@@ -66,6 +68,23 @@ PRESETS: dict[str, dict[str, Any]] = {
            "opponents": "fixed", "exchange": "search", "exchange_candidates": 6,
            "exchange_playouts": 0, "rule_model": False, "rule_playouts": False,
            "exchange_prior": False},
+    # the second release: flat MC over the learned playout policy in worlds dealt by
+    # inference of the hidden hands, opponent models adapted online, sure finishes played
+    "v2": {"core": "flat", "playouts": 3000, "seconds": None, "alpha": 0.9,
+           "reward": "players", "bandit": "ucb1-tuned", "final": "mean", "batch": 16,
+           "prune": 1.0, "policy": "learned", "policy_weights": "", "own_policy": "",
+           "temperature": 1.0, "opp_temperature": 1.0, "deal": "inference", "worlds": 64,
+           "model_eps": 0.05, "chain_thin": 16, "opponents": "adapt", "rule_model": False,
+           "rule_playouts": False, "exchange_prior": False, "uct_c": 0.7, "endgame": True,
+           "endgame_playouts": True, "exchange": "search", "exchange_candidates": 6,
+           "exchange_playouts": 0},
+}
+
+PRESET_DOCS = {
+    "v1": "the first release's player: flat MC, 3000 playouts, heuristic playouts, uniform "
+          "dealing of the hidden cards, no sure finishes",
+    "v2": "the second release's player (the defaults): flat MC, 3000 playouts, the learned "
+          "playout policy, the hidden hands dealt by inference, opponent models, sure finishes",
 }
 
 # settings that only a searching core reads (an error with core=baseline)
@@ -80,8 +99,8 @@ _UCT_ONLY = ("uct_c",)
 
 
 def preset_help() -> str:
-    return "\n".join(f"preset={name}: " + ", ".join(f"{k}={v}" for k, v in vals.items())
-                     for name, vals in PRESETS.items())
+    """One line per preset, for --help."""
+    return "\n".join(f"preset={name}: {PRESET_DOCS[name]}" for name in PRESETS)
 
 
 def _explicit_keys(path: str | Path | None, overrides: Iterable[str]) -> set[str]:

@@ -159,13 +159,13 @@ def test_cores_and_workers_that_cannot_serve_are_refused() -> None:
     assert load_config(PlayerConfig, overrides=["workers=2"]).workers == 2  # default: uct
 
 
-def test_preset_v1_is_the_wave_1_player(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_preset_v1_is_the_first_release_player(tmp_path) -> None:  # type: ignore[no-untyped-def]
     from clients.blokus.config import load_player_config
     from clients.config import ConfigError
 
     v1 = load_player_config(None, ["preset=v1"])
     assert v1.core == "alphabeta" and v1.weights == "" and v1.margin == 0.25
-    assert v1.book == "none" and v1.game == BlokusConfig()  # the wave-1 game
+    assert v1.book == "none" and v1.game == BlokusConfig()  # the first release's game
     assert v1.alphabeta == AlphaBetaConfig(max_depth=8, width=12, root_width=24)
     # what the user sets lies above the preset, in a file or an override
     assert load_player_config(None, ["preset=v1", "alphabeta.width=16"]).alphabeta.width == 16
@@ -177,6 +177,28 @@ def test_preset_v1_is_the_wave_1_player(tmp_path) -> None:  # type: ignore[no-un
         load_player_config(None, ["preset=v0"])
     with pytest.raises(ConfigError, match="workers=2 needs core"):
         load_player_config(None, ["preset=v1", "workers=2"])
+
+
+def test_preset_v2_is_the_default_player_written_out() -> None:
+    """v2, the newest preset, loads to exactly the default settings, and names every setting
+    of the UCT player literally (all but the host's time, the seed, the team code, the
+    workers, the start-up and the other cores' sections), so that a later change of a
+    default leaves it as it is."""
+    import msgspec
+
+    from clients.blokus.config import PRESETS, PlayerConfig, load_player_config
+    from search.uct import UCTConfig
+
+    assert list(PRESETS)[-1] == "v2"
+    v2 = load_player_config(None, ["preset=v2"])
+    assert v2 == msgspec.structs.replace(PlayerConfig(), preset="v2")
+    not_a_player = {"preset", "time", "seed", "team_code", "workers", "warmup", "alphabeta",
+                    "abucb", "flat"}
+    fields = {f.name for f in msgspec.structs.fields(PlayerConfig)}
+    assert set(PRESETS["v2"]) == fields - not_a_player
+    assert set(PRESETS["v2"]["uct"]) == {f.name for f in msgspec.structs.fields(UCTConfig)}
+    assert set(PRESETS["v2"]["game"]) == {f.name for f in msgspec.structs.fields(BlokusConfig)}
+    assert set(PRESETS["v1"]["game"]) == set(PRESETS["v2"]["game"])
 
 
 @pytest.mark.integration

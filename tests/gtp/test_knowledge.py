@@ -96,10 +96,11 @@ def test_the_bundled_weights_load_and_say_how_they_were_made() -> None:
     assert w.manifest["prior_model"]["test_prediction_rate"] > 0.2
 
 
-def test_bundled_weights_by_name_and_the_stop31_preset() -> None:
+def test_bundled_weights_by_name_and_the_weights_without_large_patterns() -> None:
     """``weights=NAME`` names a bundled file (``games/go/data/weights-NAME.npz``), an unknown
-    name is refused with the names there are, and preset=stop31 is the engine of the weights
-    fitted without large patterns."""
+    name is refused with the names there are, and ``weights=9x9-nolarge`` (with the other
+    settings of the engine before the large patterns) loads the weights fitted without
+    them."""
     from clients.gtp.config import load_gtp_config
     from games.go.weights import DATA_DIR, bundled_weights, load_weights, weights_path
 
@@ -113,9 +114,9 @@ def test_bundled_weights_by_name_and_the_stop31_preset() -> None:
         load_knowledge(load_config(GtpConfig, overrides=["weights=nolarge"]))
     assert load_weights("9x9").path == load_weights("").path
 
-    old = load_gtp_config(overrides=["preset=stop31"])
-    assert old.weights == "9x9-nolarge" and old.learned_priors and old.prior_tau == 0.25
-    w = load_knowledge(old)
+    nolarge = load_gtp_config(overrides=["weights=9x9-nolarge", "prior_visits=20",
+                                         "playout_policy=5", "opening_9x9="])
+    assert nolarge.weights == "9x9-nolarge" and nolarge.learned_priors
+    w = load_knowledge(nolarge)
     assert w is not None and len(w.prior.large_codes) == 0 and len(w.prior.codes) > 100
     assert "--large-min 0" in w.manifest["command"]
-    assert load_gtp_config(overrides=["preset=stop31", "prior_tau=0.5"]).prior_tau == 0.5

@@ -293,7 +293,7 @@ def test_last_good_reply_is_on_by_default_where_it_can_run() -> None:
     assert load_gtp_config(overrides=["lgrf=0"]).lgrf_level == 0
 
 
-def test_preset_v1_is_the_wave_1_engine_beneath_the_settings_given() -> None:
+def test_preset_v1_is_the_first_release_engine_beneath_the_settings_given() -> None:
     v1 = load_gtp_config(overrides=["preset=v1"])
     assert (v1.compiled, v1.lgrf_level, v1.score_weight, v1.playout_policy) == (False, 0, 0, 2)
     assert not uct_config(v1).rave_mse
@@ -386,16 +386,24 @@ def test_opening_9x9_must_be_a_point_of_the_9x9_board() -> None:
         with pytest.raises(ConfigError, match="opening_9x9"):
             load_gtp_config(overrides=[f"opening_9x9={bad}"])
     assert load_gtp_config(overrides=["preset=v1"]).opening_9x9 == ""
-    assert load_gtp_config(overrides=["preset=stop31"]).opening_9x9 == ""
-    # stop 44's default is today's but for nakade in the playouts (and names its weights),
-    # stop 34's that with the priors at 20 pseudo-visits, stop 33's that without the opening
-    # rule
-    stop44 = msgspec.structs.replace(load_gtp_config(), preset="stop44", weights="9x9",
-                                     playout_policy=5)
-    assert load_gtp_config(overrides=["preset=stop44"]) == stop44
-    assert load_gtp_config().playout_policy == 6
-    stop34 = msgspec.structs.replace(stop44, preset="stop34", prior_visits=20.0)
-    assert load_gtp_config(overrides=["preset=stop34"]) == stop34
-    assert load_gtp_config().prior_visits != 20.0 and stop34.opening_9x9 == "D5"
-    stop33 = msgspec.structs.replace(stop34, preset="stop33", opening_9x9="")
-    assert load_gtp_config(overrides=["preset=stop33"]) == stop33
+    assert load_gtp_config().opening_9x9 == "D5"
+
+
+def test_preset_v2_is_the_default_engine_written_out() -> None:
+    """v2, the newest preset, loads to exactly the default settings (its weights named: the
+    bundled 9x9 file that "" stands for) and names every setting of how the engine plays
+    (all but the budget, the time management, the board, the name and the start-up), so
+    that a later change of a default leaves it as it is."""
+    from clients.gtp.config import PRESETS
+    from games.go.weights import weights_path
+
+    assert list(PRESETS)[-1] == "v2"
+    v2 = load_gtp_config(overrides=["preset=v2"])
+    assert v2 == msgspec.structs.replace(GtpConfig(), preset="v2", weights="9x9")
+    assert weights_path("9x9") == weights_path("")
+    not_a_player = {"name", "preset", "playouts", "seconds", "min_playouts", "seed",
+                    "workers", "default_size", "default_komi", "min_size", "max_size",
+                    "warmup", "idle_timeout"}
+    fields = {f.name for f in msgspec.structs.fields(GtpConfig)}
+    assert set(PRESETS["v2"]) == {k for k in fields - not_a_player
+                                  if not k.startswith("time_")}

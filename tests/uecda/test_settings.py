@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import msgspec
 import numpy as np
 import pytest
 
@@ -36,6 +37,20 @@ def test_preset_v1_beneath_the_settings_given(tmp_path: Path) -> None:
     assert load_client_config(conf, []).alpha == 1.0
     with pytest.raises(ConfigError, match="unknown preset 'v9'"):
         load_client_config(None, ["preset=v9"])
+
+
+def test_preset_v2_is_the_default_player_written_out() -> None:
+    """v2, the newest preset, loads to exactly the default settings and names every setting
+    of how the player plays (all but the workers, the seed, the cap per decision and the
+    server's timeout), so that a later change of a default leaves it as it is."""
+    assert list(PRESETS)[-1] == "v2"
+    v2 = load_client_config(None, ["preset=v2"])
+    assert v2 == msgspec.structs.replace(ClientConfig(), preset="v2")
+    not_a_player = {"preset", "workers", "seed", "max_seconds", "recv_timeout"}
+    fields = {f.name for f in msgspec.structs.fields(ClientConfig)}
+    assert set(PRESETS["v2"]) == fields - not_a_player
+    # a time budget given with the preset is still time only
+    assert load_client_config(None, ["preset=v2", "seconds=0.5"]).playouts == 0
 
 
 @pytest.mark.parametrize(("settings", "message"), [
