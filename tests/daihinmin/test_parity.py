@@ -14,22 +14,21 @@ from typing import Any
 
 import numpy as np
 
+import games.daihinmin.rules as R
 from clients.uecda.config import load_client_config
-from clients.uecda.decide import Decider, _PolicyRoot
-from games.daihinmin import kernels as K
-from games.daihinmin import rules as R
+from clients.uecda.decide import Decider
 from games.daihinmin.cards import ALL_CARDS
-from games.daihinmin.inference import HandSampler
-from games.daihinmin.learned import (
-    POLICY_LEARNED,
-    features_matrix,
-    load_policy,
-    no_weights,
+from games.daihinmin.match import Match, MatchConfig
+from games.daihinmin.state import GameState
+from knowledge.daihinmin.inference import HandSampler
+from knowledge.daihinmin.learned import features_matrix, load_policy, no_weights, policy_probs
+from knowledge.daihinmin.playout import (
     playout_deals_kernel,
-    policy_probs,
-    state_playout_w,
+    random_playouts_kernel,
+    state_playout,
 )
-from games.daihinmin.state import GameState, Match, MatchConfig
+from knowledge.daihinmin.policies import POLICY_HEURISTIC, POLICY_LEARNED, POLICY_UNIFORM
+from knowledge.daihinmin.position import Root, Settings
 
 DATA = Path(__file__).resolve().parent / "data" / "parity.json"
 SETTINGS = {
@@ -97,24 +96,24 @@ def compute() -> dict[str, Any]:
         info = st.info_set(me)
         moves = info.legal_moves()
         for pol in ("uniform", "heuristic"):
-            kern[f"batch/{pol}/{i}"] = _batch(info.with_policy(pol).playout_batch(
+            kern[f"batch/{pol}/{i}"] = _batch(Root(info, Settings(pol)).playout_batch(
                 moves, np.random.default_rng(i), me))
-        learned = info.with_policy("learned", W)
+        learned = Root(info, Settings("learned", W))
         kern[f"batch/learned/{i}"] = _batch(learned.playout_batch(
             moves, np.random.default_rng(i), me))
-        full = learned.with_reward("cards").with_sure_finishes().with_rule_players(rule_w)
+        full = Root(info, Settings("learned", W, reward="cards", own_sure=True, rule_w=rule_w))
         kern[f"batch/full/{i}"] = _batch(full.playout_batch(moves, np.random.default_rng(i),
                                                             me))
         worlds = np.array([info.deal_hands(np.random.default_rng(i + k)) for k in range(3)])
-        kern[f"batch/worlds/{i}"] = _batch(learned.with_worlds(worlds).playout_batch(
-            moves, np.random.default_rng(i), me))
-        kern[f"state/uniform/{i}"] = _playout(st.playout(np.random.default_rng(i), me))
-        kern[f"state/heuristic/{i}"] = _playout(K.state_playout(
-            st, np.random.default_rng(i), me, K.POLICY_HEURISTIC))
-        kern[f"state/learned/{i}"] = _playout(state_playout_w(
+        kern[f"batch/worlds/{i}"] = _batch(Root(info, Settings("learned", W), worlds)
+                                           .playout_batch(moves, np.random.default_rng(i), me))
+        kern[f"state/uniform/{i}"] = _playout(state_playout(st, np.random.default_rng(i), me))
+        kern[f"state/heuristic/{i}"] = _playout(state_playout(
+            st, np.random.default_rng(i), me, POLICY_HEURISTIC))
+        kern[f"state/learned/{i}"] = _playout(state_playout(
             st, np.random.default_rng(i), me, POLICY_LEARNED, W, 1, True, rule_w))
-        world = _PolicyRoot(learned.with_reward("cards").with_sure_finishes(), POLICY_LEARNED,
-                            0.9).sample_world(np.random.default_rng(i))
+        world = Root(info, Settings("learned", W, reward="cards", own_sure=True, alpha=0.9)
+                     ).sample_world(np.random.default_rng(i))
         kern[f"uct_world/{i}"] = _playout(world.playout(np.random.default_rng(i), me))
         kern[f"priors/{i}"] = [float(x) for x in learned.move_priors(moves)]
         others = ALL_CARDS & ~info.hand & ~info.played
@@ -132,11 +131,11 @@ def compute() -> dict[str, Any]:
         ret = np.empty(len(worlds))
         playout_deals_kernel(st0, worlds, 1, POLICY_LEARNED, 0, W, 99, own_sure, ret)
         kern[f"deals/learned/{own_sure}"] = ret.tolist()
-        playout_deals_kernel(st0, worlds, 1, K.POLICY_HEURISTIC, 0, no_weights(), 99, own_sure,
+        playout_deals_kernel(st0, worlds, 1, POLICY_HEURISTIC, 0, no_weights(), 99, own_sure,
                              ret)
         kern[f"deals/heuristic/{own_sure}"] = ret.tolist()
-    for pol in (K.POLICY_UNIFORM, K.POLICY_HEURISTIC):
-        kern[f"random_playouts/{pol}"] = int(K.random_playouts_kernel(200, 5, pol))
+    for pol in (POLICY_UNIFORM, POLICY_HEURISTIC):
+        kern[f"random_playouts/{pol}"] = int(random_playouts_kernel(200, 5, pol))
     out["kernels"] = kern
     return out
 

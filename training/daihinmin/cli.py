@@ -118,7 +118,7 @@ def run_imitate(args: argparse.Namespace) -> int:
 
 
 def run_balance(args: argparse.Namespace) -> int:
-    from games.daihinmin.learned import DEFAULT_POLICY, load_policy
+    from knowledge.daihinmin.learned import DEFAULT_POLICY, load_policy
     from training.daihinmin.balance import balance
     from training.daihinmin.imitate import write_weights
 

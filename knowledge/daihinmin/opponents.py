@@ -22,16 +22,13 @@ from collections import defaultdict
 
 import numpy as np
 import numpy.typing as npt
-import structlog
 
-from games.daihinmin import rules as R
+import games.daihinmin.rules as R
 from games.daihinmin.cards import ALL_CARDS, PASS, move_cards
-from games.daihinmin.learned import decision_rows
-from games.daihinmin.policies import heuristic_move
 from games.daihinmin.state import GameState
+from knowledge.daihinmin.learned import decision_rows
+from knowledge.daihinmin.policies import heuristic_move
 from search.learn import fit_softmax, softmax_chosen_log_probs
-
-log = structlog.get_logger()
 
 Rows = list[tuple[npt.NDArray[np.float64], int]]
 
