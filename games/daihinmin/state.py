@@ -428,7 +428,7 @@ class InfoSet:
             ceil = np.asarray(self.ceilings(), dtype=np.int64)
             cached = (st0, pool, need, known, ceil)
             object.__setattr__(self, "_cache", cached)
-        return cached  # type: ignore[no-any-return]
+        return cached
 
 
 __all__ = ["GameState", "InfoSet", "Exchange", "RANK_NAMES"]

@@ -22,9 +22,8 @@ import numpy as np
 from numba import njit
 
 import games.daihinmin.rules as R
-from games.daihinmin.cards import PASS, move_cards
+from games.daihinmin.cards import ALL_CARDS, PASS, move_cards
 from games.daihinmin.kernels import (
-    ALL_CARDS,
     MAX_MOVES,
     gen_moves_cached,
     hot,

@@ -21,6 +21,7 @@ import numpy as np
 
 import games.daihinmin.rules as R
 from games.daihinmin.cards import (
+    ALL_CARDS,
     ALL_REAL,
     JOKER_BIT,
     KIND_SEQ,
@@ -34,7 +35,6 @@ from games.daihinmin.cards import (
     move_suits,
 )
 from games.daihinmin.kernels import (
-    ALL_CARDS,
     LOW13,
     POP13,
     ROW,

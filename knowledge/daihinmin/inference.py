@@ -55,7 +55,6 @@ import games.daihinmin.rules as R
 from games.daihinmin.cards import ALL_CARDS, PASS, cards_of, move_cards
 from games.daihinmin.cards import popcount as py_popcount
 from games.daihinmin.kernels import (
-    NP,
     gen_moves_cached,
     lowbit_index,
     popcount,
@@ -64,6 +63,7 @@ from games.daihinmin.kernels import (
     strength_key,
 )
 from games.daihinmin.match import TRIBUTES
+from games.daihinmin.rules import NP
 from games.daihinmin.state import InfoSet
 from knowledge.daihinmin.learned import policy_logits, py_policy_probs, scratch
 from knowledge.daihinmin.policies import heuristic_move, heuristic_pick

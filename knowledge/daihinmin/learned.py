@@ -17,19 +17,14 @@ from numba import njit
 
 from games.daihinmin.cards import PASS
 from games.daihinmin.kernels import (
-    H0,
-    LOCK,
     MAX_MOVES,
-    NP,
-    REV,
-    TABLE,
-    TURN,
     gen_moves_cached,
     gen_moves_list,
     hot,
     popcount,
     rng_uniform,
 )
+from games.daihinmin.rules import H0, LOCK, NP, REV, TABLE, TURN
 from games.daihinmin.state import GameState
 from knowledge.daihinmin.features import (
     CTX_SIZE,

@@ -19,17 +19,6 @@ from numba import njit
 from games.contract import Playout
 from games.daihinmin.cards import card_index
 from games.daihinmin.kernels import (
-    FINISH,
-    H0,
-    LOCK,
-    NOUT,
-    NP,
-    ORDER,
-    OUTMASK,
-    REV,
-    SEATOF,
-    TABLE,
-    TURN,
     apply_move,
     hot,
     popcount,
@@ -37,7 +26,21 @@ from games.daihinmin.kernels import (
     rng_uniform,
     sample_hands,
 )
-from games.daihinmin.rules import LAST, STATE_SIZE
+from games.daihinmin.rules import (
+    FINISH,
+    H0,
+    LAST,
+    LOCK,
+    NOUT,
+    NP,
+    ORDER,
+    OUTMASK,
+    REV,
+    SEATOF,
+    STATE_SIZE,
+    TABLE,
+    TURN,
+)
 from games.daihinmin.state import GameState
 from knowledge.daihinmin.endgame import SURE_BUDGET, sure_buffers, sure_first_kernel
 from knowledge.daihinmin.learned import learned_pick, no_weights, scratch, view_of

@@ -15,6 +15,7 @@ import numpy as np
 
 import games.daihinmin.rules as R
 from games.daihinmin.cards import (
+    ALL_CARDS,
     JOKER_BIT,
     PASS,
     SINGLE_JOKER,
@@ -23,12 +24,6 @@ from games.daihinmin.cards import (
     move_low_high,
 )
 from games.daihinmin.kernels import (
-    ALL_CARDS,
-    H0,
-    LOCK,
-    REV,
-    TABLE,
-    TURN,
     gen_moves_cached,
     hot,
     low_high,
@@ -36,6 +31,7 @@ from games.daihinmin.kernels import (
     py_rng_below,
     rng_below,
 )
+from games.daihinmin.rules import H0, LOCK, REV, TABLE, TURN
 
 POLICY_UNIFORM = 0
 POLICY_HEURISTIC = 1
