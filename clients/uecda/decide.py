@@ -6,16 +6,15 @@ returns in time with a legal move. Anything the search raises is caught here (th
 boundary), logged with the reason, and the fallback is played.
 
 Exchange decisions: ``exchange = "search"`` evaluates the candidate gifts (pairs / singles
-drawn from the weakest ``exchange_candidates`` cards) by Monte Carlo over sampled deals of the
-unseen cards, playing each resulting game out with the engine's playout policy: successive
-halving with the tribute model's deals (``deal = "inference"``), UCB1 with uniform deals
-(``"uniform"``, the v1 player's); ``"heuristic"`` gives the weakest cards (the baseline rule).
+drawn from the weakest ``exchange_candidates`` cards) by Monte Carlo
+(:mod:`knowledge.daihinmin.exchange`: successive halving with the tribute model's deals with
+``deal = "inference"``, UCB1 with uniform deals with ``"uniform"``); ``"heuristic"`` gives
+the weakest cards (the baseline rule).
 """
 
 from __future__ import annotations
 
 import time
-from itertools import combinations
 from typing import Any
 
 import numpy as np
@@ -27,26 +26,15 @@ from clients.config import ConfigError
 from clients.uecda.baseline import baseline_exchange, baseline_move
 from clients.uecda.config import ClientConfig, uses_policy_weights
 from clients.uecda.tracker import GameTracker
-from games.daihinmin.cards import (
-    ALL_CARDS,
-    JOKER,
-    PASS,
-    cards_of,
-    hand_from_cards,
-    hand_str,
-    move_str,
-    popcount,
-    strength_key,
-)
+from games.daihinmin.cards import ALL_CARDS, PASS, hand_str, move_str, popcount
 from games.daihinmin.kernels import gen_moves_list
 from games.daihinmin.match import Match, MatchConfig
-from games.daihinmin.state import Exchange, GameState, InfoSet
+from games.daihinmin.state import GameState, InfoSet
 from knowledge.daihinmin.endgame import sure_finish
-from knowledge.daihinmin.inference import HandSampler, TributeModel
-from knowledge.daihinmin.learned import decision_rows, load_policy, no_weights
+from knowledge.daihinmin.exchange import search_gift
+from knowledge.daihinmin.inference import HandSampler
+from knowledge.daihinmin.learned import decision_rows, load_policy
 from knowledge.daihinmin.opponents import OpponentModels
-from knowledge.daihinmin.playout import playout_deals_kernel, state_playout
-from knowledge.daihinmin.policies import POLICIES
 from knowledge.daihinmin.position import Root, Settings
 from search.budget import Budget, Clock
 from search.flat import FlatConfig, FlatMC
@@ -56,7 +44,6 @@ from search.uct import UCT, UCTConfig
 
 log = structlog.get_logger()
 
-NP = 5
 _POOL_ERRORS = (RuntimeError, TimeoutError, OSError, zmq.ZMQError)
 
 
@@ -328,102 +315,8 @@ class Decider:
         """The ``n`` cards the daifugo or fugo ``me`` gives from ``hand`` (after the tribute),
         searched among its weakest ``exchange_candidates``; ``counts``: the cards dealt."""
         cfg = self.config
-        dst = ranks.index(4 if ranks[me] == 0 else 3)
-        weak = sorted((c for c in cards_of(hand) if c != JOKER), key=strength_key)
-        cand_cards = weak[: max(cfg.exchange_candidates, n)]
-        cands = [hand_from_cards(list(c)) for c in combinations(cand_cards, n)]
-        if len(cands) == 1:
-            return cands[0], {"candidates": 1}
-        W = self._playout_weights(me)
-        if cfg.deal == "inference":
-            tribute = TributeModel(hand, n, counts[dst] - n)
-            if len(tribute.p):
-                return self._exchange_halving(cands, tribute, me, dst, counts, seats, W,
-                                              budget)
-        return self._exchange_ucb1(cands, hand, me, dst, counts, ranks, tuple(seats), W, budget)
-
-    def _exchange_halving(self, cands: list[int], tribute: TributeModel, me: int, dst: int,
-                          counts: list[int], seats: list[int], W: np.ndarray | None,
-                          budget: Budget) -> tuple[int, dict[str, Any]]:
-        """Successive halving over the k gifts (a best-arm search): in each of ⌈log2 k⌉ rounds
-        every gift still in plays an equal share of the round's playouts, in batches (worlds
-        dealt by the tribute model, played out in one kernel call), and the better half by
-        mean goes on; the last one left is given. If the budget ends a round early (time):
-        the best mean of the gifts still in."""
-        cfg = self.config
-        k = len(cands)
-        gifts = np.asarray(cands, dtype=np.int64)
-        nn = np.zeros(k)
-        s = np.zeros(k)
-        st0 = np.asarray(R.new_state([0] * NP, seats, 0), dtype=np.int64)
-        weights = no_weights() if W is None else np.ascontiguousarray(W, np.float64)
-        policy = POLICIES[cfg.policy]
-        meter = budget.start()
-        rounds = max(1, int(np.ceil(np.log2(k))))
-        cap = budget.playouts or 1 << 40
-        alive = np.arange(k)
-        total = 0
-        done = False
-        for r in range(rounds):
-            # this round: ``per`` playouts of each gift still in, interleaved, in batches
-            per = max(1, (cap - total) // (rounds - r) // len(alive))
-            for i in range(0, per * len(alive), 256):
-                n_batch = min(256, per * len(alive) - i, cap - total)
-                arms = alive[(i + np.arange(n_batch)) % len(alive)]
-                worlds = tribute.deal_many(me, dst, gifts[arms], counts, self.rng)
-                ret = np.empty(len(arms))
-                playout_deals_kernel(st0, worlds, me, policy, 0, weights,
-                                     int(self.rng.integers(1, 1 << 62)), cfg.endgame_playouts,
-                                     ret)
-                np.add.at(s, arms, ret)
-                np.add.at(nn, arms, 1)
-                total += len(arms)
-                if meter.done(total):
-                    done = True
-                    break
-            if done:
-                break
-            means = s[alive] / nn[alive]
-            alive = alive[np.argsort(-means, kind="stable")[:(len(alive) + 1) // 2]]
-        means = s[alive] / np.maximum(nn[alive], 1)
-        best = int(alive[int(np.argmax(means))])
-        return cands[best], {"candidates": k, "playouts": total, "search": "halving",
-                             "value": round(float(s[best] / max(nn[best], 1)), 4),
-                             "elapsed_ms": round(meter.elapsed() * 1000, 1)}
-
-    def _exchange_ucb1(self, cands: list[int], hand: int, me: int, dst: int,
-                       counts: list[int], ranks: list[int], seats: tuple[int, ...],
-                       W: np.ndarray | None, budget: Budget) -> tuple[int, dict[str, Any]]:
-        """The v1 player's exchange search (deal=uniform): UCB1 over the gifts, one playout at a
-        time, the unseen cards dealt at random and the gift to the receiver."""
-        k = len(cands)
-        nn = np.zeros(k)
-        s = np.zeros(k)
-        meter = budget.start()
-        total = 0
-        while not meter.done(total):
-            a = int(np.argmin(nn)) if total < k else int(np.argmax(
-                s / nn + np.sqrt(2 * np.log(total) / nn)))
-            gift = cands[a]
-            unseen = ALL_CARDS & ~hand
-            pool = [int(c) for c in self.rng.permutation(cards_of(unseen))]
-            hands = [0] * NP
-            hands[me] = hand & ~gift
-            hands[dst] = gift
-            for q in range(NP):
-                if q == me:
-                    continue
-                while popcount(hands[q]) < counts[q] and pool:
-                    hands[q] |= 1 << pool.pop()
-            world = GameState(hands, list(seats), None, ranks=ranks,
-                              exchanges=[Exchange(me, dst, gift, False)])
-            po = state_playout(world, self.rng, me, POLICIES[self.config.policy], W,
-                               own_sure=self.config.endgame_playouts)
-            v = float(po.returns[me])
-            nn[a] += 1
-            s[a] += v
-            total += 1
-        means = np.where(nn > 0, s / np.maximum(nn, 1), -1.0)
-        best = int(np.argmax(means))
-        return cands[best], {"candidates": k, "playouts": total, "value": round(float(
-            means[best]), 4), "elapsed_ms": round(meter.elapsed() * 1000, 1)}
+        settings = Settings(policy=cfg.policy, weights=self._playout_weights(me),
+                            own_sure=cfg.endgame_playouts)
+        return search_gift(hand, n, me, ranks, counts, seats, budget, self.rng, settings,
+                           weakest=cfg.exchange_candidates,
+                           tribute_model=cfg.deal == "inference")
