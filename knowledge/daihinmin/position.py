@@ -32,7 +32,7 @@ from knowledge.daihinmin.policies import POLICIES
 from search.alpha import discounted_value
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Settings:
     """How the playouts play. ``policy``: a name of :data:`POLICIES` ("learned" needs
     ``weights``: one row of θ per player, 5 x N_FEATURES); ``reward``: the intermediate
@@ -41,7 +41,7 @@ class Settings:
     (:mod:`knowledge.daihinmin.endgame`); ``rule_w[p]``: the chance that another player p
     plays the rule player's move instead of the policy's; ``alpha``: the α-discounting of the
     searching seat's return in a world's playout (1.0: none; the flat core discounts the
-    evaluations itself and leaves it at 1.0)."""
+    evaluations itself and leaves it at 1.0). Checked once, here; compared by identity."""
 
     policy: str = "uniform"
     weights: np.ndarray | None = field(default=None, repr=False)
@@ -72,16 +72,20 @@ class Settings:
 
     @property
     def policy_code(self) -> int:
+        """The policy as the playout kernel takes it."""
         return POLICIES[self.policy]
 
     @property
     def reward_code(self) -> int:
+        """The kind of r_t as the playout kernel takes it."""
         return REWARDS[self.reward]
 
     def kernel_weights(self) -> np.ndarray:
+        """The weights as the kernels take them (zeros when the policy needs none)."""
         return self.weights if self.weights is not None else no_weights()
 
     def kernel_rule_w(self) -> np.ndarray:
+        """The rule player's chances as the kernels take them (empty: none)."""
         return self.rule_w if self.rule_w is not None else np.empty(0)
 
 
