@@ -76,7 +76,7 @@ class OpponentModels:
                 if got is not None:
                     self.rows[p].append(got)
                     self.rule_hits[p].append(
-                        heuristic_move(st.hand(p), st.table, st.st[R.REV], st.st[R.LOCK]) == m)
+                        heuristic_move(st.hand(p), st.table, int(st.revolution), int(st.lock)) == m)
                     added += 1
             st.play(m)
         self.games += 1
