@@ -8,7 +8,7 @@ after every ``--every``-th play, for every card that player cannot see, the prob
 each opponent holds it is estimated from the worlds of a dealer:
 
 * ``uniform``: unseen cards dealt at random (counts, cards given, tribute bound);
-* ``inference``: the Metropolis chain of games.daihinmin.inference with the shipped policy as
+* ``inference``: the Metropolis chain of knowledge.daihinmin.inference with the shipped policy as
   every opponent's model;
 * ``adapted``: the same with each opponent's model fitted to its revealed hands in the
   earlier games of the log (what ``opponents=adapt`` does in a match).
@@ -37,12 +37,12 @@ from typing import Any
 import _common  # noqa: F401  (the repository on sys.path; stale numba caches dropped)
 import numpy as np
 
-from clients.uecda.opponents import OpponentModels
 from games.daihinmin import rules as R
 from games.daihinmin.cards import cards_of
-from games.daihinmin.inference import HandSampler
-from games.daihinmin.learned import load_policy
 from games.daihinmin.replay import GameRecord, parse_log
+from knowledge.daihinmin.inference import HandSampler
+from knowledge.daihinmin.learned import load_policy
+from knowledge.daihinmin.opponents import OpponentModels
 from training.daihinmin.dataset import start_state
 
 DEFAULT_LOGS = [Path(__file__).resolve().parents[2] / "shared" / "data" / "uecda" /

@@ -1,5 +1,6 @@
 """Daihinmin speed: uniform random playouts/s from fresh deals (one core), and the median wall
-time of one FlatMC(alpha=0.9) decision of N playouts over an InfoSet, over many positions.
+time of one FlatMC(alpha=0.9) decision of N playouts over a root (an info set with its
+playout settings), over many positions.
 
     python bench/daihinmin_speed.py [--playouts 3000] [--positions 50] [--batch 16] [--json]
         [--policy uniform|heuristic|learned] [--deal uniform|inference]
@@ -21,9 +22,11 @@ import _common  # noqa: F401  (the repository on sys.path; stale numba caches dr
 import numpy as np
 
 from games.daihinmin import Match, MatchConfig
-from games.daihinmin import kernels as K
-from games.daihinmin.inference import HandSampler
-from games.daihinmin.learned import POLICY_LEARNED, load_policy, state_playout_w
+from knowledge.daihinmin.inference import HandSampler
+from knowledge.daihinmin.learned import load_policy
+from knowledge.daihinmin.playout import random_playouts_kernel, state_playout
+from knowledge.daihinmin.policies import POLICY_HEURISTIC, POLICY_LEARNED, POLICY_UNIFORM
+from knowledge.daihinmin.position import Root, Settings
 from search.budget import Budget
 from search.flat import FlatConfig, FlatMC
 
@@ -69,17 +72,17 @@ def main() -> int:
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
 
-    K.random_playouts_kernel(10, 1, K.POLICY_UNIFORM)  # compile / load the cache
-    K.random_playouts_kernel(10, 1, K.POLICY_HEURISTIC)
+    random_playouts_kernel(10, 1, POLICY_UNIFORM)  # compile / load the cache
+    random_playouts_kernel(10, 1, POLICY_HEURISTIC)
     rows = []
     figures: dict[str, float] = {}
     chunks = 5  # the machine may be shared: time in chunks, report the total and best chunk
-    for name, pol in (("uniform", K.POLICY_UNIFORM), ("heuristic", K.POLICY_HEURISTIC)):
+    for name, pol in (("uniform", POLICY_UNIFORM), ("heuristic", POLICY_HEURISTIC)):
         n = max(1, args.games // chunks)
         walls, cpus, plies = [], [], 0
         for c in range(chunks):
             w0, c0 = time.perf_counter(), time.process_time()
-            plies += K.random_playouts_kernel(n, args.seed + c, pol)
+            plies += random_playouts_kernel(n, args.seed + c, pol)
             walls.append(time.perf_counter() - w0)
             cpus.append(time.process_time() - c0)
         rows.append((f"{name} playouts/s (wall)", f"{n * chunks / sum(walls):,.0f}"))
@@ -94,9 +97,9 @@ def main() -> int:
     if args.policy == "learned":
         deals = [Match(MatchConfig(seed=args.seed + i)).deal().state() for i in range(200)]
         rng0 = np.random.default_rng(args.seed)
-        state_playout_w(deals[0], rng0, 0, POLICY_LEARNED, W)
+        state_playout(deals[0], rng0, 0, POLICY_LEARNED, W)
         w0, c0 = time.perf_counter(), time.process_time()
-        plies = sum(len(state_playout_w(d, rng0, 0, POLICY_LEARNED, W).moves) for d in deals)
+        plies = sum(len(state_playout(d, rng0, 0, POLICY_LEARNED, W).moves) for d in deals)
         wall, cpu = time.perf_counter() - w0, time.process_time() - c0
         rows.append(("learned playouts/s (wall)", f"{len(deals) / wall:,.0f}"))
         rows.append(("learned playouts/s (cpu)", f"{len(deals) / cpu:,.0f}"))
@@ -104,18 +107,18 @@ def main() -> int:
         figures["learned_playouts_per_s"] = len(deals) / wall
         figures["learned_playouts_per_s_cpu"] = len(deals) / cpu
 
-    infos = [i.with_policy(args.policy, W if args.policy == "learned" else None)
-             for i in positions(args.positions, args.seed)]
+    settings = Settings(args.policy, W if args.policy == "learned" else None)
+    roots = [Root(i, settings) for i in positions(args.positions, args.seed)]
     flat = FlatMC(FlatConfig(alpha=args.alpha, batch=args.batch))
     rng = np.random.default_rng(args.seed)
-    flat.search(infos[0], infos[0].seat, Budget(playouts=64), rng)  # warm up
+    flat.search(roots[0], roots[0].seat, Budget(playouts=64), rng)  # warm up
     walls, cpus, arms, infer = [], [], [], []
-    for info in infos:
+    for root in roots:
         w0, c0 = time.perf_counter(), time.process_time()
         if args.deal == "inference":
-            info = info.with_worlds(HandSampler().worlds(info, W, 64, rng))
+            root = Root(root.info, settings, HandSampler().worlds(root.info, W, 64, rng))
             infer.append(time.perf_counter() - w0)
-        r = flat.search(info, info.seat, Budget(playouts=args.playouts), rng)
+        r = flat.search(root, root.seat, Budget(playouts=args.playouts), rng)
         walls.append(time.perf_counter() - w0)
         cpus.append(time.process_time() - c0)
         arms.append(len(r.moves))

@@ -75,7 +75,7 @@ def uecda_moves(workers: int, seconds: float, moves: int) -> list[int]:
 
     from clients.uecda.config import ClientConfig
     from clients.uecda.decide import Decider
-    from games.daihinmin.state import Match, MatchConfig
+    from games.daihinmin.match import Match, MatchConfig
 
     dec = Decider(ClientConfig(playouts=0, seconds=seconds, workers=workers),
                   np.random.default_rng(1))

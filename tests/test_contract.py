@@ -14,9 +14,10 @@ from tests.toygames import HighCard, Nim, TicTacToe
 
 def _daihinmin(seed: int) -> Any:
     from games.daihinmin import Match, MatchConfig
+    from knowledge.daihinmin.position import World
 
     m = Match(MatchConfig(games=10, seed=seed))
-    return m.deal().state()
+    return World(m.deal().state())
 
 
 def _go(seed: int) -> Any:

@@ -45,7 +45,7 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     rule_playouts: bool = False  # ... and so do the opponents' moves in the playouts
     exchange_prior: bool = False  # deal=inference: the exchanges we did not see weigh worlds
     uct_c: float = 0.7  # UCT exploration constant
-    endgame: bool = True  # play a sure finish (games.daihinmin.endgame) without searching
+    endgame: bool = True  # play a sure finish (knowledge.daihinmin.endgame) without searching
     endgame_playouts: bool = True  # our own seat takes its sure finishes in the playouts too
     exchange: Literal["search", "heuristic"] = "search"
     exchange_candidates: int = 6  # exchange search: weakest cards considered

@@ -6,50 +6,36 @@ returns in time with a legal move. Anything the search raises is caught here (th
 boundary), logged with the reason, and the fallback is played.
 
 Exchange decisions: ``exchange = "search"`` evaluates the candidate gifts (pairs / singles
-drawn from the weakest ``exchange_candidates`` cards) by Monte Carlo over sampled deals of the
-unseen cards, playing each resulting game out with the engine's playout policy: successive
-halving with the tribute model's deals (``deal = "inference"``), UCB1 with uniform deals
-(``"uniform"``, wave 1); ``"heuristic"`` gives the weakest cards (the baseline rule).
+drawn from the weakest ``exchange_candidates`` cards) by Monte Carlo
+(:mod:`knowledge.daihinmin.exchange`: successive halving with the tribute model's deals with
+``deal = "inference"``, UCB1 with uniform deals with ``"uniform"``); ``"heuristic"`` gives
+the weakest cards (the baseline rule).
 """
 
 from __future__ import annotations
 
 import time
-from itertools import combinations
 from typing import Any
 
 import numpy as np
 import structlog
 import zmq
 
+import games.daihinmin.rules as R
 from clients.config import ConfigError
 from clients.uecda.baseline import baseline_exchange, baseline_move
 from clients.uecda.config import ClientConfig, uses_policy_weights
-from clients.uecda.opponents import OpponentModels
 from clients.uecda.tracker import GameTracker
-from games.daihinmin import rules as R
-from games.daihinmin.cards import (
-    ALL_CARDS,
-    JOKER,
-    PASS,
-    cards_of,
-    hand_from_cards,
-    hand_str,
-    move_str,
-    popcount,
-    strength_key,
-)
-from games.daihinmin.endgame import sure_finish
-from games.daihinmin.inference import HandSampler, TributeModel
-from games.daihinmin.infoset import POLICIES, InfoSet
-from games.daihinmin.learned import (
-    load_policy,
-    no_weights,
-    playout_deals_kernel,
-    state_playout_w,
-)
-from games.daihinmin.state import Exchange, GameState
-from search.alpha import discounted_value
+from games.daihinmin.cards import ALL_CARDS, PASS, hand_str, move_str, popcount
+from games.daihinmin.kernels import gen_moves_list
+from games.daihinmin.match import Match, MatchConfig
+from games.daihinmin.state import GameState, InfoSet
+from knowledge.daihinmin.endgame import sure_finish
+from knowledge.daihinmin.exchange import search_gift
+from knowledge.daihinmin.inference import HandSampler
+from knowledge.daihinmin.learned import decision_rows, load_policy
+from knowledge.daihinmin.opponents import OpponentModels
+from knowledge.daihinmin.position import Root, Settings
 from search.budget import Budget, Clock
 from search.flat import FlatConfig, FlatMC
 from search.parallel import WorkerPool
@@ -58,7 +44,6 @@ from search.uct import UCT, UCTConfig
 
 log = structlog.get_logger()
 
-NP = 5
 _POOL_ERRORS = (RuntimeError, TimeoutError, OSError, zmq.ZMQError)
 
 
@@ -112,24 +97,28 @@ class Decider:
         return Budget(playouts=cfg.playouts or None,
                       seconds=max(seconds - spent, seconds / 4), clock=self.clock)
 
-    def _info(self, info: InfoSet, game: int) -> InfoSet:
-        """The info set the search starts from: its playout policy (with the per-player
-        weights) and, with deal=inference, the worlds sampled from the evidence."""
+    def _root(self, info: InfoSet, game: int) -> Root:
+        """What the search starts from: the info set with the playing settings — the playout
+        policy with the per-player weights, the reward, the sure finishes, the rule player's
+        share of the opponents' moves, α for UCT (which backs up the playouts' returns as
+        they are; the flat core discounts their evaluations itself) — and, with
+        deal=inference, the worlds sampled from the evidence."""
         cfg = self.config
         W = self.models.weights() if self.models is not None else None
-        info = info.with_policy(cfg.policy, self._playout_weights(info.seat))
-        info = info.with_reward(cfg.reward).with_sure_finishes(cfg.endgame_playouts)
         rule_w = (self.models.rule_weights(info.seat)
                   if cfg.opponents == "adapt" and self.models is not None else None)
-        if cfg.rule_playouts:
-            info = info.with_rule_players(rule_w)
+        settings = Settings(policy=cfg.policy, weights=self._playout_weights(info.seat),
+                            reward=cfg.reward, own_sure=cfg.endgame_playouts,
+                            rule_w=rule_w if cfg.rule_playouts else None,
+                            alpha=cfg.alpha if cfg.core == "uct" else 1.0)
+        worlds = None
         if self.sampler is not None and W is not None:  # the inference: the models as fitted
             if game != self._sampler_game:
                 self.sampler.reset()
                 self._sampler_game = game
-            info = info.with_worlds(self.sampler.worlds(info, W, cfg.worlds, self.rng,
-                                                        rule_w if cfg.rule_model else None))
-        return info
+            worlds = self.sampler.worlds(info, W, cfg.worlds, self.rng,
+                                         rule_w if cfg.rule_model else None)
+        return Root(info, settings, worlds)
 
     def _playout_weights(self, seat: int) -> np.ndarray | None:
         """The weights of the playouts: the models' rows (as fitted: the inference's) with
@@ -144,25 +133,14 @@ class Decider:
         played[seat] = (W[seat] if self.own_theta is None else self.own_theta) / cfg.temperature
         return played
 
-    def _root(self, info: InfoSet) -> Any:
-        """The flat core batches playouts through the info set (its policy set); UCT plays
-        each sampled world out itself, so its worlds get the same policy, and α."""
-        if self.config.core == "uct":
-            return _PolicyRoot(info, POLICIES[self.config.policy], self.config.alpha)
-        return info
-
     def warm_up(self) -> None:
         """Load the compiled kernels (and start the workers, with ``workers`` > 1)."""
         if self.core is None:
             return
         t0 = time.perf_counter()
         try:
-            from games.daihinmin.kernels import gen_moves_list
-            from games.daihinmin.learned import decision_rows
-            from games.daihinmin.state import Match, MatchConfig
-
             st = Match(MatchConfig(seed=0)).deal().state()
-            root = self._root(self._info(st.info_set(st.to_move), -1))
+            root = self._root(st.info_set(st.to_move), -1)
             self.core.search(root, st.to_move, Budget(playouts=8), np.random.default_rng(0))
             # and what the opponent model's refit after each game compiles
             hand = int(st.hand(st.to_move))
@@ -181,8 +159,6 @@ class Decider:
     def _warm_up_exchange(self) -> None:
         """Compile the exchange search's kernels, which the first exchange would otherwise
         compile inside its time budget; the client's own random stream is left as it was."""
-        from games.daihinmin.state import Match, MatchConfig
-
         if self.config.exchange != "search":
             return
         m = Match(MatchConfig(seed=0))
@@ -232,7 +208,7 @@ class Decider:
         """One decision's search for ``seat`` from the state ``st`` (what it knows: its
         information set), the inference included; ``t0`` is when the decision began
         (``time.perf_counter``), so a time budget counts what came before."""
-        root = self._root(self._info(st.info_set(seat), game))
+        root = self._root(st.info_set(seat), game)
         return self._search(root, seat, game, time.perf_counter() - t0)
 
     # -- moves ----------------------------------------------------------------------------
@@ -278,7 +254,7 @@ class Decider:
 
     @staticmethod
     def _sure_finish(st: GameState, me: int, table: int) -> list[int] | None:
-        """A sure finish from here (games.daihinmin.endgame), or None (also on any error:
+        """A sure finish from here (knowledge.daihinmin.endgame), or None (also on any error:
         the search then decides)."""
         try:
             info = st.info_set(me)
@@ -339,150 +315,8 @@ class Decider:
         """The ``n`` cards the daifugo or fugo ``me`` gives from ``hand`` (after the tribute),
         searched among its weakest ``exchange_candidates``; ``counts``: the cards dealt."""
         cfg = self.config
-        dst = ranks.index(4 if ranks[me] == 0 else 3)
-        weak = sorted((c for c in cards_of(hand) if c != JOKER), key=strength_key)
-        cand_cards = weak[: max(cfg.exchange_candidates, n)]
-        cands = [hand_from_cards(list(c)) for c in combinations(cand_cards, n)]
-        if len(cands) == 1:
-            return cands[0], {"candidates": 1}
-        W = self._playout_weights(me)
-        if cfg.deal == "inference":
-            tribute = TributeModel(hand, n, counts[dst] - n)
-            if len(tribute.p):
-                return self._exchange_halving(cands, tribute, me, dst, counts, seats, W,
-                                              budget)
-        return self._exchange_ucb1(cands, hand, me, dst, counts, ranks, tuple(seats), W, budget)
-
-    def _exchange_halving(self, cands: list[int], tribute: TributeModel, me: int, dst: int,
-                          counts: list[int], seats: list[int], W: np.ndarray | None,
-                          budget: Budget) -> tuple[int, dict[str, Any]]:
-        """Successive halving over the k gifts (a best-arm search): in each of ⌈log2 k⌉ rounds
-        every gift still in plays an equal share of the round's playouts, in batches (worlds
-        dealt by the tribute model, played out in one kernel call), and the better half by
-        mean goes on; the last one left is given. If the budget ends a round early (time):
-        the best mean of the gifts still in."""
-        cfg = self.config
-        k = len(cands)
-        gifts = np.asarray(cands, dtype=np.int64)
-        nn = np.zeros(k)
-        s = np.zeros(k)
-        st0 = np.asarray(R.new_state([0] * NP, seats, 0), dtype=np.int64)
-        weights = no_weights() if W is None else np.ascontiguousarray(W, np.float64)
-        policy = POLICIES[cfg.policy]
-        meter = budget.start()
-        rounds = max(1, int(np.ceil(np.log2(k))))
-        cap = budget.playouts or 1 << 40
-        alive = np.arange(k)
-        total = 0
-        done = False
-        for r in range(rounds):
-            # this round: ``per`` playouts of each gift still in, interleaved, in batches
-            per = max(1, (cap - total) // (rounds - r) // len(alive))
-            for i in range(0, per * len(alive), 256):
-                n_batch = min(256, per * len(alive) - i, cap - total)
-                arms = alive[(i + np.arange(n_batch)) % len(alive)]
-                worlds = tribute.deal_many(me, dst, gifts[arms], counts, self.rng)
-                ret = np.empty(len(arms))
-                playout_deals_kernel(st0, worlds, me, policy, 0, weights,
-                                     int(self.rng.integers(1, 1 << 62)), cfg.endgame_playouts,
-                                     ret)
-                np.add.at(s, arms, ret)
-                np.add.at(nn, arms, 1)
-                total += len(arms)
-                if meter.done(total):
-                    done = True
-                    break
-            if done:
-                break
-            means = s[alive] / nn[alive]
-            alive = alive[np.argsort(-means, kind="stable")[:(len(alive) + 1) // 2]]
-        means = s[alive] / np.maximum(nn[alive], 1)
-        best = int(alive[int(np.argmax(means))])
-        return cands[best], {"candidates": k, "playouts": total, "search": "halving",
-                             "value": round(float(s[best] / max(nn[best], 1)), 4),
-                             "elapsed_ms": round(meter.elapsed() * 1000, 1)}
-
-    def _exchange_ucb1(self, cands: list[int], hand: int, me: int, dst: int,
-                       counts: list[int], ranks: list[int], seats: tuple[int, ...],
-                       W: np.ndarray | None, budget: Budget) -> tuple[int, dict[str, Any]]:
-        """The wave-1 exchange search (deal=uniform): UCB1 over the gifts, one playout at a
-        time, the unseen cards dealt at random and the gift to the receiver."""
-        k = len(cands)
-        nn = np.zeros(k)
-        s = np.zeros(k)
-        meter = budget.start()
-        total = 0
-        while not meter.done(total):
-            a = int(np.argmin(nn)) if total < k else int(np.argmax(
-                s / nn + np.sqrt(2 * np.log(total) / nn)))
-            gift = cands[a]
-            unseen = ALL_CARDS & ~hand
-            pool = [int(c) for c in self.rng.permutation(cards_of(unseen))]
-            hands = [0] * NP
-            hands[me] = hand & ~gift
-            hands[dst] = gift
-            for q in range(NP):
-                if q == me:
-                    continue
-                while popcount(hands[q]) < counts[q] and pool:
-                    hands[q] |= 1 << pool.pop()
-            world = GameState(hands, list(seats), None, ranks=ranks,
-                              exchanges=[Exchange(me, dst, gift, False)])
-            po = state_playout_w(world, self.rng, me, POLICIES[self.config.policy], W,
-                                 own_sure=self.config.endgame_playouts)
-            v = float(po.returns[me])
-            nn[a] += 1
-            s[a] += v
-            total += 1
-        means = np.where(nn > 0, s / np.maximum(nn, 1), -1.0)
-        best = int(np.argmax(means))
-        return cands[best], {"candidates": k, "playouts": total, "value": round(float(
-            means[best]), 4), "elapsed_ms": round(meter.elapsed() * 1000, 1)}
-
-
-class _PolicyWorld:
-    """A sampled world whose ``playout`` uses the configured kernel policy and reports the
-    searching player's return α-discounted over its turns in the playout (algorithms.md §2):
-    UCT backs up ``returns`` as they are, so this is how it uses α. The turns inside the
-    tree are not part of the discounting."""
-
-    def __init__(self, world: GameState, policy: int, me: int, alpha: float,
-                 weights: np.ndarray | None = None, reward: int = 0,
-                 own_sure: bool = False) -> None:
-        self._w = world
-        self._own_sure = own_sure
-        self._reward = reward
-        self._policy = policy
-        self._me = me
-        self._alpha = alpha
-        self._weights = weights
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._w, name)
-
-    def playout(self, rng: np.random.Generator, seat: int) -> Any:
-        po = state_playout_w(self._w, rng, self._me, self._policy, self._weights,
-                             self._reward, self._own_sure)
-        if self._alpha < 1.0 and len(po.evals):
-            returns = po.returns.copy()
-            returns[self._me] = discounted_value(po.evals, float(returns[self._me]),
-                                                 self._alpha)
-            po = po._replace(returns=returns)
-        return po
-
-
-class _PolicyRoot:
-    """An info set whose sampled worlds play out with ``policy`` and α (for UCT)."""
-
-    def __init__(self, info: Any, policy: int, alpha: float = 1.0) -> None:
-        self.info = info
-        self.policy = policy
-        self.alpha = alpha
-        self.seat = info.seat
-
-    def legal_moves(self) -> list[int]:
-        return list(self.info.legal_moves())
-
-    def sample_world(self, rng: np.random.Generator) -> _PolicyWorld:
-        return _PolicyWorld(self.info.sample_world(rng), self.policy, self.seat, self.alpha,
-                            self.info.weights, self.info.reward, self.info.own_sure)
+        settings = Settings(policy=cfg.policy, weights=self._playout_weights(me),
+                            own_sure=cfg.endgame_playouts)
+        return search_gift(hand, n, me, ranks, counts, seats, budget, self.rng, settings,
+                           weakest=cfg.exchange_candidates,
+                           tribute_model=cfg.deal == "inference")

@@ -1,4 +1,5 @@
 """Daihinmin (UECda rules): cards, moves, rules engine, kernels, info sets, log replay.
+How corvid plays it is :mod:`knowledge.daihinmin`.
 
 See docs/daihinmin.md for the rules as implemented and the API.
 """
@@ -21,7 +22,7 @@ from games.daihinmin.cards import (
     move_to_rows,
     strongest,
 )
-from games.daihinmin.infoset import InfoSet
+from games.daihinmin.match import Deal, Match, MatchConfig
 from games.daihinmin.replay import (
     GameRecord,
     LogFile,
@@ -32,7 +33,7 @@ from games.daihinmin.replay import (
     replay_log,
     write_log,
 )
-from games.daihinmin.state import Deal, Exchange, GameState, Match, MatchConfig
+from games.daihinmin.state import Exchange, GameState, InfoSet
 
 __all__ = [
     "JOKER", "PASS", "SINGLE_JOKER", "card_from_str", "card_str", "cards_of", "hand_from_rows",

@@ -1,25 +1,42 @@
-"""numba kernels: legal-move generation, the state machine, playout policies, sampling of
-determinisations and batched playouts. ``rules.py`` is the plain-Python reference; the tests
-compare the two on random positions.
+"""numba kernels of the rules: legal-move generation, the state machine and the dealing of
+worlds consistent with what a seat knows. ``rules.py`` is the plain-Python reference; the
+tests compare the two on random positions. The playout policies that run on these kernels are
+in :mod:`knowledge.daihinmin`.
 
 The position is an int64 array laid out as in :mod:`games.daihinmin.rules` (``STATE_SIZE``
-cells). Randomness comes from a splitmix64 state held in a uint64 array of length 1, seeded by
-the caller (``rng.integers(2**62)``), so every kernel result is reproducible from a seed.
+cells). Randomness comes from the splitmix64 generator of :mod:`games.splitmix`, its state
+held in a uint64 array of length 1 seeded by the caller (``rng.integers(2**62)``), so every
+kernel result is reproducible from a seed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import Any, TypeVar, cast
 
 import numpy as np
 from numba import njit
 
-from games.contract import Playout
-from games.daihinmin import rules as R
-
-if TYPE_CHECKING:
-    from games.daihinmin.state import GameState
+from games.daihinmin.cards import ALL_CARDS, ALL_REAL, JOKER_BIT, SINGLE_JOKER
+from games.daihinmin.rules import (
+    FINISH,
+    H0,
+    LAST,
+    LOCK,
+    NOUT,
+    NP,
+    ORDER,
+    OUTMASK,
+    PASSCOUNT,
+    PASSED,
+    REV,
+    SEATOF,
+    STALE,
+    STALEMATE_PASSES,
+    TABLE,
+    TURN,
+)
+from games.splitmix import rng_next
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -50,52 +67,18 @@ def hot(inline: bool = False) -> Callable[[_F], _F]:
 
     return deco
 
+
 MAX_MOVES = 2048
-MAX_EVALS = 128
-MAX_PLIES = 2048
-POLICY_UNIFORM = 0
-POLICY_HEURISTIC = 1
 
-_H0 = R.H0
-_TABLE = R.TABLE
-_REV = R.REV
-_LOCK = R.LOCK
-_PASSED = R.PASSED
-_LAST = R.LAST
-_TURN = R.TURN
-_OUTMASK = R.OUTMASK
-_NOUT = R.NOUT
-_PASSCOUNT = R.PASSCOUNT
-_ORDER = R.ORDER
-_SEATOF = R.SEATOF
-_FINISH = R.FINISH
-_STALE = R.STALE
-_NP = R.NP
-_STALEMATE = R.STALEMATE_PASSES
-
-_ALL_REAL = (1 << 52) - 1
-_JOKER_BIT = 1 << 52
-_ALL_CARDS = _ALL_REAL | _JOKER_BIT
 _KIND_SINGLE = 1 << 60
 _KIND_GROUP = 2 << 60
 _KIND_SEQ = 3 << 60
-_SINGLE_JOKER = _KIND_SINGLE | _JOKER_BIT
 _SPADE3 = _KIND_SINGLE | 1
 _EIGHTS = (1 << 5) | (1 << 18) | (1 << 31) | (1 << 44)
-_ROW = 0x1FFF
+ROW = 0x1FFF
 
 
 # ----------------------------------------------------------------------------- random
-
-@hot(inline=True)
-def rng_next(rs: np.ndarray) -> np.uint64:
-    """splitmix64 step on rs[0] (uint64)."""
-    rs[0] += np.uint64(0x9E3779B97F4A7C15)
-    z = rs[0]
-    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return z ^ (z >> np.uint64(31))  # type: ignore[no-any-return]
-
 
 @hot(inline=True)
 def rng_below(rs: np.ndarray, n: int) -> int:
@@ -104,8 +87,15 @@ def rng_below(rs: np.ndarray, n: int) -> int:
     return np.int64(((rng_next(rs) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))  # type: ignore[return-value]
 
 
+@hot(inline=True)
+def rng_uniform(rs: np.ndarray) -> float:
+    """Uniform float in [0, 1) (the top 53 bits)."""
+    return float(rng_next(rs) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
 def py_rng_next(state: list[int]) -> int:
-    """Plain-Python splitmix64 (same stream as the kernel's)."""
+    """Plain-Python splitmix64, the reference of :func:`games.splitmix.rng_next` (the same
+    stream)."""
     m = (1 << 64) - 1
     state[0] = (state[0] + 0x9E3779B97F4A7C15) & m
     z = state[0]
@@ -137,7 +127,7 @@ def _tables() -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     return low, high, pop, spread
 
 
-_LOW13, _HIGH13, _POP13, _SPREAD = _tables()
+LOW13, _HIGH13, POP13, _SPREAD = _tables()
 
 
 @hot()
@@ -155,14 +145,14 @@ def lowbit_index(x: int) -> int:
 
 
 @hot()
-def _suits_of(m: int) -> int:
+def suits_of(m: int) -> int:
     """Suit set (4 bits) of a non-pass move; joker's row counts (< 4); single joker = 0."""
-    real = m & _ALL_REAL
+    real = m & ALL_REAL
     s = 0
     for suit in range(4):
-        if (real >> (13 * suit)) & _ROW:
+        if (real >> (13 * suit)) & ROW:
             s |= 1 << suit
-    if m & _JOKER_BIT and (m >> 60) & 3 != 1:
+    if m & JOKER_BIT and (m >> 60) & 3 != 1:
         jr = (m >> 57) & 7
         if jr < 4:
             s |= 1 << jr
@@ -170,21 +160,21 @@ def _suits_of(m: int) -> int:
 
 
 @hot()
-def _low_high(m: int) -> tuple[int, int]:
+def low_high(m: int) -> tuple[int, int]:
     """Lowest / highest wire column of a group or sequence or real single (joker included)."""
-    real = m & _ALL_REAL
+    real = m & ALL_REAL
     lo = 15
     hi = -1
     for suit in range(4):
-        row = (real >> (13 * suit)) & _ROW
+        row = (real >> (13 * suit)) & ROW
         if row:
-            a = _LOW13[row] + 1
+            a = LOW13[row] + 1
             b = _HIGH13[row] + 1
             if a < lo:
                 lo = a
             if b > hi:
                 hi = b
-    if m & _JOKER_BIT:
+    if m & JOKER_BIT:
         jc = (m >> 53) & 15
         if jc < lo:
             lo = jc
@@ -209,8 +199,8 @@ def gen_moves_cached(hand: int, table: int, rev: int, lock: int, out: np.ndarray
     """gen_moves with the table's analysis (count, suits, low, high) cached in ``tinfo``
     (recomputed when ``tinfo[0] != table``)."""
     n = 0
-    joker = (hand & _JOKER_BIT) != 0
-    if table == _SINGLE_JOKER:
+    joker = (hand & JOKER_BIT) != 0
+    if table == SINGLE_JOKER:
         if hand & 1:
             out[0] = _SPADE3
             return 1
@@ -219,10 +209,10 @@ def gen_moves_cached(hand: int, table: int, rev: int, lock: int, out: np.ndarray
     tkind = (table >> 60) & 3
     if tinfo[0] != table:
         tinfo[0] = table
-        tinfo[1] = popcount(table & _ALL_CARDS)
+        tinfo[1] = popcount(table & ALL_CARDS)
         if not empty:
-            tinfo[2] = _suits_of(table)
-            tinfo[3], tinfo[4] = _low_high(table)
+            tinfo[2] = suits_of(table)
+            tinfo[3], tinfo[4] = low_high(table)
         else:
             tinfo[2] = 0
             tinfo[3] = 0
@@ -234,24 +224,24 @@ def gen_moves_cached(hand: int, table: int, rev: int, lock: int, out: np.ndarray
     locked = lock != 0 and not empty
     # ---- singles
     if empty or tkind == 1:
-        allowed = _ROW
+        allowed = ROW
         if not empty:
             # col = r + 1: normal col > tlo <=> r >= tlo; revolution col < tlo <=> r < tlo - 1
             if rev:
                 allowed = (1 << max(tlo - 1, 0)) - 1
             else:
-                allowed = _ROW & ~((1 << tlo) - 1)
+                allowed = ROW & ~((1 << tlo) - 1)
         for suit in range(4):
             if locked and (1 << suit) != tsuits:
                 continue
             row = (hand >> (13 * suit)) & allowed
             while row:
-                r = _LOW13[row]
+                r = LOW13[row]
                 row &= row - 1
                 out[n] = _KIND_SINGLE | (1 << (13 * suit + r))
                 n += 1
         if joker:
-            out[n] = _SINGLE_JOKER
+            out[n] = SINGLE_JOKER
             n += 1
         if not empty:
             return n
@@ -262,10 +252,10 @@ def gen_moves_cached(hand: int, table: int, rev: int, lock: int, out: np.ndarray
         if not empty:
             kmin = tcount
             kmax = tcount
-        r0 = hand & _ROW
-        r1 = (hand >> 13) & _ROW
-        r2 = (hand >> 26) & _ROW
-        r3 = (hand >> 39) & _ROW
+        r0 = hand & ROW
+        r1 = (hand >> 13) & ROW
+        r2 = (hand >> 26) & ROW
+        r3 = (hand >> 39) & ROW
         if joker:
             ranks = r0 | r1 | r2 | r3
         else:
@@ -277,17 +267,17 @@ def gen_moves_cached(hand: int, table: int, rev: int, lock: int, out: np.ndarray
             else:
                 ranks &= ~((1 << tlo) - 1)
         while ranks:
-            r = _LOW13[ranks]
+            r = LOW13[ranks]
             ranks &= ranks - 1
             col = r + 1
             rs = ((hand >> r) & 1) | (((hand >> (13 + r)) & 1) << 1) \
                 | (((hand >> (26 + r)) & 1) << 2) | (((hand >> (39 + r)) & 1) << 3)
-            npc = _POP13[rs]
+            npc = POP13[rs]
             if npc + (1 if joker else 0) < kmin or npc == 0:
                 continue
             sub = rs
             while sub:
-                pc = _POP13[sub]
+                pc = POP13[sub]
                 real = _SPREAD[sub] << r
                 if pc >= 2 and kmin <= pc <= kmax:
                     if not locked or sub == tsuits:
@@ -302,11 +292,11 @@ def gen_moves_cached(hand: int, table: int, rev: int, lock: int, out: np.ndarray
                                     continue
                                 if locked and (sub | (1 << js)) != tsuits:
                                     continue
-                                out[n] = _KIND_GROUP | real | _JOKER_BIT | (col << 53) \
+                                out[n] = _KIND_GROUP | real | JOKER_BIT | (col << 53) \
                                     | (js << 57)
                                 n += 1
                         elif not locked or tsuits == 15:
-                            out[n] = _KIND_GROUP | real | _JOKER_BIT | (col << 53) | (4 << 57)
+                            out[n] = _KIND_GROUP | real | JOKER_BIT | (col << 53) | (4 << 57)
                             n += 1
                 sub = (sub - 1) & rs
         if not empty:
@@ -316,15 +306,15 @@ def gen_moves_cached(hand: int, table: int, rev: int, lock: int, out: np.ndarray
         for s in range(4):
             if locked and (1 << s) != tsuits:
                 continue
-            row = (hand >> (13 * s)) & _ROW
-            if _POP13[row] < (2 if joker else 3):
+            row = (hand >> (13 * s)) & ROW
+            if POP13[row] < (2 if joker else 3):
                 continue
             rowcols = row << 1
             if joker:  # windows of 3 columns holding at least 2 cards
                 a = rowcols
                 b = rowcols >> 1
                 c = rowcols >> 2
-                starts = ((a & b) | (a & c) | (b & c)) & _ROW
+                starts = ((a & b) | (a & c) | (b & c)) & ROW
             else:
                 starts = rowcols & (rowcols >> 1) & (rowcols >> 2)
             if not empty:
@@ -333,7 +323,7 @@ def gen_moves_cached(hand: int, table: int, rev: int, lock: int, out: np.ndarray
                 else:
                     starts &= ~((1 << (thi + 1)) - 1)
             while starts:
-                lo = _LOW13[starts]
+                lo = LOW13[starts]
                 starts &= starts - 1
                 nmin = 3
                 nmax = 15 - lo
@@ -351,20 +341,20 @@ def gen_moves_cached(hand: int, table: int, rev: int, lock: int, out: np.ndarray
                         break
                     base = _KIND_SEQ
                     if pm == 0:
-                        out[n] = base | (((w >> 1) & _ROW) << (13 * s))
+                        out[n] = base | (((w >> 1) & ROW) << (13 * s))
                         n += 1
                         if joker:
                             x = w
                             while x:
                                 j = lowbit_index(x)
                                 x &= x - 1
-                                out[n] = base | ((((w & ~(1 << j)) >> 1) & _ROW) << (13 * s)) \
-                                    | _JOKER_BIT | (j << 53) | (s << 57)
+                                out[n] = base | ((((w & ~(1 << j)) >> 1) & ROW) << (13 * s)) \
+                                    | JOKER_BIT | (j << 53) | (s << 57)
                                 n += 1
                     else:
                         j = lowbit_index(missing)
-                        out[n] = base | ((((w & ~missing) >> 1) & _ROW) << (13 * s)) \
-                            | _JOKER_BIT | (j << 53) | (s << 57)
+                        out[n] = base | ((((w & ~missing) >> 1) & ROW) << (13 * s)) \
+                            | JOKER_BIT | (j << 53) | (s << 57)
                         n += 1
     return n
 
@@ -373,40 +363,40 @@ def gen_moves_cached(hand: int, table: int, rev: int, lock: int, out: np.ndarray
 
 @hot(inline=True)
 def _next(st: np.ndarray, p: int, skip_passed: bool) -> int:
-    s = st[_SEATOF + p]
-    blocked = st[_PASSED] if skip_passed else 0
-    for _ in range(_NP):
+    s = st[SEATOF + p]
+    blocked = st[PASSED] if skip_passed else 0
+    for _ in range(NP):
         s += 1
-        if s == _NP:
+        if s == NP:
             s = 0
-        q = st[_ORDER + s]
-        if st[_H0 + q] != 0 and not (blocked >> q) & 1:
+        q = st[ORDER + s]
+        if st[H0 + q] != 0 and not (blocked >> q) & 1:
             return q  # type: ignore[no-any-return]
     return -1
 
 
 @hot(inline=True)
 def _flush(st: np.ndarray, leader: int) -> None:
-    st[_TABLE] = 0
-    st[_LOCK] = 0
-    st[_PASSED] = 0
-    if st[_H0 + leader] == 0:
+    st[TABLE] = 0
+    st[LOCK] = 0
+    st[PASSED] = 0
+    if st[H0 + leader] == 0:
         leader = _next(st, leader, False)
-    st[_TURN] = leader
+    st[TURN] = leader
 
 
 @hot(inline=True)
 def apply_move(st: np.ndarray, m: int, rs: np.ndarray) -> None:
     """Kernel twin of rules.apply_move (stalemate ranking drawn from ``rs``)."""
-    p = st[_TURN]
+    p = st[TURN]
     if m == 0:
-        st[_PASSED] |= 1 << p
-        st[_PASSCOUNT] += 1
-        if st[_PASSCOUNT] >= _STALEMATE:
+        st[PASSED] |= 1 << p
+        st[PASSCOUNT] += 1
+        if st[PASSCOUNT] >= STALEMATE_PASSES:
             rest = 0  # bit set of the players still in, ranked in a uniform random order
             k = 0
-            for q in range(_NP):
-                if not (st[_OUTMASK] >> q) & 1:
+            for q in range(NP):
+                if not (st[OUTMASK] >> q) & 1:
                     rest |= 1 << q
                     k += 1
             for slot in range(k):
@@ -419,147 +409,52 @@ def apply_move(st: np.ndarray, m: int, rs: np.ndarray) -> None:
                         j -= 1
                     q += 1
                 rest &= ~(1 << q)
-                st[_FINISH + st[_NOUT]] = q
-                st[_NOUT] += 1
-                st[_OUTMASK] |= 1 << q
-            st[_TURN] = -1
-            st[_STALE] = 1
+                st[FINISH + st[NOUT]] = q
+                st[NOUT] += 1
+                st[OUTMASK] |= 1 << q
+            st[TURN] = -1
+            st[STALE] = 1
             return
         q = _next(st, p, True)
         if q < 0:
-            last = st[_LAST] if st[_LAST] >= 0 else p
+            last = st[LAST] if st[LAST] >= 0 else p
             _flush(st, last)
         else:
-            st[_TURN] = q
+            st[TURN] = q
         return
-    prev = st[_TABLE]
-    st[_H0 + p] &= ~(m & _ALL_CARDS)
-    st[_PASSCOUNT] = 0
-    st[_LAST] = p
+    prev = st[TABLE]
+    st[H0 + p] &= ~(m & ALL_CARDS)
+    st[PASSCOUNT] = 0
+    st[LAST] = p
     kind = (m >> 60) & 3
-    cnt = popcount(m & _ALL_CARDS)
+    cnt = popcount(m & ALL_CARDS)
     if (kind == 2 and cnt >= 4) or (kind == 3 and cnt >= 5):
-        st[_REV] ^= 1
-    if m == _SINGLE_JOKER:
-        st[_LOCK] = 0
-    elif prev != 0 and prev != _SINGLE_JOKER and st[_LOCK] == 0 and _suits_of(m) == _suits_of(prev):
-        st[_LOCK] = 1
-    st[_TABLE] = m
-    if st[_H0 + p] == 0:
-        st[_OUTMASK] |= 1 << p
-        st[_FINISH + st[_NOUT]] = p
-        st[_NOUT] += 1
-        if st[_NOUT] == _NP - 1:
+        st[REV] ^= 1
+    if m == SINGLE_JOKER:
+        st[LOCK] = 0
+    elif prev != 0 and prev != SINGLE_JOKER and st[LOCK] == 0 and suits_of(m) == suits_of(prev):
+        st[LOCK] = 1
+    st[TABLE] = m
+    if st[H0 + p] == 0:
+        st[OUTMASK] |= 1 << p
+        st[FINISH + st[NOUT]] = p
+        st[NOUT] += 1
+        if st[NOUT] == NP - 1:
             q = _next(st, p, False)
-            st[_FINISH + _NP - 1] = q
-            st[_NOUT] = _NP
-            st[_OUTMASK] |= 1 << q
-            st[_TURN] = -1
+            st[FINISH + NP - 1] = q
+            st[NOUT] = NP
+            st[OUTMASK] |= 1 << q
+            st[TURN] = -1
             return
-    cut = (m & _EIGHTS) != 0 or (kind != 1 and (m & _JOKER_BIT) != 0 and ((m >> 53) & 15) == 6)
-    if cut or prev == _SINGLE_JOKER:
+    cut = (m & _EIGHTS) != 0 or (kind != 1 and (m & JOKER_BIT) != 0 and ((m >> 53) & 15) == 6)
+    if cut or prev == SINGLE_JOKER:
         _flush(st, p)
         return
     q = _next(st, p, True)
     if q < 0:
         _flush(st, p)
     else:
-        st[_TURN] = q
-
-
-# ----------------------------------------------------------------------------- policies
-
-@hot()
-def _heuristic_pick(moves: np.ndarray, n: int, rev: int, empty: bool) -> int:
-    """Sample-client-like choice: the weakest meld; on a lead prefer sequences, then groups,
-    then singles, more cards first; keep the joker unless nothing else plays."""
-    best = -1
-    best_cost = 1 << 40
-    for i in range(n):
-        m = moves[i]
-        if m == _SINGLE_JOKER:
-            lo = 14
-            strength = 20
-        else:
-            lo, hi = _low_high(m)
-            strength = (14 - hi) if rev else lo
-        cost = strength
-        if m & _JOKER_BIT:
-            cost += 10000
-        if empty:
-            kind = (m >> 60) & 3
-            cost += (3 - kind) * 1000 - popcount(m & _ALL_CARDS) * 20
-        if cost < best_cost or (cost == best_cost and m < moves[best]):
-            best_cost = cost
-            best = i
-    return best
-
-
-@hot()
-def _sort_small(a: np.ndarray, n: int) -> None:
-    for i in range(1, n):
-        x = a[i]
-        j = i - 1
-        while j >= 0 and a[j] > x:
-            a[j + 1] = a[j]
-            j -= 1
-        a[j + 1] = x
-
-
-@hot(inline=True)
-def choose_move(st: np.ndarray, policy: int, rs: np.ndarray, buf: np.ndarray,
-                sort_moves: bool, tinfo: np.ndarray) -> int:
-    p = st[_TURN]
-    table = st[_TABLE]
-    n = gen_moves_cached(st[_H0 + p], table, st[_REV], st[_LOCK], buf, tinfo)
-    empty = table == 0
-    if n == 0:
-        return 0
-    if sort_moves:
-        _sort_small(buf, n)
-    if policy == POLICY_HEURISTIC:
-        return buf[_heuristic_pick(buf, n, st[_REV], empty)]  # type: ignore[no-any-return]
-    if empty:
-        return buf[rng_below(rs, n)]  # type: ignore[no-any-return]
-    k = rng_below(rs, n + 1)  # index 0 = pass (as in the sorted reference list)
-    if k == 0:
-        return 0
-    return buf[k - 1]  # type: ignore[no-any-return]
-
-
-@hot()
-def playout(st: np.ndarray, seat: int, policy: int, rs: np.ndarray, buf: np.ndarray,
-            stop_when_out: bool, sort_moves: bool, evals: np.ndarray,
-            moves_out: np.ndarray, players_out: np.ndarray, tinfo: np.ndarray) -> tuple[int, int]:
-    """Play ``st`` on (in place) by the policy. At every turn of ``seat`` record
-    r = ((k+1)/2 - 1)/4 (k = players still holding cards) in ``evals``. Stops at the end, or
-    when ``seat`` is out if ``stop_when_out``. Returns (number of evals, number of plies)."""
-    ne = 0
-    ply = 0
-    tinfo[0] = -1
-    while st[_TURN] >= 0:
-        if stop_when_out and (st[_OUTMASK] >> seat) & 1:
-            break
-        p = st[_TURN]
-        if p == seat and ne < evals.shape[0]:
-            k = _NP - st[_NOUT]
-            evals[ne] = ((k + 1) * 0.5 - 1.0) * 0.25
-            ne += 1
-        m = choose_move(st, policy, rs, buf, sort_moves, tinfo)
-        if ply < moves_out.shape[0]:
-            moves_out[ply] = m
-            players_out[ply] = p
-        ply += 1
-        apply_move(st, m, rs)
-    return ne, ply
-
-
-@hot()
-def final_points(st: np.ndarray, seat: int) -> int:
-    for i in range(_NP):
-        if st[_FINISH + i] == seat:
-            return 5 - i
-    return 0
+        st[TURN] = q
 
 
 @hot()
@@ -576,7 +471,7 @@ def sample_hands(st: np.ndarray, pool: np.ndarray, need: np.ndarray, known: np.n
     plus ``need[p]`` pool cards; a player with ``ceil[p] >= 0`` gets only pool cards whose
     strength key is below ``ceil[p]`` when enough exist (tribute inference).
 
-    ``fair=False`` is the wave-1 dealing (kept for ``preset=v1``): the others then take the
+    ``fair=False`` is the v1 player's dealing (``preset=v1``): the others then take the
     cards left in the order of the same shuffle, which favours the first of them with the
     cards the bounded player could not take. ``fair=True`` shuffles the cards left again,
     so every consistent deal is equally likely."""
@@ -590,7 +485,7 @@ def sample_hands(st: np.ndarray, pool: np.ndarray, need: np.ndarray, known: np.n
         tmp[j] = t
     used = 0  # bit set over tmp positions handed out (np_ <= 53)
     done = 0  # bit set of players dealt
-    for p in range(_NP):
+    for p in range(NP):
         if need[p] > 0 and ceil[p] >= 0:
             cnt = 0
             for i in range(np_):
@@ -606,7 +501,7 @@ def sample_hands(st: np.ndarray, pool: np.ndarray, need: np.ndarray, known: np.n
                         h |= 1 << tmp[i]
                         used |= 1 << i
                         got += 1
-                st[_H0 + p] = h
+                st[H0 + p] = h
                 done |= 1 << p
     if fair and done != 0:  # shuffle the cards left (compacted to the front) again
         k = 0
@@ -621,7 +516,7 @@ def sample_hands(st: np.ndarray, pool: np.ndarray, need: np.ndarray, known: np.n
             tmp[r] = t
         used = 0
     i = 0
-    for p in range(_NP):
+    for p in range(NP):
         if need[p] < 0 or (done >> p) & 1:
             continue  # the searching player's own hand, or dealt above
         h = known[p]
@@ -632,39 +527,7 @@ def sample_hands(st: np.ndarray, pool: np.ndarray, need: np.ndarray, known: np.n
             h |= 1 << tmp[i]
             used |= 1 << i
             got += 1
-        st[_H0 + p] = h
-
-
-@njit(cache=True)
-def playout_batch_kernel(st0: np.ndarray, moves: np.ndarray, seat: int, pool: np.ndarray,
-                         need: np.ndarray, known: np.ndarray, ceil: np.ndarray, policy: int,
-                         seed: int, returns: np.ndarray, evals: np.ndarray,
-                         n_evals: np.ndarray) -> int:
-    """For each moves[i]: sample a world, play moves[i] for ``seat``, play out until ``seat``
-    is out (or the game ends); returns[i] = (points - 1) / 4, evals[i, :n_evals[i]] = r_t.
-    Returns max(n_evals)."""
-    rs = np.empty(1, np.uint64)
-    rs[0] = np.uint64(seed)
-    buf = np.empty(MAX_MOVES, np.int64)
-    tmp = np.empty(64, np.int64)
-    st = np.empty_like(st0)
-    mo = np.empty(0, np.int64)
-    tinfo = np.empty(5, np.int64)
-    pl = np.empty(0, np.int64)
-    tmax = 0
-    for i in range(moves.shape[0]):
-        st[:] = st0
-        sample_hands(st, pool, need, known, ceil, rs, tmp)
-        apply_move(st, moves[i], rs)
-        ne, _ = playout(st, seat, policy, rs, buf, True, False, evals[i], mo, pl, tinfo)
-        n_evals[i] = ne
-        if ne > tmax:
-            tmax = ne
-        pts = final_points(st, seat)
-        if pts == 0:  # game not over and seat still in: cannot happen (stop only when out)
-            pts = 1
-        returns[i] = (pts - 1) * 0.25
-    return tmax
+        st[H0 + p] = h
 
 
 @njit(cache=True)
@@ -675,75 +538,18 @@ def deal_worlds(st0: np.ndarray, pool: np.ndarray, need: np.ndarray, known: np.n
     rs[0] = np.uint64(seed)
     tmp = np.empty(64, np.int64)
     st = st0.copy()
-    out = np.empty((k, _NP), np.int64)
+    out = np.empty((k, NP), np.int64)
     for i in range(k):
         sample_hands(st, pool, need, known, ceil, rs, tmp, True)
-        for p in range(_NP):
-            out[i, p] = st[_H0 + p]
+        for p in range(NP):
+            out[i, p] = st[H0 + p]
     return out
-
-
-@njit(cache=True)
-def random_playouts_kernel(n: int, seed: int, policy: int) -> int:
-    """Benchmark: n playouts from fresh random deals (random seats); returns total plies."""
-    rs = np.empty(1, np.uint64)
-    rs[0] = np.uint64(seed)
-    buf = np.empty(MAX_MOVES, np.int64)
-    ev = np.empty(MAX_EVALS, np.float64)
-    mo = np.empty(0, np.int64)
-    tinfo = np.empty(5, np.int64)
-    pl = np.empty(0, np.int64)
-    st = np.zeros(R.STATE_SIZE, np.int64)
-    deck = np.arange(53)
-    total = 0
-    for _ in range(n):
-        st[:] = 0
-        for i in range(52, 0, -1):
-            j = rng_below(rs, i + 1)
-            t = deck[i]
-            deck[i] = deck[j]
-            deck[j] = t
-        for i in range(53):
-            st[_H0 + i % _NP] |= 1 << deck[i]
-        first = 0
-        for p in range(_NP):
-            st[_ORDER + p] = p
-            st[_SEATOF + p] = p
-            st[_FINISH + p] = -1
-            if (st[_H0 + p] >> 26) & 1:
-                first = p
-        st[_LAST] = -1
-        st[_TURN] = first
-        _, ply = playout(st, 0, policy, rs, buf, False, False, ev, mo, pl, tinfo)
-        total += ply
-    return total
 
 
 # ----------------------------------------------------------------------------- Python side
 
 def state_array(st: list[int]) -> np.ndarray:
     return np.asarray(st, dtype=np.int64)
-
-
-def state_playout(state: GameState, rng: np.random.Generator, seat: int,
-                  policy: int = POLICY_UNIFORM) -> Playout:
-    """GameState.playout: play a copy to the end with the kernel policy."""
-
-    st = state_array(state.st)
-    rs = np.array([int(rng.integers(1 << 62))], dtype=np.uint64)
-    buf = np.empty(MAX_MOVES, np.int64)
-    ev = np.empty(MAX_EVALS, np.float64)
-    mo = np.empty(MAX_PLIES, np.int64)
-    pl = np.empty(MAX_PLIES, np.int64)
-    ne, ply = playout(st, seat, policy, rs, buf, False, False, ev, mo, pl,
-                      np.empty(5, np.int64))
-    ply = min(ply, MAX_PLIES)
-    pts = [0] * _NP
-    for i in range(_NP):
-        if st[_FINISH + i] >= 0:
-            pts[int(st[_FINISH + i])] = 5 - i
-    rets = np.array([(x - 1) / 4 if x else 0.0 for x in pts], dtype=np.float64)
-    return Playout(rets, ev[:ne].copy(), mo[:ply].copy(), pl[:ply].copy())
 
 
 def gen_moves_list(hand: int, table: int, rev: int, lock: int) -> list[int]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from games.daihinmin import rules as R
+import games.daihinmin.rules as R
 from games.daihinmin.cards import (
     PASS,
     hand_from_str,

@@ -1,18 +1,18 @@
-"""GameState (perfect information, the games.contract State) and the match driver.
+"""One game's state: :class:`GameState` (every hand known) and :class:`InfoSet` (what one
+player knows of it, and the worlds consistent with that), with the exchange records.
 
 "seat" in the games.contract sense is the UECda *player number* 0..4 here (stable through
-a match); the table seats (``order``) only decide who plays after whom.
+a match); the table seats (``order``) only decide who plays after whom. The match around the
+games (deals, tributes, ranks) is :mod:`games.daihinmin.match`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
 
 import numpy as np
 
-from games.contract import Playout
-from games.daihinmin import rules as R
+import games.daihinmin.rules as R
 from games.daihinmin.cards import (
     ALL_CARDS,
     PASS,
@@ -21,17 +21,10 @@ from games.daihinmin.cards import (
     move_cards,
     move_str,
     popcount,
-    strongest,
+    strength_key,
 )
 
-if TYPE_CHECKING:
-    from games.daihinmin.infoset import InfoSet
-
 RANK_NAMES = ("daifugo", "fugo", "heimin", "hinmin", "daihinmin")
-
-
-# the automatic tributes: (giver's rank, receiver's rank, cards); ranks 0 daifugo .. 4 daihinmin
-TRIBUTES = ((4, 0, 2), (3, 1, 1))
 
 
 @dataclass
@@ -188,140 +181,254 @@ class GameState:
                          f"{hand_str(st[R.H0 + p]) or '-'}{passed}{out}")
         return "\n".join(lines)
 
-    def playout(self, rng: np.random.Generator, seat: int) -> Playout:
-        from games.daihinmin.kernels import state_playout
-        return state_playout(self, rng, seat)
+    def array(self) -> np.ndarray:
+        """The position as the kernels take it: a fresh int64 array (rules.py's layout)."""
+        return np.asarray(self.st, dtype=np.int64)
 
     # ------------------------------------------------------------------ hidden information
     def info_set(self, seat: int) -> InfoSet:
-        from games.daihinmin.infoset import InfoSet
         return InfoSet.from_state(self, seat)
 
     def __repr__(self) -> str:
         return f"GameState(turn={self.to_move}, table={move_str(self.table) or '-'})"
 
 
-# ====================================================================== the match driver
+@dataclass(frozen=True)
+class InfoSet:
+    """Everything player ``seat`` knows. Build it with ``GameState.info_set(seat)`` or directly
+    from a client's observations (all fields public; ``exchanges`` holds only the entries the
+    player saw: ``(src, dst, cards, tribute)`` with ``seat`` as src or dst; a daifugo that
+    does not know which cards were its tribute simply leaves that entry out).
 
-@dataclass
-class MatchConfig:
-    games: int = 1000
-    reset_every: int = 100  # ranks reset (no exchange) in games 0, 100, ... (0-based)
-    reshuffle_every: int = 3  # seats reshuffled in games 0, 3, 6, ...
-    seed: int = 0
-
-
-@dataclass
-class Deal:
-    """A game's start: ``dealt`` hands (by player, before the exchange), ``hands`` after the
-    automatic tribute (the daifugo and fugo still have to give theirs back)."""
-
-    game: int
-    order: list[int]
-    ranks: list[int]
-    reset: bool
-    dealt: list[int]
-    hands: list[int]
-    exchanges: list[Exchange] = field(default_factory=list)
-
-    def to_give(self, player: int) -> int:
-        """How many cards ``player`` must give back (daifugo 2, fugo 1; 0 in a reset game)."""
-        if self.reset:
-            return 0
-        return {0: 2, 1: 1}.get(self.ranks[player], 0)
-
-    def player_of_rank(self, rank: int) -> int:
-        return self.ranks.index(rank)
-
-    def give(self, player: int, cards: int) -> bool:
-        """Record the daifugo's / fugo's return. An invalid choice (wrong count, cards not
-        held) is replaced by the sender's strongest cards. Returns whether it was valid."""
-        n = self.to_give(player)
-        if n == 0:
-            raise ValueError(f"player {player} gives nothing")
-        if any(e.src == player and not e.tribute for e in self.exchanges):
-            raise ValueError(f"player {player} already gave")
-        valid = popcount(cards) == n and not (cards & ~self.hands[player]) and cards & ALL_CARDS
-        if not valid:
-            cards = strongest(self.hands[player], n)
-        dst = self.player_of_rank(4 if self.ranks[player] == 0 else 3)
-        self.hands[player] &= ~cards
-        self.hands[dst] |= cards
-        self.exchanges.append(Exchange(player, dst, cards, False))
-        return bool(valid)
-
-    def done(self) -> bool:
-        return all(
-            any(e.src == p and not e.tribute for e in self.exchanges)
-            for p in range(R.NP) if self.to_give(p)
-        )
-
-    def state(self, seed: int = 0) -> GameState:
-        if not self.done():
-            raise ValueError("exchange not finished")
-        return GameState(self.hands, self.order, None, ranks=self.ranks,
-                         exchanges=self.exchanges, dealt=self.dealt, seed=seed)
-
-
-class Match:
-    """Deals, exchanges, seats and ranks across the games of a match (server defaults).
-
-    Usage::
-
-        m = Match(MatchConfig(seed=1))
-        deal = m.deal()                  # game m.game
-        deal.give(daifugo, two_cards); deal.give(fugo, one_card)
-        state = deal.state()
-        ...play state to the end...
-        m.finish(state)                  # ranks and points for the next game
+    Inference used by :meth:`sample_world`: cards ``seat`` gave are in the receiver's hand
+    unless played or given back; a tribute received from player p were p's strongest cards,
+    so p's other original cards are all weaker (p's unseen cards are dealt below that bound).
     """
 
-    def __init__(self, config: MatchConfig | None = None) -> None:
-        self.config = config or MatchConfig()
-        self.rng = np.random.default_rng(self.config.seed)
-        self.game = 0
-        self.order = list(range(R.NP))
-        self.ranks = [2] * R.NP
-        self.points = [0] * R.NP
+    seat: int
+    hand: int
+    counts: tuple[int, ...]  # cards held by each player
+    played: int  # every card played so far (bit set)
+    table: int
+    rev: int
+    lock: int
+    passed: int  # bit set of players who passed in this trick
+    last: int  # player who played last (-1 none)
+    turn: int
+    finish: tuple[int, ...]  # players out, in order
+    passcount: int
+    order: tuple[int, ...]  # player in seat 0..4
+    ranks: tuple[int, ...] = (2, 2, 2, 2, 2)
+    exchanges: tuple[tuple[int, int, int, bool], ...] = ()
+    history: tuple[tuple[int, int], ...] = ()
 
-    def is_reset(self, game: int | None = None) -> bool:
-        g = self.game if game is None else game
-        return g % self.config.reset_every == 0
+    # ------------------------------------------------------------------ construction
+    @classmethod
+    def from_state(cls, state: GameState, seat: int) -> InfoSet:
+        st = state.st
+        played = 0
+        for _, m in state.history:
+            played |= move_cards(m)
+        ex = tuple((e.src, e.dst, e.cards, bool(e.tribute)) for e in state.exchanges
+                   if e.src == seat or e.dst == seat)
+        return cls(
+            seat=seat,
+            hand=st[R.H0 + seat],
+            counts=tuple(popcount(st[R.H0 + p]) for p in range(R.NP)),
+            played=played,
+            table=st[R.TABLE],
+            rev=st[R.REV],
+            lock=st[R.LOCK],
+            passed=st[R.PASSED],
+            last=st[R.LAST],
+            turn=st[R.TURN],
+            finish=tuple(st[R.FINISH:R.FINISH + st[R.NOUT]]),
+            passcount=st[R.PASSCOUNT],
+            order=tuple(st[R.ORDER:R.ORDER + R.NP]),
+            ranks=tuple(state.ranks),
+            exchanges=ex,
+            history=tuple(state.history),
+        )
 
-    def deal(self) -> Deal:
-        g = self.game
-        if g % self.config.reshuffle_every == 0:
-            self.order = [int(x) for x in self.rng.permutation(R.NP)]
-        reset = self.is_reset(g)
-        ranks = [2] * R.NP if reset else list(self.ranks)
-        deck = [int(x) for x in self.rng.permutation(53)]
-        if reset:
-            start = int(self.rng.integers(R.NP))
-        else:
-            start = self.order.index(ranks.index(0))
-        dealt = [0] * R.NP
-        for i, c in enumerate(deck):
-            p = self.order[(start + i) % R.NP]
-            dealt[p] |= 1 << c
-        hands = list(dealt)
-        d = Deal(g, list(self.order), ranks, reset, dealt, hands)
-        if not reset:
-            for src_rank, dst_rank, n in TRIBUTES:
-                src, dst = ranks.index(src_rank), ranks.index(dst_rank)
-                cards = strongest(hands[src], n)
-                hands[src] &= ~cards
-                hands[dst] |= cards
-                d.exchanges.append(Exchange(src, dst, cards, True))
-        return d
+    @classmethod
+    def start(
+        cls,
+        seat: int,
+        hand: int,
+        counts: tuple[int, ...] | list[int],
+        order: tuple[int, ...] | list[int],
+        first: int,
+        ranks: tuple[int, ...] | list[int] = (2, 2, 2, 2, 2),
+        exchanges: tuple[tuple[int, int, int, bool], ...] = (),
+    ) -> InfoSet:
+        """The info set at the start of a game (after the exchange), from what a client sees:
+        its hand, the card counts, the seats, the first mover, the ranks and the exchange
+        entries it took part in. Follow the game with :meth:`observe`."""
+        return cls(seat=seat, hand=hand, counts=tuple(counts), played=0, table=0, rev=0,
+                   lock=0, passed=0, last=-1, turn=first, finish=(), passcount=0,
+                   order=tuple(order), ranks=tuple(ranks), exchanges=tuple(exchanges),
+                   history=())
 
-    def finish(self, state: GameState) -> None:
-        if not state.is_terminal():
-            raise ValueError("game not over")
-        fin = state.st[R.FINISH:R.FINISH + R.NP]
-        for i, p in enumerate(fin):
-            self.ranks[p] = i
-            self.points[p] += R.POINTS[i]
-        self.game += 1
+    def observe(self, player: int, move: int) -> InfoSet:
+        """The info set after ``player`` made ``move`` (an accepted play, or PASS for a pass
+        or a rejected submission). Public state follows the rules engine; only card counts
+        of the others are needed, so a placeholder world is used."""
+        if player != self.turn:
+            raise ValueError(f"player {player} acted but player {self.turn} was to move")
+        cards = move_cards(move)
+        if player == self.seat and cards & ~self.hand:
+            raise ValueError("own play with cards not in hand")
+        if player != self.seat and cards & ~self.unseen() & ~self.known()[player]:
+            raise ValueError("play with cards that cannot be in that hand")
+        pool = cards_of(ALL_CARDS & ~self.hand & ~self.played & ~cards)
+        hands = [0] * R.NP
+        hands[self.seat] = self.hand
+        k = 0
+        for p in range(R.NP):
+            if p == self.seat:
+                continue
+            h = cards if p == player else 0
+            for _ in range(self.counts[p] - popcount(h)):
+                h |= 1 << pool[k]
+                k += 1
+            hands[p] = h
+        st = self.state_list(hands)
+        R.apply_move(st, move)
+        return replace(
+            self,
+            hand=st[R.H0 + self.seat],
+            counts=tuple(popcount(st[R.H0 + p]) for p in range(R.NP)),
+            played=self.played | cards,
+            table=st[R.TABLE], rev=st[R.REV], lock=st[R.LOCK], passed=st[R.PASSED],
+            last=st[R.LAST], turn=st[R.TURN],
+            finish=tuple(st[R.FINISH:R.FINISH + st[R.NOUT]]),
+            passcount=st[R.PASSCOUNT],
+            history=self.history + ((player, move),),
+        )
+
+    # ------------------------------------------------------------------ what is known
+    def known(self) -> list[int]:
+        """Cards known to be in each other player's hand (given by ``seat``, still unplayed
+        and not given back)."""
+        kn = [0] * R.NP
+        for src, dst, cards, _ in self.exchanges:
+            if src == self.seat and dst != self.seat:
+                kn[dst] |= cards & ~self.played & ~self.hand
+        return kn
+
+    def ceilings(self) -> list[int]:
+        """Per player, an exclusive upper bound on the strength key of his unseen cards
+        (-1 = none): the weakest tribute card he gave ``seat``."""
+        ce = [-1] * R.NP
+        for src, dst, cards, tribute in self.exchanges:
+            if tribute and dst == self.seat and src != self.seat and cards:
+                ce[src] = min(strength_key(c) for c in cards_of(cards))
+        return ce
+
+    def unseen(self) -> int:
+        kn = 0
+        for x in self.known():
+            kn |= x
+        return ALL_CARDS & ~self.hand & ~self.played & ~kn
+
+    def needs(self) -> list[int]:
+        kn = self.known()
+        return [-1 if p == self.seat else self.counts[p] - popcount(kn[p]) for p in range(R.NP)]
+
+    def state_list(self, hands: list[int]) -> list[int]:
+        """The position (rules.py's layout) with the players holding ``hands``."""
+        st = R.new_state(hands, list(self.order), self.turn)
+        st[R.TABLE] = self.table
+        st[R.REV] = self.rev
+        st[R.LOCK] = self.lock
+        st[R.PASSED] = self.passed
+        st[R.LAST] = self.last
+        st[R.TURN] = self.turn
+        st[R.PASSCOUNT] = self.passcount
+        for i, p in enumerate(self.finish):
+            st[R.FINISH + i] = p
+            st[R.OUTMASK] |= 1 << p
+        st[R.NOUT] = len(self.finish)
+        if self.turn < 0 and len(self.finish) < R.NP:
+            st[R.STALE] = 1
+        return st
+
+    # ------------------------------------------------------------------ contract
+    def deal_hands(self, rng: np.random.Generator) -> list[int]:
+        """Hands of a random world consistent with this info set (plain Python)."""
+        kn = self.known()
+        need = self.needs()
+        ce = self.ceilings()
+        pool = cards_of(self.unseen())
+        order = [pool[i] for i in rng.permutation(len(pool))]
+        used = [False] * len(order)
+        hands = [0] * R.NP
+        hands[self.seat] = self.hand
+        done = set()
+        for p in range(R.NP):
+            if need[p] > 0 and ce[p] >= 0:
+                elig = [i for i, c in enumerate(order) if strength_key(c) < ce[p]]
+                if len(elig) >= need[p]:
+                    h = kn[p]
+                    for i in elig[:need[p]]:
+                        h |= 1 << order[i]
+                        used[i] = True
+                    hands[p] = h
+                    done.add(p)
+        left = [i for i in range(len(order)) if not used[i]]
+        if done:  # the cards left in a fresh order: every consistent deal equally likely
+            left = [left[j] for j in rng.permutation(len(left))]
+        rest = iter(left)
+        for p in range(R.NP):
+            if p == self.seat or p in done:
+                continue
+            h = kn[p]
+            for _ in range(need[p]):
+                h |= 1 << order[next(rest)]
+            hands[p] = h
+        return hands
+
+    def world(self, hands: list[int], seed: int) -> GameState:
+        """The full state in which the players hold ``hands`` (5 hands by player, consistent
+        with this info set); ``seed`` draws its stalemate ranking."""
+        g = GameState.__new__(GameState)
+        g.st = self.state_list(hands)
+        g.ranks = list(self.ranks)
+        g.exchanges = [Exchange(s, d, c, t) for s, d, c, t in self.exchanges]
+        g.dealt = list(hands)
+        g.history = list(self.history)
+        g.seed = seed
+        g.lead_pass = False
+        return g
+
+    def sample_world(self, rng: np.random.Generator) -> GameState:
+        """A world dealt uniformly among those consistent with this info set."""
+        hands = self.deal_hands(rng)
+        return self.world(hands, int(rng.integers(1 << 30)))
+
+    def legal_moves(self) -> list[int]:
+        if self.turn != self.seat:
+            raise ValueError(f"not player {self.seat}'s turn (player {self.turn} moves)")
+        return R.legal_moves(self.hand, self.table, self.rev, self.lock)
+
+    # ------------------------------------------------------------------ kernels
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """What the dealing kernel (``kernels.sample_hands``) takes, computed once: the
+        position with only this player's hand (int64, rules.py's layout), the unseen cards
+        (pool), how many of them each player needs (-1: this player), the cards known to be
+        in each hand and each player's strength ceiling (:meth:`ceilings`)."""
+        cached = self.__dict__.get("_cache")
+        if cached is None:
+            hands = [0] * R.NP
+            hands[self.seat] = self.hand
+            st0 = np.asarray(self.state_list(hands), dtype=np.int64)
+            pool = np.asarray(cards_of(self.unseen()), dtype=np.int64)
+            need = np.asarray(self.needs(), dtype=np.int64)
+            known = np.asarray(self.known(), dtype=np.int64)
+            ceil = np.asarray(self.ceilings(), dtype=np.int64)
+            cached = (st0, pool, need, known, ceil)
+            object.__setattr__(self, "_cache", cached)
+        return cached
 
 
-__all__ = ["GameState", "Match", "MatchConfig", "Deal", "Exchange", "cards_of"]
+__all__ = ["GameState", "InfoSet", "Exchange", "RANK_NAMES"]

@@ -23,8 +23,9 @@ import numpy as np
 import structlog
 
 from games.daihinmin.cards import PASS, SINGLE_JOKER, hand_str, move_str, move_suits, popcount
+from games.daihinmin.match import Deal, Match, MatchConfig
 from games.daihinmin.replay import format_game, record_of
-from games.daihinmin.state import Deal, GameState, Match, MatchConfig
+from games.daihinmin.state import GameState
 from protocols.uecda import (
     Ack,
     ClientTable,

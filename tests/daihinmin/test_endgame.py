@@ -1,4 +1,4 @@
-"""Sure finishes (games.daihinmin.endgame): by hand, and played out against the true hands."""
+"""Sure finishes (knowledge.daihinmin.endgame): by hand, and played out against the true hands."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from games.daihinmin.cards import (
     move_from_str,
     move_str,
 )
-from games.daihinmin.endgame import sure, sure_finish, sure_first
-from games.daihinmin.learned import POLICY_LEARNED, load_policy, state_playout_w, view
+from knowledge.daihinmin.endgame import sure, sure_finish, sure_first
+from knowledge.daihinmin.learned import load_policy, view
+from knowledge.daihinmin.playout import state_playout
+from knowledge.daihinmin.policies import POLICY_LEARNED
 from tests.daihinmin.test_kernels import random_positions
 
 
@@ -115,7 +117,7 @@ def test_playouts_with_own_sure_finishes_go_out_unanswered() -> None:
         positions += 1
         for own_sure in (True, False):
             for _ in range(3):
-                po = state_playout_w(s, rng, p, POLICY_LEARNED, W, own_sure=own_sure)
+                po = state_playout(s, rng, p, POLICY_LEARNED, W, own_sure=own_sure)
                 left = hand
                 stray = False
                 for m, q in zip(po.moves, po.players, strict=True):

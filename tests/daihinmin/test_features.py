@@ -5,22 +5,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games.daihinmin import kernels as K
-from games.daihinmin import rules as R
 from games.daihinmin.cards import hand_from_str, move_from_str
-from games.daihinmin.features import FEATURES, N_FEATURES, py_answers, py_features
-from games.daihinmin.learned import (
-    POLICY_HEURISTIC,
-    POLICY_LEARNED,
+from games.daihinmin.match import Match, MatchConfig
+from knowledge.daihinmin.features import FEATURES, N_FEATURES, py_answers, py_features
+from knowledge.daihinmin.learned import (
     features_matrix,
     load_policy,
     policy_probs,
     py_policy_probs,
-    state_playout_w,
     view,
 )
-from games.daihinmin.policies import heuristic_move
-from games.daihinmin.state import Match, MatchConfig
+from knowledge.daihinmin.playout import state_playout
+from knowledge.daihinmin.policies import POLICY_LEARNED, heuristic_move
 from tests.daihinmin.test_kernels import random_positions
 
 
@@ -84,17 +80,9 @@ def test_learned_playouts_sample_the_policy() -> None:
     rng = np.random.default_rng(5)
     n = 4000
     for _ in range(n):
-        po = state_playout_w(st, rng, 0, POLICY_LEARNED, W)
+        po = state_playout(st, rng, 0, POLICY_LEARNED, W)
         counts[moves.index(int(po.moves[0]))] += 1
     assert np.abs(counts / n - p).max() < 4 * np.sqrt(p.max() / n)
-
-
-def test_heuristic_playouts_are_the_wave1_ones() -> None:
-    st = Match(MatchConfig(seed=7)).deal().state()
-    a = state_playout_w(st, np.random.default_rng(1), 2, POLICY_HEURISTIC)
-    b = K.state_playout(st, np.random.default_rng(1), 2, POLICY_HEURISTIC)
-    for x, y in zip(a, b, strict=True):
-        assert np.array_equal(x, y)
 
 
 def test_rule_players_in_the_playouts() -> None:
@@ -108,13 +96,13 @@ def test_rule_players_in_the_playouts() -> None:
             seat = s.to_move
             rule_w = np.full(5, weight)
             rule_w[seat] = 0.0
-            po = state_playout_w(s, rng, seat, POLICY_LEARNED, W, rule_w=rule_w)
+            po = state_playout(s, rng, seat, POLICY_LEARNED, W, rule_w=rule_w)
             st = s.clone()
             for m, q in zip(po.moves, po.players, strict=True):
                 if q != seat and len(st.legal_moves()) > 1:
                     total += 1
                     hits += int(m) == heuristic_move(st.hand(int(q)), st.table,
-                                                   st.st[R.REV], st.st[R.LOCK])
+                                                   int(st.revolution), int(st.lock))
                 st.play(int(m))
         assert total > 100
         assert hits == total if weight == 1.0 else hits < 0.95 * total

@@ -10,8 +10,10 @@ import pytest
 
 from games.daihinmin import rules as R
 from games.daihinmin.cards import ALL_CARDS, cards_of, hand_from_cards, move_cards, popcount
-from games.daihinmin.features import N_FEATURES
-from games.daihinmin.inference import (
+from games.daihinmin.kernels import MAX_MOVES, strength_key
+from games.daihinmin.match import Match, MatchConfig
+from knowledge.daihinmin.features import N_FEATURES
+from knowledge.daihinmin.inference import (
     HandSampler,
     evidence,
     exchange_log_prior,
@@ -20,9 +22,7 @@ from games.daihinmin.inference import (
     py_log_likelihood,
     unseen_exchanges,
 )
-from games.daihinmin.kernels import MAX_MOVES, strength_key
-from games.daihinmin.policies import heuristic_move
-from games.daihinmin.state import Match, MatchConfig
+from knowledge.daihinmin.policies import heuristic_move
 
 THETA = np.random.default_rng(8).normal(0, 1.0, N_FEATURES)
 
@@ -61,7 +61,7 @@ def _rule_game(seed: int, plies: int, p_rule: float):  # type: ignore[no-untyped
             break
         lm = s.legal_moves()
         if rng.random() < p_rule:
-            s.play(heuristic_move(s.hand(s.to_move), s.table, s.st[R.REV], s.st[R.LOCK]))
+            s.play(heuristic_move(s.hand(s.to_move), s.table, int(s.revolution), int(s.lock)))
         else:
             s.play(lm[int(rng.integers(len(lm)))])
     return s
@@ -272,7 +272,7 @@ def test_the_exchange_prior_reads_the_unseen_exchanges() -> None:
 
 def test_tribute_model_deals_the_receiver_below_its_tribute() -> None:
     from games.daihinmin.cards import cards_of, strength_key, strongest
-    from games.daihinmin.inference import TributeModel
+    from knowledge.daihinmin.inference import TributeModel
 
     m = Match(MatchConfig(seed=21))
     m.game, m.ranks = 1, [0, 1, 2, 3, 4]
@@ -303,7 +303,7 @@ def test_tribute_model_deals_many_as_it_deals_one() -> None:
     """deal_many (numba, the exchange search's batches) draws from the same distribution as
     deal: the hard facts in every world, and each card's holder frequencies alike."""
     from games.daihinmin.cards import cards_of, strength_key
-    from games.daihinmin.inference import TributeModel
+    from knowledge.daihinmin.inference import TributeModel
 
     m = Match(MatchConfig(seed=22))
     m.game, m.ranks = 1, [0, 1, 2, 3, 4]
@@ -331,11 +331,12 @@ def test_tribute_model_deals_many_as_it_deals_one() -> None:
 def test_playout_deals_kernel_plays_the_game_each_world_starts() -> None:
     """The exchange search's kernel sets up each world as a fresh game (the diamond 3
     leads) and plays it out: with the deterministic heuristic policy its returns equal the
-    reference path's (a GameState of the same hands, played out by state_playout_w)."""
-    from games.daihinmin.inference import TributeModel
-    from games.daihinmin.kernels import POLICY_HEURISTIC
-    from games.daihinmin.learned import no_weights, playout_deals_kernel, state_playout_w
+    reference path's (a GameState of the same hands, played out by state_playout)."""
     from games.daihinmin.state import GameState
+    from knowledge.daihinmin.inference import TributeModel
+    from knowledge.daihinmin.learned import no_weights
+    from knowledge.daihinmin.playout import playout_deals_kernel, state_playout
+    from knowledge.daihinmin.policies import POLICY_HEURISTIC
 
     m = Match(MatchConfig(seed=23))
     m.game, m.ranks = 1, [0, 1, 2, 3, 4]
@@ -350,7 +351,7 @@ def test_playout_deals_kernel_plays_the_game_each_world_starts() -> None:
         got = np.empty(len(worlds))
         playout_deals_kernel(np.asarray(R.new_state([0] * R.NP, seats, 0), np.int64), worlds,
                              seat, POLICY_HEURISTIC, 0, no_weights(), 7, False, got)
-        want = [state_playout_w(GameState([int(h) for h in w], seats), np.random.default_rng(1),
-                                seat, POLICY_HEURISTIC).returns[seat] for w in worlds]
+        want = [state_playout(GameState([int(h) for h in w], seats), np.random.default_rng(1),
+                              seat, POLICY_HEURISTIC).returns[seat] for w in worlds]
         assert np.allclose(got, want)
         assert len(set(got)) == 5  # every place occurs

@@ -1,16 +1,13 @@
-"""Hidden information: the determinisation property, exchange inference, batched playouts."""
+"""Hidden information: the determinisation property, exchange inference, dealing kernels."""
 
 import numpy as np
 import pytest
 
+import games.daihinmin.kernels as K
+import games.daihinmin.rules as R
 from games.contract import InfoSet as InfoSetProtocol
-from games.contract import PlayoutBatch
 from games.daihinmin import GameState, InfoSet, Match, MatchConfig
-from games.daihinmin import kernels as K
-from games.daihinmin import rules as R
 from games.daihinmin.cards import cards_of, popcount, strength_key
-from search.budget import Budget
-from search.flat import FlatConfig, FlatMC
 
 
 def games_with_exchange(seed: int, n: int):  # type: ignore[no-untyped-def]
@@ -64,7 +61,7 @@ def test_kernel_sampling_is_consistent() -> None:
         for s in walk(s0, rng, 5):
             for seat in range(5):
                 info = s.info_set(seat)
-                st0, pool, need, known, ceil = info._arrays()
+                st0, pool, need, known, ceil = info.arrays()
                 rs = np.array([int(rng.integers(1 << 62))], dtype=np.uint64)
                 st = st0.copy()
                 K.sample_hands(st, pool, need, known, ceil, rs, tmp)
@@ -103,35 +100,6 @@ def test_exchange_knowledge_is_used() -> None:
             assert w.hand(daifugo) & tribute == tribute & ~back
         return
     pytest.fail("no game with an exchange")
-
-
-def test_playout_batch_shapes_and_determinism() -> None:
-    s, _ = next(iter(games_with_exchange(14, 1)))
-    info = s.info_set(s.to_move)
-    moves = info.legal_moves()
-    batch = [moves[i % len(moves)] for i in range(16)]
-    pb = info.playout_batch(batch, np.random.default_rng(5), info.seat)
-    assert isinstance(pb, PlayoutBatch)
-    assert pb.returns.shape == (16,) and pb.n_evals.shape == (16,)
-    assert pb.evals.shape[0] == 16 and pb.evals.shape[1] == pb.n_evals.max()
-    assert set(pb.returns.tolist()) <= {0.0, 0.25, 0.5, 0.75, 1.0}
-    # first eval is taken at the seat's next turn: 5 players in (0.5) unless someone is out
-    for i in range(16):
-        row = pb.evals[i, : pb.n_evals[i]]
-        assert np.all(np.diff(row) <= 0) and np.all(row <= 0.5) and np.all(row >= 0.125)
-    pb2 = info.playout_batch(batch, np.random.default_rng(5), info.seat)
-    assert pb2.returns.tolist() == pb.returns.tolist()
-    h = info.with_policy("heuristic").playout_batch(batch, np.random.default_rng(5), info.seat)
-    assert h.returns.shape == (16,)
-
-
-def test_flat_mc_over_info_set() -> None:
-    s, rng = next(iter(games_with_exchange(15, 1)))
-    info = s.info_set(s.to_move)
-    r = FlatMC(FlatConfig(alpha=0.9, batch=16)).search(info, info.seat, Budget(playouts=320),
-                                                       np.random.default_rng(1))
-    assert r.move in info.legal_moves()
-    assert r.playouts == 320
 
 
 def test_counts_and_played_cards() -> None:
@@ -212,7 +180,7 @@ def test_sample_world_property_hypothesis() -> None:
 
 def test_fair_dealing_under_a_tribute_bound() -> None:
     """A card the bounded player cannot hold goes to the others in proportion to their
-    free places (wave 1's sample_hands favoured the first of them; fair=True does not)."""
+    free places (the v1 player's sample_hands favoured the first of them; fair=True does not)."""
     from tests.daihinmin.test_inference import _game_states
 
     info = _game_states(7, 20).info_set(1)
@@ -226,7 +194,7 @@ def test_fair_dealing_under_a_tribute_bound() -> None:
     want = np.array([need[p] / free if p in (0, 2, 4) else 0.0 for p in range(5)])
     rng = np.random.default_rng(1)
     py = np.array([info.deal_hands(rng) for _ in range(4000)])
-    st0, pool, need_a, known, ceil = info._arrays()
+    st0, pool, need_a, known, ceil = info.arrays()
     ker = K.deal_worlds(st0, pool, need_a, known, ceil, 5, 4000)
     for worlds in (py, ker):
         got = np.array([np.mean((worlds[:, p] >> c) & 1) for p in range(5)])

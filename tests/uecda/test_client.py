@@ -169,7 +169,7 @@ def test_client_config_overrides() -> None:
 
 def test_tracker_remembers_the_exchange() -> None:
     """As daifugo we know where our two cards went; as daihinmin we know what was taken."""
-    from games.daihinmin.state import Match, MatchConfig
+    from games.daihinmin.match import Match, MatchConfig
     from protocols.uecda.cards import hand_to_cells
 
     m = Match(MatchConfig(seed=9, reset_every=100))

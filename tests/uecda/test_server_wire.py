@@ -7,8 +7,9 @@ from collections import deque
 
 import pytest
 
+from games.daihinmin.match import Deal
 from games.daihinmin.replay import parse_log
-from games.daihinmin.state import Deal, Exchange
+from games.daihinmin.state import Exchange
 from protocols.uecda import ClientTable, Event, GameStart, ServerConnection
 from protocols.uecda.cards import hand_to_cells, move_to_cells
 from protocols.uecda.table import Cells, unpack_table

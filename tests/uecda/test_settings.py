@@ -13,9 +13,9 @@ import pytest
 from clients.config import ConfigError
 from clients.uecda.agent import UecdaPlayer
 from clients.uecda.config import PRESETS, ClientConfig, load_client_config
-from clients.uecda.decide import Decider, _PolicyRoot
-from games.daihinmin.state import Match, MatchConfig
-from search.alpha import discounted_value
+from clients.uecda.decide import Decider
+from games.daihinmin.match import Match, MatchConfig
+from knowledge.daihinmin.position import Root, Settings
 
 
 def test_defaults_and_overrides() -> None:
@@ -106,27 +106,20 @@ def test_time_budgets() -> None:
     d = Decider(load_client_config(None, ["seconds=0.05", "seed=1"]), np.random.default_rng(1),
                 clock=lambda: next(ticks) * 0.001)  # 1 ms a look at the clock
     st = Match(MatchConfig(seed=3)).deal().state()
-    info = st.info_set(st.to_move).with_policy("heuristic")
-    res = d._search(info, st.to_move, 0)
-    assert res.playouts == 16 * 49 and res.move in info.legal_moves()
+    root = Root(st.info_set(st.to_move), Settings("heuristic"))
+    res = d._search(root, st.to_move, 0)
+    assert res.playouts == 16 * 49 and res.move in root.legal_moves()
 
 
-def test_uct_uses_alpha() -> None:
-    """UCT backs up the playout's returns: the UECda adapter puts our α-discounted value
-    there."""
+def test_alpha_reaches_the_worlds_of_uct_only() -> None:
+    """UCT backs up the playouts' returns as they are, so its worlds discount them by α;
+    the flat core discounts the evaluations itself (its root's worlds keep α = 1)."""
     st = Match(MatchConfig(seed=5)).deal().state()
-    me = st.to_move
-    info = st.info_set(me)
-    for alpha in (1.0, 0.5):
-        root = _PolicyRoot(info, 1, alpha)
-        w = root.sample_world(np.random.default_rng(2))
-        po = w.playout(np.random.default_rng(3), (me + 1) % 5)
-        plain = _PolicyRoot(info, 1, 1.0).sample_world(np.random.default_rng(2)).playout(
-            np.random.default_rng(3), me)
-        want = discounted_value(plain.evals, float(plain.returns[me]), alpha)
-        assert po.returns[me] == pytest.approx(want)
-        assert np.array_equal(np.delete(po.returns, me), np.delete(plain.returns, me))
-    assert len(plain.evals) > 1 and want != plain.returns[me]
+    info = st.info_set(st.to_move)
+    for core, want in (("uct", 0.6), ("flat", 1.0)):
+        d = Decider(load_client_config(None, [f"core={core}", "alpha=0.6", "deal=uniform"]),
+                    np.random.default_rng(0))
+        assert d._root(info, 1).settings.alpha == want
 
 
 @pytest.fixture
@@ -145,14 +138,14 @@ def test_root_parallel_workers(two_worker_player: UecdaPlayer) -> None:
     d = two_worker_player.decider
     assert d.pool is not None and len(d.pool.ready) == 2
     st = Match(MatchConfig(seed=4)).deal().state()
-    info = st.info_set(st.to_move).with_policy("heuristic")
-    res = d._search(info, st.to_move, 1)
+    root = Root(st.info_set(st.to_move), Settings("heuristic"))
+    res = d._search(root, st.to_move, 1)
     assert res.playouts == 200 and res.info["workers"] == 2  # 100 in each worker
-    assert res.move in info.legal_moves()
+    assert res.move in root.legal_moves()
     for p in d.pool.procs:
         p.kill()
         p.join(timeout=5)
-    res = d._search(info, st.to_move, 1)  # the workers died: searched here, logged
+    res = d._search(root, st.to_move, 1)  # the workers died: searched here, logged
     assert d.workers_failed and d.pool is None and res.playouts == 200
 
 
@@ -162,12 +155,12 @@ def test_temperature_sharpens_our_own_playout_moves_only() -> None:
     d = Decider(load_client_config(None, ["temperature=0.5", "deal=uniform"]),
                 np.random.default_rng(0))
     assert d.models is not None
-    info = d._info(st.info_set(me), 1)
-    assert info.weights is not None
+    root = d._root(st.info_set(me), 1)
+    assert root.settings.weights is not None
     base = d.models.weights()
-    assert np.allclose(info.weights[me], 2 * base[me])
+    assert np.allclose(root.settings.weights[me], 2 * base[me])
     others = [p for p in range(5) if p != me]
-    assert np.array_equal(info.weights[others], base[others])
+    assert np.array_equal(root.settings.weights[others], base[others])
 
 
 def test_endgame_plays_a_sure_finish_without_searching() -> None:
@@ -199,11 +192,11 @@ def test_endgame_plays_a_sure_finish_without_searching() -> None:
 
 def test_exchange_playouts_and_sure_finishes_in_the_playouts() -> None:
     """exchange_playouts sets the exchange search's budget (0: a decision's playouts);
-    endgame_playouts reaches the info set the search plays out from."""
+    endgame_playouts reaches the settings of the root the search plays out from."""
     from structlog.testing import capture_logs
 
     from clients.uecda.tracker import GameTracker
-    from games.daihinmin.state import Match, MatchConfig
+    from games.daihinmin.match import Match, MatchConfig
     from protocols.uecda.cards import hand_to_cells
     from protocols.uecda.events import GameStart
 
@@ -246,7 +239,7 @@ def test_exchange_playouts_and_sure_finishes_in_the_playouts() -> None:
     for flag in (False, True):
         d = Decider(load_client_config(None, [f"endgame_playouts={str(flag).lower()}"]),
                     np.random.default_rng(0))
-        assert d._info(st.info_set(st.to_move), 1).own_sure is flag
+        assert d._root(st.info_set(st.to_move), 1).settings.own_sure is flag
     with pytest.raises(ConfigError, match="exchange_playouts=-1"):
         load_client_config(None, ["exchange_playouts=-1"])
 
@@ -260,12 +253,12 @@ def test_opp_temperature_sharpens_the_opponents_playout_moves_not_the_inference(
     worlds = d.sampler.worlds
     d.sampler.worlds = lambda info, W, n, rng, rule_w: seen.append(W.copy()) or worlds(  # type: ignore
         info, W, n, rng, rule_w)
-    info = d._info(st.info_set(me), 1)
-    assert info.weights is not None and info.worlds is not None
+    root = d._root(st.info_set(me), 1)
+    assert root.settings.weights is not None and root.worlds is not None
     base = d.models.weights()
     others = [p for p in range(5) if p != me]
-    assert np.allclose(info.weights[others], 2 * base[others])
-    assert np.array_equal(info.weights[me], base[me])
+    assert np.allclose(root.settings.weights[others], 2 * base[others])
+    assert np.array_equal(root.settings.weights[me], base[me])
     assert np.array_equal(seen[0], base)  # the inference keeps the models as fitted
     with pytest.raises(ConfigError, match="opp_temperature: a setting of policy=learned"):
         load_client_config(None, ["policy=heuristic", "deal=uniform", "opponents=fixed",
@@ -275,7 +268,7 @@ def test_opp_temperature_sharpens_the_opponents_playout_moves_not_the_inference(
 def test_own_policy_sets_our_own_playout_moves_only(tmp_path: Path) -> None:
     import json
 
-    from games.daihinmin.learned import DEFAULT_POLICY
+    from knowledge.daihinmin.learned import DEFAULT_POLICY
 
     data = json.loads(DEFAULT_POLICY.read_text())
     data["theta"] = [2 * t for t in data["theta"]]
@@ -286,12 +279,12 @@ def test_own_policy_sets_our_own_playout_moves_only(tmp_path: Path) -> None:
     d = Decider(load_client_config(None, [f"own_policy={own}", "temperature=0.5"]),
                 np.random.default_rng(0))
     assert d.models is not None
-    info = d._info(st.info_set(me), 1)
-    assert info.weights is not None
+    root = d._root(st.info_set(me), 1)
+    assert root.settings.weights is not None
     base = d.models.weights()
-    assert np.allclose(info.weights[me], 4 * base[me])  # 2 x θ, at temperature 0.5
+    assert np.allclose(root.settings.weights[me], 4 * base[me])  # 2 x θ, at temperature 0.5
     others = [p for p in range(5) if p != me]
-    assert np.array_equal(info.weights[others], base[others])
+    assert np.array_equal(root.settings.weights[others], base[others])
     bad = tmp_path / "bad.json"
     bad.write_text("{}")
     with pytest.raises(ConfigError, match="own_policy: .* other move features"):
@@ -317,11 +310,12 @@ def test_the_rule_weights_reach_the_inference_and_the_playouts(
     worlds = d.sampler.worlds
     d.sampler.worlds = lambda info, W, n, rng, rule_w: seen.append(rule_w) or worlds(  # type: ignore
         info, W, n, rng, rule_w)
-    info = d._info(st.info_set(me), 1)
+    root = d._root(st.info_set(me), 1)
     want = d.models.rule_weights(me)
     assert want[me] == 0.0
     assert (seen[0] is not None and np.array_equal(seen[0], want)) == rule_model
-    assert (info.rule_w is not None and np.array_equal(info.rule_w, want)) == rule_playouts
+    rule_w = root.settings.rule_w
+    assert (rule_w is not None and np.array_equal(rule_w, want)) == rule_playouts
 
 
 @pytest.mark.parametrize(("settings", "on"), [([], False), (["exchange_prior=true"], True),

@@ -6,5 +6,5 @@
   played.
 * :mod:`.imitate` — the softmax policy fitted to the decisions (maximum likelihood).
 * :mod:`.balance` — simulation balancing of that policy (``search.learn``).
-* :mod:`.cli` — the commands; the weights ship in ``games/daihinmin/data/`` with a manifest.
+* :mod:`.cli` — the commands; the weights ship in ``knowledge/daihinmin/data/`` with a manifest.
 """

@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 
 from games.daihinmin.cards import PASS
-from games.daihinmin.learned import features_matrix, view
 from games.daihinmin.replay import GameRecord, parse_log
 from games.daihinmin.state import GameState
+from knowledge.daihinmin.learned import features_matrix, view
 from search.learn import simulation_balancing
 from training.daihinmin.dataset import plays
 

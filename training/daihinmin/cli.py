@@ -8,7 +8,7 @@ import shlex
 import sys
 from pathlib import Path
 
-DEFAULT_WEIGHTS = "games/daihinmin/data/policy.json"
+DEFAULT_WEIGHTS = "knowledge/daihinmin/data/policy.json"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -118,7 +118,7 @@ def run_imitate(args: argparse.Namespace) -> int:
 
 
 def run_balance(args: argparse.Namespace) -> int:
-    from games.daihinmin.learned import DEFAULT_POLICY, load_policy
+    from knowledge.daihinmin.learned import DEFAULT_POLICY, load_policy
     from training.daihinmin.balance import balance
     from training.daihinmin.imitate import write_weights
 

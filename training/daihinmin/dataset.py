@@ -1,7 +1,7 @@
 """Stage 2: decisions from tndhms game logs, as features of every candidate move.
 
 A decision is one play of a player with at least two candidates (the legal melds and, when
-following, the pass): its candidates' feature rows (``games.daihinmin.learned.
+following, the pass): its candidates' feature rows (``knowledge.daihinmin.learned.
 features_matrix``, from the mover's view: its hand, the cards the others hold together, the
 table, revolution, lock and the fewest cards of another player) and the index of the move
 taken. A submission the server rejected counts as the pass it was; a pass on an empty table
@@ -18,9 +18,9 @@ import numpy as np
 import numpy.typing as npt
 
 from games.daihinmin.cards import PASS
-from games.daihinmin.learned import decision_rows
 from games.daihinmin.replay import GameRecord, parse_log
 from games.daihinmin.state import GameState
+from knowledge.daihinmin.learned import decision_rows
 
 
 @dataclass

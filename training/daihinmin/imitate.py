@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from games.daihinmin.features import FEATURES
+from knowledge.daihinmin.features import FEATURES
 from search.learn import fit_softmax, softmax_log_likelihood
 from training.daihinmin.dataset import Decisions
 

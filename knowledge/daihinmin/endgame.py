@@ -21,23 +21,22 @@ from functools import lru_cache
 import numpy as np
 from numba import njit
 
-from games.daihinmin import rules as R
-from games.daihinmin.cards import PASS, move_cards
-from games.daihinmin.features import (
+import games.daihinmin.rules as R
+from games.daihinmin.cards import ALL_CARDS, PASS, move_cards
+from games.daihinmin.kernels import (
+    MAX_MOVES,
+    gen_moves_cached,
+    hot,
+    low_high,
+    suits_of,
+)
+from knowledge.daihinmin.features import (
     CTX_SIZE,
     _cuts,
     _reply,
     _revolts,
     py_reply,
     step_context,
-)
-from games.daihinmin.kernels import (
-    _ALL_CARDS,
-    MAX_MOVES,
-    _low_high,
-    _suits_of,
-    gen_moves_cached,
-    hot,
 )
 
 SURE_DEPTH = 16  # melds in a line (a hand holds at most 11 cards, plus the ones received)
@@ -112,8 +111,8 @@ def sure_buffers(on: bool = True) -> tuple[np.ndarray, np.ndarray, np.ndarray, n
 @hot()
 def _sure_k(m: int, table: int, rev: int, lock: int, others: int, ctx: np.ndarray) -> bool:
     """Kernel of :func:`sure` (``ctx``: :func:`step_context` of ``others``)."""
-    lo, hi = _low_high(m)
-    tsuits = _suits_of(table) if table != 0 else 0
+    lo, hi = low_high(m)
+    tsuits = suits_of(table) if table != 0 else 0
     _, answers = _reply(others, ctx, m, lo, hi, table, tsuits, rev ^ (1 if _revolts(m) else 0),
                         lock, _cuts(m))
     return answers == 0
@@ -126,7 +125,7 @@ def _enter(hand: int, table: int, rev: int, lock: int, row: np.ndarray,
     meld i is the whole hand."""
     n = gen_moves_cached(hand, table, rev, lock, row, tinfo)
     for i in range(n):
-        if (row[i] & _ALL_CARDS) == hand:
+        if (row[i] & ALL_CARDS) == hand:
             return -1 - i
     return n
 
@@ -167,7 +166,7 @@ def sure_first_kernel(hand: int, others: int, table: int, rev: int, lock: int,
             if left <= 0:
                 return -1
             left -= 1
-            h2 = hands[d] & ~(m & _ALL_CARDS)
+            h2 = hands[d] & ~(m & ALL_CARDS)
             r2 = revs[d] ^ (1 if _revolts(m) else 0)
             n = _enter(h2, 0, r2, 0, buf[d + 1], tinfo)
             if n < 0:

@@ -19,8 +19,9 @@ import math
 
 import numpy as np
 
-from games.daihinmin import rules as R
+import games.daihinmin.rules as R
 from games.daihinmin.cards import (
+    ALL_CARDS,
     ALL_REAL,
     JOKER_BIT,
     KIND_SEQ,
@@ -34,16 +35,13 @@ from games.daihinmin.cards import (
     move_suits,
 )
 from games.daihinmin.kernels import (
-    _ALL_CARDS,
-    _JOKER_BIT,
-    _LOW13,
-    _POP13,
-    _ROW,
-    _SINGLE_JOKER,
-    _low_high,
-    _suits_of,
+    LOW13,
+    POP13,
+    ROW,
     hot,
+    low_high,
     popcount,
+    suits_of,
 )
 
 FEATURES = (
@@ -172,7 +170,7 @@ def py_reply(others: int, m: int, table: int, rev: int, lock: int) -> tuple[bool
     """Meld ``m`` played on ``table``: whether it starts a lock (the table's suits, neither a
     single joker), and how the other players, ``others`` taken together, could answer it
     (:func:`py_answers` under the revolution and lock it leaves; 0 if it cuts). The policy's
-    "lock" and "answers" features; no answer makes ``m`` sure (games.daihinmin.endgame)."""
+    "lock" and "answers" features; no answer makes ``m`` sure (knowledge.daihinmin.endgame)."""
     locks = (table != PASS and table != SINGLE_JOKER and m != SINGLE_JOKER and not lock
              and move_suits(m) == move_suits(table))
     if R.cuts(m):
@@ -231,7 +229,7 @@ def py_answers(others: int, m: int, rev: int, lock: int) -> int:
 @hot()
 def _strength12(m: int, lo: int, hi: int, rev: int) -> int:
     """12 x :func:`py_strength` (an integer 0..12) of a meld whose columns are lo..hi."""
-    if m == _SINGLE_JOKER:
+    if m == SINGLE_JOKER:
         return 12
     col = lo
     if (m >> 60) & 3 == 3 and not rev:
@@ -249,20 +247,20 @@ def _eff_k(r: int, rev: int) -> int:
 def _members(h: int) -> int:
     out = 0
     for s in range(4):
-        row = (h >> (13 * s)) & _ROW
+        row = (h >> (13 * s)) & ROW
         starts = row & (row >> 1) & (row >> 2)
         mem = starts | (starts << 1) | (starts << 2)
-        out |= (mem & _ROW) << (13 * s)
+        out |= (mem & ROW) << (13 * s)
     return out
 
 
 @hot()
 def _rank_rows(h: int) -> tuple[int, int, int]:
     """(ranks held, ranks held twice or more, ranks held exactly once) as 13-bit masks."""
-    r0 = h & _ROW
-    r1 = (h >> 13) & _ROW
-    r2 = (h >> 26) & _ROW
-    r3 = (h >> 39) & _ROW
+    r0 = h & ROW
+    r1 = (h >> 13) & ROW
+    r2 = (h >> 26) & ROW
+    r3 = (h >> 39) & ROW
     anyr = r0 | r1 | r2 | r3
     two = (r0 & r1) | (r0 & r2) | (r0 & r3) | (r1 & r2) | (r1 & r3) | (r2 & r3)
     return anyr, two, anyr & ~two
@@ -271,8 +269,8 @@ def _rank_rows(h: int) -> tuple[int, int, int]:
 @hot()
 def _count_rank_cards(h: int, ranks: int) -> int:
     """Real cards of ``h`` whose rank is in the 13-bit mask ``ranks``."""
-    n: int = (_POP13[(h & _ROW) & ranks] + _POP13[((h >> 13) & _ROW) & ranks]
-              + _POP13[((h >> 26) & _ROW) & ranks] + _POP13[((h >> 39) & _ROW) & ranks])
+    n: int = (POP13[(h & ROW) & ranks] + POP13[((h >> 13) & ROW) & ranks]
+              + POP13[((h >> 26) & ROW) & ranks] + POP13[((h >> 39) & ROW) & ranks])
     return n
 
 
@@ -285,7 +283,7 @@ def _rank_count(h: int, r: int) -> int:
 @hot()
 def _revolts(m: int) -> bool:
     kind = (m >> 60) & 3
-    cnt = popcount(m & _ALL_CARDS)
+    cnt = popcount(m & ALL_CARDS)
     return (kind == 2 and cnt >= 4) or (kind == 3 and cnt >= 5)
 
 
@@ -293,7 +291,7 @@ def _revolts(m: int) -> bool:
 def _cuts(m: int) -> bool:
     kind = (m >> 60) & 3
     eights = (1 << 5) | (1 << 18) | (1 << 31) | (1 << 44)
-    return (m & eights) != 0 or (kind != 1 and (m & _JOKER_BIT) != 0
+    return (m & eights) != 0 or (kind != 1 and (m & JOKER_BIT) != 0
                                  and ((m >> 53) & 15) == 6)
 
 
@@ -301,7 +299,7 @@ def _cuts(m: int) -> bool:
 def _ge(o0: int, o1: int, o2: int, o3: int, k: int) -> int:
     """Ranks (13-bit mask) at which the four suit rows hold at least ``k`` cards."""
     if k <= 0:
-        return _ROW
+        return ROW
     if k == 1:
         return o0 | o1 | o2 | o3
     if k == 2:
@@ -323,12 +321,12 @@ def step_context(hand: int, others: int, table: int, rev: int, ctx: np.ndarray) 
     table's strength (ctx[6]) and its suits (ctx[7])."""
     ctx[0] = _members(hand)
     for s in range(4):
-        ctx[1 + s] = (others >> (13 * s)) & _ROW
-    ctx[5] = 1 if others & _JOKER_BIT else 0
+        ctx[1 + s] = (others >> (13 * s)) & ROW
+    ctx[5] = 1 if others & JOKER_BIT else 0
     if table != 0:
-        tlo, thi = _low_high(table)
+        tlo, thi = low_high(table)
         ctx[6] = _strength12(table, tlo, thi, rev)
-        ctx[7] = _suits_of(table)
+        ctx[7] = suits_of(table)
     else:
         ctx[6] = 0
         ctx[7] = 0
@@ -338,13 +336,13 @@ def step_context(hand: int, others: int, table: int, rev: int, ctx: np.ndarray) 
 def _answers(others: int, ctx: np.ndarray, m: int, lo: int, hi: int, rev: int,
              lock: int) -> int:
     """Kernel of :func:`py_answers` (``lo``, ``hi``: the columns of ``m``)."""
-    if m == _SINGLE_JOKER:
+    if m == SINGLE_JOKER:
         return int(others & 1)
     kind = (m >> 60) & 3
     joker = ctx[5]
     if kind == 3:
-        k = popcount(m & _ALL_CARDS)
-        suits = _suits_of(m)
+        k = popcount(m & ALL_CARDS)
+        suits = suits_of(m)
         need = k - 1 if joker else k
         win = (1 << k) - 1
         n = 0
@@ -358,24 +356,24 @@ def _answers(others: int, ctx: np.ndarray, m: int, lo: int, hi: int, rev: int,
                         n += 1
         return n
     r = lo - 1
-    stronger = (1 << r) - 1 if rev else _ROW & ~((1 << (r + 1)) - 1)
+    stronger = (1 << r) - 1 if rev else ROW & ~((1 << (r + 1)) - 1)
     o0 = ctx[1]
     o1 = ctx[2]
     o2 = ctx[3]
     o3 = ctx[4]
     if lock:
-        suits = _suits_of(m)
+        suits = suits_of(m)
         o0 = o0 if suits & 1 else 0
         o1 = o1 if suits & 2 else 0
         o2 = o2 if suits & 4 else 0
         o3 = o3 if suits & 8 else 0
     if kind == 1:
-        return _POP13[_ge(o0, o1, o2, o3, 1) & stronger] + joker  # type: ignore[no-any-return]
-    k = popcount(m & _ALL_CARDS)
+        return POP13[_ge(o0, o1, o2, o3, 1) & stronger] + joker  # type: ignore[no-any-return]
+    k = popcount(m & ALL_CARDS)
     mask = _ge(o0, o1, o2, o3, k)
     if joker:
         mask |= _ge(o0, o1, o2, o3, k - 1) & _ge(o0, o1, o2, o3, 1)
-    return _POP13[mask & stronger]  # type: ignore[no-any-return]
+    return POP13[mask & stronger]  # type: ignore[no-any-return]
 
 
 @hot(inline=True)
@@ -383,11 +381,11 @@ def _reply(others: int, ctx: np.ndarray, m: int, lo: int, hi: int, table: int, t
            rev2: int, lock: int, cut: bool) -> tuple[bool, int]:
     """Kernel of :func:`py_reply` (``lo``, ``hi``: the columns of ``m``; ``tsuits``: the
     table's suits; ``rev2``: the revolution after ``m``; ``cut``: ``m`` cuts)."""
-    locks = (table != 0 and table != _SINGLE_JOKER and m != _SINGLE_JOKER and lock == 0
-             and _suits_of(m) == tsuits)
+    locks = (table != 0 and table != SINGLE_JOKER and m != SINGLE_JOKER and lock == 0
+             and suits_of(m) == tsuits)
     if cut:
         return locks, 0
-    lock2 = 1 if (lock != 0 or locks) and m != _SINGLE_JOKER else 0
+    lock2 = 1 if (lock != 0 or locks) and m != SINGLE_JOKER else 0
     return locks, _answers(others, ctx, m, lo, hi, rev2, lock2)
 
 
@@ -406,14 +404,14 @@ def features_into(hand: int, others: int, table: int, rev: int, lock: int, opp_m
         out[34] = 1.0 if ctx[6] >= 9 else 0.0
         out[35] = popcount(hand) / 11.0
         return
-    cards = m & _ALL_CARDS
+    cards = m & ALL_CARDS
     kind = (m >> 60) & 3
     n = popcount(cards)
     after = hand & ~cards
     revolts = _revolts(m)
     rev2 = rev ^ (1 if revolts else 0)
     cut = _cuts(m)
-    lo, hi = _low_high(m)
+    lo, hi = low_high(m)
     s = _strength12(m, lo, hi, rev) / 12.0
     if lead:
         out[1 + kind] = 1.0
@@ -422,9 +420,9 @@ def features_into(hand: int, others: int, table: int, rev: int, lock: int, opp_m
     else:
         out[7] = s
         out[8] = s - ctx[6] / 12.0
-    if m & _JOKER_BIT and m != _SINGLE_JOKER:
+    if m & JOKER_BIT and m != SINGLE_JOKER:
         out[9] = 1.0
-    if m == _SINGLE_JOKER:
+    if m == SINGLE_JOKER:
         out[10] = 1.0
     top = 12 if rev == 0 else 0  # rank index of the strongest rank now
     out[11] = float(_count_rank_cards(cards, 1 << top))
@@ -455,11 +453,11 @@ def features_into(hand: int, others: int, table: int, rev: int, lock: int, opp_m
     out[19] = np.log1p(answers) / 3.0
     out[20] = popcount(after) / 11.0
     anyr, two, once = _rank_rows(after)
-    nranks = _POP13[anyr]
+    nranks = POP13[anyr]
     out[21] = nranks / 13.0
-    weak = _ROW & ~0x7F if rev2 else 0x3F  # rank indices with strength <= 5 after the move
+    weak = ROW & ~0x7F if rev2 else 0x3F  # rank indices with strength <= 5 after the move
     out[22] = _count_rank_cards(after & ~_members(after), once & weak) / 5.0
-    if after & _JOKER_BIT:
+    if after & JOKER_BIT:
         out[23] = 1.0
     top2 = 12 if rev2 == 0 else 0
     out[24] = _count_rank_cards(after, 1 << top2) / 2.0
@@ -468,7 +466,7 @@ def features_into(hand: int, others: int, table: int, rev: int, lock: int, opp_m
     ur = used_ranks
     breaks = False
     while ur:
-        r = _LOW13[ur]
+        r = LOW13[ur]
         ur &= ur - 1
         if _rank_count(hand, r) > _rank_count(cards, r):
             breaks = True
@@ -479,7 +477,7 @@ def features_into(hand: int, others: int, table: int, rev: int, lock: int, opp_m
         out[27] = 1.0
     if lead:
         out[28] = out[18]
-        if after != 0 and nranks + (1 if after & _JOKER_BIT else 0) <= 1:
+        if after != 0 and nranks + (1 if after & JOKER_BIT else 0) <= 1:
             out[29] = 1.0
         if kind == 1 and opp_min == 1:
             out[31] = 1.0

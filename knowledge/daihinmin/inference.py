@@ -1,7 +1,7 @@
 """Inference of the hidden hands from every observed action (algorithms.md §11).
 
 A model of how each opponent acts, P(a | hand, public state) — the learned softmax policy of
-:mod:`games.daihinmin.learned`, smoothed as (1 − ε) π + ε / |candidates| so that no observed
+:mod:`knowledge.daihinmin.learned`, smoothed as (1 − ε) π + ε / |candidates| so that no observed
 action is impossible — turns each play and each pass (with the table it passed on) into
 evidence about the hands. A world w (the hands of the opponents now) has the likelihood
 
@@ -51,22 +51,22 @@ import numpy as np
 import numpy.typing as npt
 from numba import njit
 
-from games.daihinmin import rules as R
+import games.daihinmin.rules as R
 from games.daihinmin.cards import ALL_CARDS, PASS, cards_of, move_cards
 from games.daihinmin.cards import popcount as py_popcount
 from games.daihinmin.kernels import (
-    _ALL_CARDS,
-    _NP,
-    _heuristic_pick,
     gen_moves_cached,
     lowbit_index,
     popcount,
     rng_below,
+    rng_uniform,
     strength_key,
 )
-from games.daihinmin.learned import policy_logits, py_policy_probs, rng_uniform, scratch
-from games.daihinmin.policies import heuristic_move
-from games.daihinmin.state import TRIBUTES
+from games.daihinmin.match import TRIBUTES
+from games.daihinmin.rules import NP
+from games.daihinmin.state import InfoSet
+from knowledge.daihinmin.learned import policy_logits, py_policy_probs, scratch
+from knowledge.daihinmin.policies import heuristic_move, heuristic_pick
 
 I64 = npt.NDArray[np.int64]
 
@@ -193,7 +193,7 @@ def log_likelihood(ev_player: I64, ev_move: I64, ev_table: I64, ev_rev: I64, ev_
                 zm = e
         prob = zm / s if zm > -1e299 else 0.0
         if rule_w > 0.0:
-            rule = 0 if n == 0 else cand[_heuristic_pick(cand, n, ev_rev[i], table == 0)]
+            rule = 0 if n == 0 else cand[heuristic_pick(cand, n, ev_rev[i], table == 0)]
             prob = (1.0 - rule_w) * prob + (rule_w if rule == ev_move[i] else 0.0)
         total += np.log((1.0 - eps) * prob + eps / k)
     return total
@@ -294,10 +294,10 @@ def mcmc_worlds(hands: I64, fixed: I64, ceil: I64, seat: int, ev_player: I64, ev
     lo, hi, k), whose prior X weighs the worlds, with ``played_by[p]`` the cards p has
     played. Returns the number of accepted swaps."""
     rs, cand, z, ctx, feat, tinfo = scratch(seed)
-    ll = np.zeros(_NP, np.float64)
-    players = np.empty(_NP, np.int64)
+    ll = np.zeros(NP, np.float64)
+    players = np.empty(NP, np.int64)
     n_pl = 0
-    for p in range(_NP):
+    for p in range(NP):
         if p != seat and (hands[p] & ~fixed[p]) != 0:
             players[n_pl] = p
             n_pl += 1
@@ -351,7 +351,7 @@ def mcmc_worlds(hands: I64, fixed: I64, ceil: I64, seat: int, ev_player: I64, ev
                     hands[p] = hp0
                     hands[q] = hq0
         if step >= burn and (step - burn) % thin == thin - 1 and rec < n_worlds:
-            for p in range(_NP):
+            for p in range(NP):
                 out[rec, p] = hands[p]
             rec += 1
     return accepted
@@ -390,11 +390,8 @@ class HandSampler:
         self._key = None
         self._hands = None
 
-    def worlds(self, info: object, W: np.ndarray, n: int, rng: np.random.Generator,
+    def worlds(self, info: InfoSet, W: np.ndarray, n: int, rng: np.random.Generator,
                rule_w: npt.ArrayLike | None = None) -> I64:
-        from games.daihinmin.infoset import InfoSet
-
-        assert isinstance(info, InfoSet)
         key = (info.seat, info.order)
         fresh = self._hands is None or key != self._key or len(info.history) < \
             self._history_len
@@ -423,13 +420,11 @@ class HandSampler:
         self._hands = [int(x) for x in h]
         return out
 
-    def _repair(self, info: object, rng: np.random.Generator) -> list[int]:
+    def _repair(self, info: InfoSet, rng: np.random.Generator) -> list[int]:
         """The previous world with what was played since removed, and the cards a player
         played that the world gave someone else swapped in (the swap partner gets one of
         the player's free cards), so that every hand matches the counts again."""
-        from games.daihinmin.infoset import InfoSet
-
-        assert isinstance(info, InfoSet) and self._hands is not None
+        assert self._hands is not None
         hands = [h & ~info.played for h in self._hands]
         hands[info.seat] = info.hand
         known = info.known()
@@ -554,7 +549,7 @@ def _tribute_deals(hand0: int, me: int, dst: int, gifts: np.ndarray, counts: np.
     ``kept`` of its weaker unseen cards for the receiver, the rest shuffled out by counts."""
     rs = np.empty(1, np.uint64)
     rs[0] = np.uint64(seed)
-    out = np.zeros((gifts.shape[0], _NP), np.int64)
+    out = np.zeros((gifts.shape[0], NP), np.int64)
     pool = np.empty(53, np.int64)
     for i in range(gifts.shape[0]):
         u = rng_uniform(rs)
@@ -573,7 +568,7 @@ def _tribute_deals(hand0: int, me: int, dst: int, gifts: np.ndarray, counts: np.
             recv |= 1 << c
         out[i, me] = hand0 & ~gifts[i]
         out[i, dst] = recv
-        rest = _ALL_CARDS & ~hand0 & ~recv
+        rest = ALL_CARDS & ~hand0 & ~recv
         n = 0
         while rest:
             c = lowbit_index(rest)
@@ -581,7 +576,7 @@ def _tribute_deals(hand0: int, me: int, dst: int, gifts: np.ndarray, counts: np.
             pool[n] = c
             n += 1
         k = 0
-        for q in range(_NP):
+        for q in range(NP):
             if q == me or q == dst:
                 continue
             h = 0

@@ -6,10 +6,11 @@ import numpy as np
 import pytest
 
 from clients.uecda.baseline import baseline_move
-from clients.uecda.opponents import OpponentModels, revealed_hands, rule_weight
 from games.daihinmin import rules as R
-from games.daihinmin.learned import load_policy
-from games.daihinmin.state import GameState, Match, MatchConfig
+from games.daihinmin.match import Match, MatchConfig
+from games.daihinmin.state import GameState
+from knowledge.daihinmin.learned import load_policy
+from knowledge.daihinmin.opponents import OpponentModels, revealed_hands, rule_weight
 from search.learn import softmax_log_likelihood
 
 

@@ -22,16 +22,13 @@ from collections import defaultdict
 
 import numpy as np
 import numpy.typing as npt
-import structlog
 
-from games.daihinmin import rules as R
+import games.daihinmin.rules as R
 from games.daihinmin.cards import ALL_CARDS, PASS, move_cards
-from games.daihinmin.learned import decision_rows
-from games.daihinmin.policies import heuristic_move
 from games.daihinmin.state import GameState
+from knowledge.daihinmin.learned import decision_rows
+from knowledge.daihinmin.policies import heuristic_move
 from search.learn import fit_softmax, softmax_chosen_log_probs
-
-log = structlog.get_logger()
 
 Rows = list[tuple[npt.NDArray[np.float64], int]]
 
@@ -79,7 +76,7 @@ class OpponentModels:
                 if got is not None:
                     self.rows[p].append(got)
                     self.rule_hits[p].append(
-                        heuristic_move(st.hand(p), st.table, st.st[R.REV], st.st[R.LOCK]) == m)
+                        heuristic_move(st.hand(p), st.table, int(st.revolution), int(st.lock)) == m)
                     added += 1
             st.play(m)
         self.games += 1
