@@ -227,6 +227,8 @@ examples:
       --player uct=corvid:core=uct --player biggest --plot ratings.png
   corvid arena blokus --sweep margin=0.1,0.25,0.4 --games 40 --player corvid \\
       --player corvid:core=uct --backend ray
+  corvid arena blokus --games 40 --player corvid --player \\
+      pentobi=gtp:"pentobi-gtp --game duo --nobook --noresign --level 6"
 """
 
 
