@@ -68,6 +68,7 @@ from typing import Any
 import _common  # noqa: F401  (the repository on sys.path; stale numba caches dropped)
 
 from clients.logs import setup_logging
+from servers.arena.backends import PlayerError
 from servers.arena.stats import batch_mean_ci95
 from servers.arena.uecda import run_arena
 
@@ -282,9 +283,15 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             rot = rotation(i, args.rotate)
             seated = specs[rot:] + specs[:rot]  # player number k: specs[(k + rot) % NP]
-            res = run_arena(seated, n, args.seed + i, timeout=120.0,
-                            log=args.log if len(sizes) == 1 else None,
-                            on_game=(lambda g, r: bar.update(1)) if bar else None)
+            try:
+                res = run_arena(seated, n, args.seed + i, timeout=120.0,
+                                log=args.log if len(sizes) == 1 else None,
+                                on_game=(lambda g, r: bar.update(1)) if bar else None)
+            except PlayerError as e:
+                kept = " (the finished ones are in --out: run again to go on)" if out else ""
+                print(f"daihinmin_strength: chunk {i} could not be played: {e}{kept}",
+                      file=sys.stderr)
+                return 1
             got = [[int(g[(j - rot) % NP]) for j in range(NP)] for g in res.record.points]
             if res.record.drops:  # a stand-in played for a client: not that client's games
                 print(f"chunk {i} discarded (run again to replay it): stand-ins: "

@@ -187,3 +187,23 @@ def test_peers_take_a_baseline_seat_and_are_checked(
         bench.main(["--games", "2", "--peer", "paoon"])
     with pytest.raises(SystemExit, match="no seat"):
         bench.main(["--games", "2", *["--player", "corvid"] * 5, "--peer", f"paoon={PAOON}"])
+
+
+def test_a_player_that_cannot_start_ends_the_run_with_a_message(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _bench()
+    from servers.arena.backends import PlayerError
+
+    def fake_arena(specs: list[str], games: int, seed: int, **_: Any) -> Any:
+        if seed == 2:
+            raise PlayerError("player 'paoon' did not connect in 120 s")
+        return SimpleNamespace(record=SimpleNamespace(points=[[3] * 5] * games, drops=[]))
+
+    monkeypatch.setattr(bench, "run_arena", fake_arena)
+    out = tmp_path / "out.jsonl"
+    assert bench.main(["--games", "4", "--chunk", "2", "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "chunk 1 could not be played: player 'paoon' did not connect" in err
+    assert "run again to go on" in err
+    assert len(out.read_text().splitlines()) == 1  # the first chunk is kept
