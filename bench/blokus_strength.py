@@ -7,7 +7,8 @@ blokus`` with another core (``uct``, ``alphabeta``, ``abucb``, ``flat``, ``greed
 release's player (``v1``: ``--set preset=v1``, the first release; ``v2``: the defaults) or a
 GTP Blokus engine driven by the host (``gtp:COMMAND``, e.g. Pentobi's ``pentobi-gtp``; its
 level and time are its own command line, and it answers within the host's time per move
-like any player); seats alternate every game and the player moving first every two games.
+like any player, or within ``--opponent-time``); seats alternate every game and the player
+moving first every two games.
 
     python bench/blokus_strength.py --games 10 --opponent biggest  # the default player
     python bench/blokus_strength.py --games 4 --opponent uct --core alphabeta --json
@@ -21,8 +22,9 @@ result, both scores, plies, how it ended), the arena's table and, with ``--json`
 figures of the player under test as the last line: ``{"games", "wins", "draws", "losses",
 "win_rate", "ci95", "timeouts", "violations", "opponent_violations", "answer_max",
 "answer_p99", "answer_mean", "opponent_answer_max", "opponent_answer_mean", "core",
-"opponent", "time", "dialect", "seconds"}`` (answer times in seconds as the host measured
-them, from the end of its prompt to the answer; a built-in opponent's are 0).
+"opponent", "time", "opponent_time", "dialect", "seconds"}`` (answer times in seconds as
+the host measured them, from the end of its prompt to the answer; a built-in opponent's are
+0).
 Every game is recorded in the run directory (``--out``, default
 ``runs/blokus-strength-TIME``: Pentobi SGFs and games.jsonl), so an interrupted run
 continues with ``--resume DIR``; ``--parallel J`` plays J games at once (or ``--backend
@@ -68,6 +70,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="core of the player under test (default: the client's, "
                     f"{PlayerConfig().core})")
     ap.add_argument("--time", type=float, default=1.0, help="host seconds per move")
+    ap.add_argument("--opponent-time", type=float, default=None, metavar="S",
+                    help="seconds per move of a gtp: opponent (default: --time), for an "
+                    "engine level that needs more")
     ap.add_argument("--dialect", default="2014", choices=["2014", "2013"])
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="extra setting for the player under test (e.g. preset=v1)")
@@ -106,14 +111,17 @@ def main(argv: list[str] | None = None) -> int:
             sgf_dir.mkdir(parents=True, exist_ok=True)
             (sgf_dir / f"game-{r.index + 1:03d}.blksgf").write_text(r.text, encoding="utf-8")
 
-    res = play_on_arena(args, "blokus", [player, opponent],
-                        {"timeout": args.time, "dialect": args.dialect}, on_game, NAME)
+    options: dict[str, Any] = {"timeout": args.time, "dialect": args.dialect}
+    if args.opponent_time is not None:
+        options["engine_timeout"] = args.opponent_time
+    res = play_on_arena(args, "blokus", [player, opponent], options, on_game, NAME)
     if res is None:
         return 2
     fig = figures(res.records)
     opts = res.config.options
     label, opponent_name = describe(res.config.players)  # a resumed run's own players
     fig.update(core=label, opponent=opponent_name, time=opts["timeout"],
+               opponent_time=opts.get("engine_timeout") or opts["timeout"],
                dialect=opts["dialect"], seconds=round(res.seconds, 1))
     print(format_table(res.standings()))
     print(f"games {fig['games']}  wins {fig['wins']}  draws {fig['draws']}  losses "

@@ -46,6 +46,7 @@ from servers.gtp.process import EngineError
 
 class Options(msgspec.Struct, frozen=True, kw_only=True):
     timeout: float = 1.0  # the host's seconds per move
+    engine_timeout: float | None = None  # seconds per move of gtp: players (None: timeout)
     dialect: Literal["2014", "2013"] = "2014"
     connect_timeout: float = 60.0  # for a client to connect and send its team code
     log_level: str = "warning"  # of the corvid clients
@@ -162,7 +163,7 @@ def _engine(slot: int, task: Task, opts: Options, err: IO[bytes], log: Path) -> 
     cwd = task.cwd if Path(task.cwd).is_dir() else None
     try:
         return GtpPlayer(shlex.join(pl.argv([], name=pl.label)), pl.label,
-                         opts.connect_timeout, err, cwd)
+                         opts.connect_timeout, err, cwd, opts.engine_timeout)
     except EngineError as e:
         err.flush()
         tail = log.read_text(errors="replace").strip()[-400:].replace("\n", " | ")
@@ -241,6 +242,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--timeout", type=float, default=None, metavar="S",
                    help=f"the host's seconds per move (default {d.timeout:g}; corvid "
                    "players get it as their time setting)")
+    p.add_argument("--engine-timeout", type=float, default=None, metavar="S",
+                   help="seconds per move of gtp: players (default: --timeout), for an "
+                   "engine level that needs more")
     p.add_argument("--dialect", choices=["2014", "2013"], default=None,
                    help=f"host protocol (default {d.dialect})")
     p.add_argument("--connect-timeout", type=float, default=None, metavar="S",
@@ -253,6 +257,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
-    given = {"timeout": args.timeout, "dialect": args.dialect,
+    given = {"timeout": args.timeout, "engine_timeout": args.engine_timeout,
+             "dialect": args.dialect,
              "connect_timeout": args.connect_timeout, "log_level": args.client_log_level}
     return {k: v for k, v in given.items() if v is not None}

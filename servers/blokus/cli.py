@@ -54,6 +54,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="the contest year's protocol (default 2014)")
     p.add_argument("--timeout", type=float, default=1.0, metavar="SECONDS",
                    help="seconds per move (default 1, as on the contest host)")
+    p.add_argument("--opponent-timeout", type=float, default=None, metavar="SECONDS",
+                   help="seconds per move of a gtp: opponent (default: --timeout), for an "
+                   "engine level that needs more")
     p.add_argument("--connect-timeout", type=float, default=60.0,
                    help="seconds to wait for a connection and its team code (default 60)")
     p.add_argument("--seed", type=int, default=0, help="seed of the built-in opponent (default 0)")
@@ -64,14 +67,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 def run(args: argparse.Namespace) -> int:
     for name, ok in (("--games", args.games >= 1), ("--timeout", args.timeout > 0),
-                     ("--connect-timeout", args.connect_timeout > 0)):
+                     ("--connect-timeout", args.connect_timeout > 0),
+                     ("--opponent-timeout", args.opponent_timeout is None or
+                      args.opponent_timeout > 0)):
         if not ok:
             print(f"corvid serve blokus: {name} must be positive", file=sys.stderr)
             return 2
     cfg = HostConfig(host=args.host, port=args.port, port2=args.port2, opponent=args.opponent,
                      games=args.games, first=args.first, seat=args.seat, dialect=args.dialect,
                      timeout=args.timeout, connect_timeout=args.connect_timeout,
-                     seed=args.seed)
+                     opponent_timeout=args.opponent_timeout, seed=args.seed)
     try:
         host = Host(cfg)
     except EngineError as e:

@@ -48,6 +48,7 @@ class HostConfig(msgspec.Struct, frozen=True):
     seat: Literal["1", "2", "alternate"] = "alternate"  # the player number of the client on port
     dialect: Literal["2014", "2013"] = "2014"
     timeout: float = 1.0  # seconds per move
+    opponent_timeout: float | None = None  # a GTP opponent's seconds per move (None: timeout)
     connect_timeout: float = 60.0  # waiting for a connection and its team code
     seed: int = 0
     size: int = 14
@@ -161,7 +162,8 @@ class Host:
         self.engine: GtpPlayer | None = None
         if gtp and cfg.port2 is None:
             self.engine = GtpPlayer(cfg.opponent.removeprefix(GTP_PREFIX).strip(),
-                                    startup_timeout=cfg.connect_timeout)
+                                    startup_timeout=cfg.connect_timeout,
+                                    time_limit=cfg.opponent_timeout)
         self.listeners = [self._listen(cfg.port)]
         if cfg.port2 is not None:
             self.listeners.append(self._listen(cfg.port2))

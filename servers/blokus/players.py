@@ -157,12 +157,15 @@ class GtpPlayer:
     told the opponent's moves it has not seen (passes are not told: Pentobi has none), and
     it validates each of them: an error answer to ``play`` is a violation naming the move.
     Its answer time runs from the host's turn to the engine's answer to ``genmove``, and
-    counts against the host's time per move like any player's."""
+    counts against the host's time per move like any player's, or against ``time_limit``
+    seconds when one is given (an engine level that needs more than the host's limit)."""
 
     def __init__(self, command: str, name: str = "", startup_timeout: float = 60.0,
-                 stderr: IO[bytes] | int | None = None, cwd: str | None = None) -> None:
+                 stderr: IO[bytes] | int | None = None, cwd: str | None = None,
+                 time_limit: float | None = None) -> None:
         self.engine = EngineProcess(command, name or command, stderr, cwd)
         self.startup_timeout = startup_timeout
+        self.time_limit = time_limit
         self._setup()
         self.name = name or self._identity()
         self.engine.label = self.name
@@ -233,6 +236,7 @@ class GtpPlayer:
         self._visible = len(state.history)
 
     def answer(self, state: BlokusState, limit: float) -> str:
+        limit = self.time_limit or limit
         t0 = time.perf_counter()
         colour = state.to_move_colour
         geo = state.geo

@@ -107,6 +107,17 @@ def test_a_late_answer_loses_on_time_and_the_engine_is_restarted() -> None:
         e.close()
 
 
+def test_an_engine_may_have_a_time_limit_of_its_own() -> None:
+    e = GtpPlayer(f"{FAKE} --sleep 0.3", time_limit=5.0)
+    try:
+        e.handshake(10.0)
+        rec = play_game((_builtin(), e), 0, Dialect.Y2014, 0.1)  # the host's limit: 0.1 s
+        assert rec.reason == "end", rec.detail
+        assert min(t for (c, _), t in zip(rec.moves, rec.times, strict=True) if c == 1) > 0.3
+    finally:
+        e.close()
+
+
 def test_resignation_is_a_loss_but_no_violation() -> None:
     e, rec = _fault("--resign")
     try:
@@ -219,7 +230,8 @@ def test_arena_plays_a_gtp_player_and_only_blokus_takes_one() -> None:
         get_game("gtp").parse(f"gtp:{FAKE}")
     p = subprocess.run(
         [sys.executable, "-m", "clients.cli", "--log-level", "error", "arena", "blokus",
-         "--games", "4", "--player", f"pento=gtp:{FAKE}", "--player", "biggest", "--json"],
+         "--games", "4", "--player", f"pento=gtp:{FAKE}", "--player", "biggest", "--json",
+         "--engine-timeout", "30"],
         cwd=REPO, capture_output=True, text=True, timeout=300, check=False)
     assert p.returncode == 0, p.stderr
     report = json.loads(p.stdout.strip().splitlines()[-1])
