@@ -15,6 +15,7 @@ import structlog
 
 from games.blokus_duo import PASS, BlokusState
 from protocols.gtp import RemoteProtocolError as GtpProtocolError
+from protocols.gtp import Response
 from protocols.icfpt import (
     NEED_DATA,
     ConnectionClosed,
@@ -173,10 +174,11 @@ class GtpPlayer:
         self._told = 0  # moves of the game's history the engine has (told or its own)
         self._visible = 0  # moves of the history at the last prompt
 
-    def _ask(self, limit: float, name: str, *args: object) -> str:
-        """One command's answer; a failure of the engine is raised as a Violation."""
+    def _ask(self, limit: float, name: str, *args: object) -> Response:
+        """One command's answer within ``limit`` seconds; a late answer, a crash or output
+        that is not GTP is raised as a Violation (and the engine stopped)."""
         try:
-            r = self.engine.command(name, *args, timeout=limit)
+            return self.engine.command(name, *args, timeout=limit)
         except EngineTimeout as e:
             self._drop()
             raise Violation("timeout", str(e)) from None
@@ -186,11 +188,6 @@ class GtpPlayer:
         except GtpProtocolError as e:
             self._drop()
             raise Violation("malformed", f"{self.engine.label}: {e}") from None
-        if not r.ok:
-            words = " ".join(str(c) for c in (name, *args))
-            raise Violation("refused", f"{self.engine.label} answered {words!r} with "
-                            f"'? {r.text}'")
-        return r.text.strip()
 
     def _setup(self) -> None:
         """Start the process if it is not running and tell it the game; EngineError if it
@@ -227,7 +224,9 @@ class GtpPlayer:
                 self._setup()
             except EngineError as e:
                 raise Violation("disconnect", str(e)) from None
-        self._ask(limit, "clear_board")
+        r = self._ask(limit, "clear_board")
+        if not r.ok:
+            raise Violation("refused", f"{self.name} answered clear_board with '? {r.text}'")
         self._told = self._visible = 0
 
     def prompt(self, event: Any, state: BlokusState) -> None:
@@ -246,17 +245,19 @@ class GtpPlayer:
 
         for c, move in state.history[self._told:self._visible]:
             if c != colour and move != PASS:  # its own moves it played with genmove
-                try:
-                    self._ask(left(), "play", GTP_COLOURS[c], geo.pentobi(move))
-                except Violation as v:
-                    if v.kind != "refused":
-                        raise
+                cells = geo.pentobi(move)
+                r = self._ask(left(), "play", GTP_COLOURS[c], cells)
+                if not r.ok:
                     raise Violation("refused", f"{self.name} refused the move of player "
                                     f"{c + 1} {geo.code(move)} (play {GTP_COLOURS[c]} "
-                                    f"{geo.pentobi(move)}): {v.detail}") from None
+                                    f"{cells}): ? {r.text}")
         self._told = self._visible
-        text = self._ask(left(), "genmove", GTP_COLOURS[colour])
+        r = self._ask(left(), "genmove", GTP_COLOURS[colour])
         self.last_elapsed = time.perf_counter() - t0
+        if not r.ok:
+            raise Violation("refused", f"{self.name} answered genmove {GTP_COLOURS[colour]} "
+                            f"with '? {r.text}'")
+        text = r.text.strip()
         if text.lower() == "resign":
             raise Violation("resign", f"{self.name} resigned")
         try:
