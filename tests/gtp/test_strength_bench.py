@@ -93,7 +93,11 @@ def test_any_gtp_engine_as_the_opponent(tmp_path: Path) -> None:
     fig = json.loads(proc.stdout.strip().splitlines()[-1])
     assert fig["games"] == 2 and fig["failed"] == 0 and fig["opponent"] == f"cmd:{passer}"
     assert 0 < fig["corvid_move_mean"] <= fig["corvid_move_max"]
-    assert 0 < fig["opponent_move_mean"] <= fig["opponent_move_max"]
+    assert 0 <= fig["opponent_move_mean"] <= fig["opponent_move_max"]  # the passer: µs
+    for line in (tmp_path / "run" / "games.jsonl").read_text().splitlines():
+        game = json.loads(line)  # every move timed, on its colour's list
+        assert [len(t) for t in game["answer_times"]] == [
+            (len(game["moves"]) + 1) // 2, len(game["moves"]) // 2]
     clash = subprocess.run([sys.executable, str(BENCH), "--opponent", passer, "--level", "3"],
                            capture_output=True, text=True, timeout=120, check=False)
     assert clash.returncode == 2 and "--level is GNU Go's" in clash.stderr
