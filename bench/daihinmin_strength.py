@@ -5,6 +5,8 @@ UECda server.
     python bench/daihinmin_strength.py --games 1000 --table v1 [--json]
     python bench/daihinmin_strength.py --games 1000 --table alpha --values 0.9,1.0
     python bench/daihinmin_strength.py --games 1000 --player SPEC (x5)
+    python bench/daihinmin_strength.py --games 1000 --field strong --json \
+        --peer "paoon=PATH/client -h {host} -p {port} -n paoon"
 
 Tables (players in this order in the report and the JSON):
 
@@ -12,7 +14,17 @@ Tables (players in this order in the report and the JSON):
   baselines;
 * ``v1``: the new default corvid, the ``preset=v1`` corvid and three baselines;
 * ``alpha``: one corvid per α in ``--values`` (2 to 4 of them), baselines fill the table;
+* ``--field strong``: the new default corvid (with the ``--set`` settings), paoon (a strong
+  C client of past tournaments, an external program: ``--peer paoon=CMD`` is required), the
+  ``preset=v2`` and ``preset=v1`` corvids and a baseline, named ``corvid``, ``paoon``,
+  ``v2``, ``v1``, ``baseline``; the seats rotate (``--rotate``) over matches of
+  ``--chunk`` games (default: a fifth of the games, at most 100, so that every player sits
+  on every player number);
 * ``--player SPEC`` five times: any line-up (the arena's specs).
+
+``--peer NAME=CMD`` (repeatable) is an external UECda client, started once per match with
+``{host}``, ``{port}`` and ``{name}`` in CMD filled in: the seat of the field named NAME, or
+else the last baseline of the table, is its seat.
 
 Long runs are split into matches of ``--chunk`` games (seeds S, S+1, ...; each a match of
 its own, with its rank resets), and with ``--out FILE`` every finished chunk's per-game points
@@ -39,7 +51,9 @@ lag-1 autocorrelation of 0.33): per-game intervals were too narrow by about a th
 two runs of the same default on seeds 1-6 scored 4.72 and 4.52: differences of a tenth of a
 point need thousands of games. With ``--json`` the last
 line is ``{"players": [{"name", "spec", "points_per_game", "ci95"}, ...], "games", "seed",
-"diff"?, "against"?}``.
+"diff"?, "against"?}``, the players in the line-up's order (a player's ``name`` is its label
+where the line-up names it, else ``pN:SPEC``); ``diff`` is the paired difference of the
+first two players that are not baselines.
 """
 
 from __future__ import annotations
@@ -54,32 +68,97 @@ from typing import Any
 import _common  # noqa: F401  (the repository on sys.path; stale numba caches dropped)
 
 from clients.logs import setup_logging
+from servers.arena.backends import PlayerError
 from servers.arena.stats import batch_mean_ci95
 from servers.arena.uecda import run_arena
 
 NP = 5
+BASELINE = "baseline"
+STRONG_PEER = "paoon"  # the external client the strong field needs
 
 
 def corvid_spec(settings: list[str]) -> str:
     return "corvid" + (":" + ",".join(settings) if settings else "")
 
 
-def lineup(args: argparse.Namespace) -> list[str]:
+def strong_field(extra: list[str]) -> list[str]:
+    """The strong field, labelled; the paoon seat waits for its ``--peer``."""
+    return [f"corvid={corvid_spec(extra)}", f"{STRONG_PEER}=", "v2=corvid:preset=v2",
+            "v1=corvid:preset=v1", f"{BASELINE}={BASELINE}"]
+
+
+def table(args: argparse.Namespace) -> list[str]:
+    """The line-up before the peers take their seats."""
     extra = list(args.set)
     if args.player:
         if len(args.player) != NP:
             raise SystemExit(f"give --player exactly {NP} times")
         return list(args.player)
+    if args.field == "strong":
+        return strong_field(extra)
     if args.table == "baselines":
-        return [corvid_spec(extra)] + ["baseline"] * 4
+        return [corvid_spec(extra)] + [BASELINE] * 4
     if args.table == "v1":
-        return [corvid_spec(extra), corvid_spec(["preset=v1"]), "baseline", "baseline",
-                "baseline"]
+        return [corvid_spec(extra), corvid_spec(["preset=v1"]), BASELINE, BASELINE, BASELINE]
     values = [v for v in args.values.split(",") if v]
     if not 2 <= len(values) <= 4:
         raise SystemExit("--table alpha needs 2 to 4 --values")
     return [corvid_spec(extra + [f"alpha={v}"]) for v in values] + \
-        ["baseline"] * (NP - len(values))
+        [BASELINE] * (NP - len(values))
+
+
+def label_of(spec: str) -> str:
+    """The label of a line-up entry (``LABEL=SPEC``), or ``""``."""
+    head, eq, _ = spec.partition("=")
+    return head if eq and ":" not in head and " " not in head else ""
+
+
+def is_baseline(spec: str) -> bool:
+    """A baseline seat, labelled or not."""
+    return (spec.partition("=")[2] if label_of(spec) else spec) == BASELINE
+
+
+def seat_peers(specs: list[str], peers: list[str]) -> list[str]:
+    """The line-up with each ``NAME=CMD`` peer on the seat labelled NAME, else on the last
+    baseline seat not yet taken; SystemExit when a seat waits for a peer not given or a peer
+    finds no seat."""
+    out = list(specs)
+    for text in peers:
+        name, eq, command = text.partition("=")
+        name, command = name.strip(), command.strip()
+        if not eq or not name or not command or ":" in name or " " in name:
+            raise SystemExit(f"--peer {text!r}: give NAME=COMMAND (e.g. \"paoon=PATH/client "
+                             "-h {host} -p {port} -n paoon\")")
+        spec = f"{name}=cmd:{command}"
+        named = [i for i, s in enumerate(out) if label_of(s) == name]
+        free = [i for i, s in enumerate(out) if is_baseline(s)]
+        if named:
+            out[named[0]] = spec
+        elif free:
+            out[free[-1]] = spec
+        else:
+            raise SystemExit(f"--peer {name}: no seat for it (the line-up has no baseline "
+                             "left to replace)")
+    waiting = [label_of(s) for s in out if s.endswith("=")]
+    if waiting:
+        raise SystemExit(f"the line-up needs an external client for {', '.join(waiting)}: "
+                         f"give --peer {waiting[0]}=COMMAND, e.g. --peer \"{waiting[0]}="
+                         f"PATH/client -h {{host}} -p {{port}} -n {waiting[0]}\"")
+    return out
+
+
+def lineup(args: argparse.Namespace) -> list[str]:
+    return seat_peers(table(args), args.peer)
+
+
+def default_chunk(args: argparse.Namespace) -> int:
+    """Games per match: ``--chunk``; for the strong field by default a fifth of the games
+    (at most 100, a tournament's reset), else all of them."""
+    if args.chunk:
+        return int(args.chunk)
+    if args.field == "strong":
+        return max(1, min(100, -(-args.games // NP)))
+    return int(args.games)
 
 
 def chunks(games: int, size: int) -> list[int]:
@@ -149,11 +228,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="a setting of the corvid under test (repeatable)")
     ap.add_argument("--values", default="0.9,1.0", help="α values of --table alpha")
+    ap.add_argument("--field", choices=["strong"], default=None,
+                    help="strong: corvid, paoon (--peer paoon=CMD), preset=v2, preset=v1 "
+                    "and a baseline, seats rotating (see above)")
+    ap.add_argument("--peer", action="append", default=[], metavar="NAME=CMD",
+                    help="an external UECda client ({host}, {port}, {name} filled in): the "
+                    "seat named NAME, else the last baseline's (repeatable)")
     ap.add_argument("--player", action="append", default=[], metavar="SPEC",
                     help="five arena specs instead of a table")
     ap.add_argument("--seed", type=int, default=1, help="seed of the first chunk (default 1)")
     ap.add_argument("--chunk", type=int, default=0,
-                    help="games per match (default: all games in one match)")
+                    help="games per match (default: all games in one match; the strong "
+                    "field: a fifth of them, at most 100)")
     ap.add_argument("--out", metavar="FILE", help="append finished chunks here; resume")
     ap.add_argument("--rotate", action="store_true",
                     help="rotate the line-up over the player numbers chunk by chunk")
@@ -168,9 +254,13 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.block < 1:
         ap.error(f"--block {args.block}: give N >= 1")
+    if args.field and args.player:
+        ap.error("--field and --player are two line-ups: give one")
+    if args.field == "strong":
+        args.rotate = True
     setup_logging("warning")
     specs = lineup(args)
-    sizes = chunks(args.games, args.chunk or args.games)
+    sizes = chunks(args.games, default_chunk(args))
     out = Path(args.out) if args.out else None
     done = load_done(out, specs, args.rotate)
     bar = None
@@ -193,9 +283,15 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             rot = rotation(i, args.rotate)
             seated = specs[rot:] + specs[:rot]  # player number k: specs[(k + rot) % NP]
-            res = run_arena(seated, n, args.seed + i, timeout=120.0,
-                            log=args.log if len(sizes) == 1 else None,
-                            on_game=(lambda g, r: bar.update(1)) if bar else None)
+            try:
+                res = run_arena(seated, n, args.seed + i, timeout=120.0,
+                                log=args.log if len(sizes) == 1 else None,
+                                on_game=(lambda g, r: bar.update(1)) if bar else None)
+            except PlayerError as e:
+                kept = " (the finished ones are in --out: run again to go on)" if out else ""
+                print(f"daihinmin_strength: chunk {i} could not be played: {e}{kept}",
+                      file=sys.stderr)
+                return 1
             got = [[int(g[(j - rot) % NP]) for j in range(NP)] for g in res.record.points]
             if res.record.drops:  # a stand-in played for a client: not that client's games
                 print(f"chunk {i} discarded (run again to replay it): stand-ins: "
@@ -219,7 +315,7 @@ def main(argv: list[str] | None = None) -> int:
     for p, spec in enumerate(specs):
         m, (lo, hi) = batch_mean_ci95([[float(g[p]) for g in run] for run in runs],
                                       args.block, 1.0, 5.0)
-        rows.append({"name": f"p{p}:{spec}", "spec": spec, "player": p,
+        rows.append({"name": label_of(spec) or f"p{p}:{spec}", "spec": spec, "player": p,
                      "points_per_game": round(m, 4), "ci95": [round(lo, 4), round(hi, 4)],
                      "games": len(points)})
     print(f"Daihinmin strength: {len(points)} games in {len(sizes)} match(es) from seed "
@@ -231,7 +327,7 @@ def main(argv: list[str] | None = None) -> int:
     figures: dict[str, Any] = {"players": rows, "games": len(points), "seed": args.seed,
                                "rotate": args.rotate,
                                "elapsed_s": round(elapsed, 1), "discarded_chunks": discarded}
-    corvids = [p for p, s in enumerate(specs) if s != "baseline"]
+    corvids = [p for p, s in enumerate(specs) if not is_baseline(s)]
     if len(corvids) >= 2:
         figures["diff"] = paired_diff(runs, corvids[0], corvids[1], args.block)
         d = figures["diff"]

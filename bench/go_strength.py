@@ -1,7 +1,9 @@
-"""Strength of `corvid gtp` against GNU Go, played on the arena (`corvid arena gtp`).
+"""Strength of `corvid gtp` against GNU Go or any other GTP engine, played on the arena
+(`corvid arena gtp`).
 
     python bench/go_strength.py --games 10 --playouts 1000 --level 0 [--size 9] [--komi 7]
     python bench/go_strength.py --games 10 --seconds 1 --level 10   # a time per move
+    python bench/go_strength.py --games 20 --playouts 3000 --opponent "pachi -t =3000 threads=1"
     python bench/go_strength.py --resume runs/go-strength-20261124-221500  # after a stop
 
 corvid plays black in odd games and white in even ones; games are scored by Tromp-Taylor
@@ -9,14 +11,20 @@ with both engines capturing dead stones before they pass (GNU Go runs with --chi
 --capture-all-dead --positional-superko, corvid cleans up by default), or with
 --gnugo-score by GNU Go's final_score (dead stones removed by its own judgement). One line
 per game as it ends, then the arena's table and a summary line; with --json the last line
-is {"games":..,"wins":..,"draws":..,"losses":..,"win_rate":..,"ci95":[lo,hi],"corvid":SPEC,...} for
-corvid (Wilson interval, draws counting half). --parallel J plays J games at once (tasks of
+is {"games":..,"wins":..,"draws":..,"losses":..,"win_rate":..,"ci95":[lo,hi],"corvid":SPEC,
+"opponent":SPEC,"corvid_move_mean":..,"corvid_move_max":..,"opponent_move_mean":..,
+"opponent_move_max":..,...} for corvid (Wilson interval, draws counting half; the seconds per
+move of each side, from genmove to its answer as the referee measured them). --opponent CMD
+plays the GTP engine CMD (any program on stdin/stdout; its strength and time are its own
+command line) instead of GNU Go; it must capture dead stones before passing, or give
+--gnugo-score. --parallel J plays J games at once (tasks of
 consecutive games, each with its own two engines; --backend ray for Ray tasks, on a cluster
 with --ray-address). Every game is recorded in the run directory (--out, default
 runs/go-strength-TIME: SGFs and games.jsonl), so an interrupted run continues with --resume
 DIR; --sgf-dir DIR also writes the SGFs there as game-NNNN.sgf. A game takes one core for
 about 15-25 seconds at 3000-5000 playouts (GNU Go's moves included; November 2026). GNU Go
-is the Debian package `gnugo` (installed in /usr/games).
+is the Debian package `gnugo` (installed in /usr/games); it is needed for the default
+opponent and for --gnugo-score only.
 """
 
 from __future__ import annotations
@@ -39,7 +47,7 @@ from servers.arena import GameRecord
 from servers.arena.standings import format_table
 from servers.arena.stats import wilson
 
-CORVID, GNUGO = "corvid", "gnugo"  # the labels of the two players
+CORVID, GNUGO, OPPONENT = "corvid", "gnugo", "opponent"  # the labels of the players
 NAME = "go-strength"
 
 
@@ -54,7 +62,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--playouts", type=int, default=1000, help="corvid playouts per move")
     p.add_argument("--seconds", type=float, default=None, metavar="S",
                    help="corvid searches S seconds per move instead (no playout cap)")
-    p.add_argument("--level", type=int, default=0, help="GNU Go level (0..10)")
+    p.add_argument("--level", type=int, default=None, help="GNU Go level (0..10, default 0)")
+    p.add_argument("--opponent", metavar="CMD", help="a GTP engine's command line to play "
+                   "instead of GNU Go, e.g. \"pachi -t =3000 threads=1\"")
     p.add_argument("--size", type=int, default=9)
     p.add_argument("--komi", type=float, default=7.0)
     p.add_argument("--seed", type=int, default=1, help="the run's seed (corvid's seeds, "
@@ -74,21 +84,29 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--games and --parallel must be at least 1")
     if args.seconds is not None and args.seconds <= 0:
         p.error("--seconds must be > 0")
+    if args.opponent is not None and args.level is not None:
+        p.error("--level is GNU Go's: give it in --opponent's command line instead")
+    if args.opponent is not None and not args.opponent.strip():
+        p.error("--opponent needs a command")
+    level = 0 if args.level is None else args.level
     gnugo = find_gnugo()
-    if gnugo is None:
+    if gnugo is None and (args.opponent is None or args.gnugo_score) and not args.resume:
         print("go_strength: GNU Go not found (apt-get install gnugo)", file=sys.stderr)
         return 2
     budget = ([f"playouts={args.playouts}"] if args.seconds is None
               else ["playouts=0", f"seconds={args.seconds:g}"])
     corvid = "corvid:" + ",".join([*budget, *args.set])
     options: dict[str, Any] = {"size": args.size, "komi": args.komi, "timeout": args.timeout}
-    if args.gnugo_score:
+    if args.gnugo_score and gnugo is not None:
         options["scorer"] = f"{gnugo} --mode gtp --chinese-rules"
+    opponent = (f"{OPPONENT}=cmd:{args.opponent.strip()}" if args.opponent is not None
+                else f"{GNUGO}=gnugo:level={level}")
     args.out = arena_out(args, NAME) if not args.resume else None
     if args.resume:
         print(f"resuming the run in {args.resume} (its players, games and options)", flush=True)
     else:
-        print(f"corvid ({', '.join(budget)}) vs GNU Go level {args.level}, "
+        who = args.opponent or f"GNU Go level {level}"
+        print(f"corvid ({', '.join(budget)}) vs {who}, "
               f"{args.size}x{args.size}, komi {args.komi:g}, {args.games} games; records in "
               f"{args.out}", flush=True)
 
@@ -98,18 +116,21 @@ def main(argv: list[str] | None = None) -> int:
             args.sgf_dir.mkdir(parents=True, exist_ok=True)
             (args.sgf_dir / f"game-{r.index + 1:04d}.sgf").write_text(r.text)
 
-    res = play_on_arena(args, "gtp", [f"{CORVID}={corvid}", f"{GNUGO}=gnugo:level={args.level}"],
-                        options, on_game, NAME)
+    res = play_on_arena(args, "gtp", [f"{CORVID}={corvid}", opponent], options, on_game, NAME)
     if res is None:
         return 2
     print()
     print(format_table(res.standings()))
     fig = figures(res.records)
     fig["corvid"] = res.config.players[0].partition("=")[2]  # a resumed run's own settings
+    fig["opponent"] = res.config.players[1].partition("=")[2]
     print(f"corvid: {fig['games']} games, W-D-L {fig['wins']}-{fig['draws']}-{fig['losses']}, "
           f"score {fig['win_rate']:.3f}, Wilson 95 % [{fig['ci95'][0]:.3f}, "
           f"{fig['ci95'][1]:.3f}]; as black {fig['wins_as_black']}/{fig['games_as_black']}"
           + (f"; {fig['failed']} games failed" if fig["failed"] else ""), flush=True)
+    print(f"seconds per move: corvid mean {fig['corvid_move_mean']:.3f} max "
+          f"{fig['corvid_move_max']:.3f}; opponent mean {fig['opponent_move_mean']:.3f} max "
+          f"{fig['opponent_move_max']:.3f}", flush=True)
     if args.json:
         emit_json(fig)
     return 0 if not fig["failed"] else 1
@@ -136,7 +157,8 @@ def game_line(r: GameRecord) -> str:
 
 def figures(records: list[GameRecord]) -> dict[str, Any]:
     """corvid's games, wins, draws, losses, win rate (draws half) with its Wilson 95 %
-    interval, its wins and games as black, and the games that could not be played."""
+    interval, its wins and games as black, the mean and max seconds per move of both sides,
+    and the games that could not be played."""
     ok = [r for r in records if r.status == "ok"]
     mine = [r.result[r.players.index(CORVID)] for r in ok]
     black = [r for r in ok if r.players[0] == CORVID]
@@ -147,7 +169,18 @@ def figures(records: list[GameRecord]) -> dict[str, Any]:
             "win_rate": round(score / games, 4) if games else 0.0,
             "ci95": [round(lo, 4), round(hi, 4)], "games_as_black": len(black),
             "wins_as_black": sum(1 for r in black if r.result[0] == 1.0),
-            "failed": len(records) - len(ok)}
+            **move_times(ok), "failed": len(records) - len(ok)}
+
+
+def move_times(records: list[GameRecord]) -> dict[str, float]:
+    """Mean and max seconds per move of corvid and of its opponent (0 without moves)."""
+    out: dict[str, float] = {}
+    for side in ("corvid", "opponent"):
+        times = [t for r in records if r.answer_times
+                 for t in r.answer_times[(r.players.index(CORVID) + (side != "corvid")) % 2]]
+        out[f"{side}_move_mean"] = round(sum(times) / len(times), 4) if times else 0.0
+        out[f"{side}_move_max"] = round(max(times), 4) if times else 0.0
+    return out
 
 
 if __name__ == "__main__":

@@ -2,8 +2,10 @@
 
 Players: ``corvid[:key=value,...]`` (``corvid blokus`` with ``--set key=value``; its
 ``time`` is the host's ``--timeout`` unless set), ``first-legal`` and ``biggest`` (the host's
-built-in opponents: no process) and ``cmd:PROGRAM ARGS`` (any ICFPT client over TCP;
-``{host}``, ``{port}``, ``{name}`` replaced; restarted for a game when it has exited).
+built-in opponents: no process), ``cmd:PROGRAM ARGS`` (any ICFPT client over TCP;
+``{host}``, ``{port}``, ``{name}`` replaced; restarted for a game when it has exited) and
+``gtp:PROGRAM ARGS`` (a GTP Blokus engine speaking Pentobi's notation, driven by the host:
+one process per task, restarted after a fault; ``{name}`` replaced).
 
 A task binds one free loopback port per client player and plays its games as the contest
 host does: one connection per game, the team code, then prompts with the time limit per
@@ -15,13 +17,15 @@ moves first alternates every two games. One Pentobi SGF per game (``blokus/``).
 from __future__ import annotations
 
 import argparse
+import shlex
 import socket
 import subprocess
 import tempfile
 import time
 from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, Literal
+from typing import IO, Any, Literal
 
 import msgspec
 import numpy as np
@@ -32,14 +36,17 @@ from servers.arena.backends import PlayerError
 from servers.arena.plugin import GameSpec
 from servers.arena.records import GameRecord, Piece
 from servers.arena.schedule import Task
-from servers.blokus.host import BuiltinPlayer, Player, RemotePlayer, Violation, play_game
+from servers.blokus.host import play_game
 from servers.blokus.opponents import OPPONENTS
+from servers.blokus.players import BuiltinPlayer, GtpPlayer, Player, RemotePlayer, Violation
 from servers.blokus.sgf import GameRecord as BlokusRecord
 from servers.blokus.sgf import write_sgf
+from servers.gtp.process import EngineError
 
 
 class Options(msgspec.Struct, frozen=True, kw_only=True):
     timeout: float = 1.0  # the host's seconds per move
+    engine_timeout: float | None = None  # seconds per move of gtp: players (None: timeout)
     dialect: Literal["2014", "2013"] = "2014"
     connect_timeout: float = 60.0  # for a client to connect and send its team code
     log_level: str = "warning"  # of the corvid clients
@@ -119,11 +126,17 @@ class _Client:
 def play(task: Task) -> Iterator[Piece]:
     opts = msgspec.convert(task.options, Options)
     geo = geometry(14)
-    with tempfile.TemporaryDirectory(prefix="corvid-arena-") as tmp:
+    with tempfile.TemporaryDirectory(prefix="corvid-arena-") as tmp, ExitStack() as stack:
         clients: dict[int, _Client] = {}
+        engines: dict[int, GtpPlayer] = {}
         try:
             for slot, pl in enumerate(task.players):
-                if pl.kind != "server":
+                if pl.kind == "gtp":
+                    log = Path(tmp) / f"player{slot}.log"
+                    err = stack.enter_context(open(log, "ab"))  # for the engine's restarts
+                    engines[slot] = _engine(slot, task, opts, err, log)
+                    stack.callback(engines[slot].close)
+                elif pl.kind != "server":
                     clients[slot] = _Client(slot, task, opts, Path(tmp) / f"player{slot}.log")
             for k, i in enumerate(task.indices):
                 t0 = time.monotonic()
@@ -131,8 +144,8 @@ def play(task: Task) -> Iterator[Piece]:
                 first = (i // 2) % 2  # the colour moving first
                 for c in clients.values():
                     c.ensure_running(len(task.indices) - k)
-                rec = _game(task, opts, clients, slots, first, np.random.default_rng(
-                    [task.seed, i]))
+                rec = _game(task, opts, clients, engines, slots, first,
+                            np.random.default_rng([task.seed, i]))
                 rec.names = (task.players[slots[0]].label, task.players[slots[1]].label)
                 rel = f"blokus/p{task.pairing:03d}-g{i + 1:04d}.blksgf"
                 sgf = write_sgf(rec)
@@ -143,13 +156,33 @@ def play(task: Task) -> Iterator[Piece]:
                 c.close()
 
 
-def _game(task: Task, opts: Options, clients: dict[int, _Client], slots: tuple[int, int],
-          first: int, rng: np.random.Generator) -> BlokusRecord:
+def _engine(slot: int, task: Task, opts: Options, err: IO[bytes], log: Path) -> GtpPlayer:
+    """The GTP engine of a ``gtp:`` player, started and told the game (its stderr to
+    ``err``, the file ``log``)."""
+    pl = task.players[slot]
+    cwd = task.cwd if Path(task.cwd).is_dir() else None
+    try:
+        return GtpPlayer(shlex.join(pl.argv([], name=pl.label)), pl.label,
+                         opts.connect_timeout, err, cwd, opts.engine_timeout)
+    except EngineError as e:
+        err.flush()
+        tail = log.read_text(errors="replace").strip()[-400:].replace("\n", " | ")
+        raise PlayerError(f"player {pl.label!r} did not start: {e}"
+                          + (f": {tail}" if tail else ""), fatal=True) from e
+
+
+def _game(task: Task, opts: Options, clients: dict[int, _Client],
+          engines: dict[int, GtpPlayer], slots: tuple[int, int], first: int,
+          rng: np.random.Generator) -> BlokusRecord:
     players: list[Player] = []
     for slot in slots:
         pl = task.players[slot]
-        players.append(clients[slot].accept() if slot in clients else
-                       BuiltinPlayer(pl.label, OPPONENTS[pl.command], rng))
+        if slot in clients:
+            players.append(clients[slot].accept())
+        elif slot in engines:
+            players.append(engines[slot])
+        else:
+            players.append(BuiltinPlayer(pl.label, OPPONENTS[pl.command], rng))
     pair = (players[0], players[1])
     for colour, p in enumerate(pair):
         try:
@@ -157,7 +190,8 @@ def _game(task: Task, opts: Options, clients: dict[int, _Client], slots: tuple[i
         except Violation as v:
             for q in pair:
                 q.finish()
-            return BlokusRecord(first=first, reason=v.kind, detail=f"team code: {v.detail}",
+            return BlokusRecord(first=first, reason=v.kind,
+                                detail=f"before the game: {v.detail}",
                                 violator=colour, winner=1 - colour, dialect=opts.dialect)
     return play_game(pair, first, Dialect(opts.dialect), opts.timeout)
 
@@ -169,7 +203,7 @@ def _record(task: Task, i: int, slots: tuple[int, int], rec: BlokusRecord, moves
     else:
         result = [1.0 if rec.winner == c else 0.0 for c in (0, 1)]
         ranks = [0 if rec.winner == c else 1 for c in (0, 1)]
-    faults = ["", ""]
+    faults = ["", ""]  # a resignation is no fault
     if rec.violator is not None:
         faults[rec.violator] = "timeout" if rec.reason == "timeout" else "violation"
     times: list[list[float]] = [[], []]
@@ -184,7 +218,8 @@ def _record(task: Task, i: int, slots: tuple[int, int], rec: BlokusRecord, moves
                       seconds=round(seconds, 3), options=task.options, text=sgf)
 
 
-GAME = GameSpec("blokus", 2, Options, play, chunk_cap=10, servers=tuple(sorted(OPPONENTS)))
+GAME = GameSpec("blokus", 2, Options, play, chunk_cap=10, servers=tuple(sorted(OPPONENTS)),
+                gtp=True)
 
 EXAMPLES = """\
 examples:
@@ -193,6 +228,8 @@ examples:
       --player uct=corvid:core=uct --player biggest --plot ratings.png
   corvid arena blokus --sweep margin=0.1,0.25,0.4 --games 40 --player corvid \\
       --player corvid:core=uct --backend ray
+  corvid arena blokus --games 40 --player corvid --player \\
+      pentobi=gtp:"pentobi-gtp --game duo --nobook --noresign --level 6"
 """
 
 
@@ -205,6 +242,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--timeout", type=float, default=None, metavar="S",
                    help=f"the host's seconds per move (default {d.timeout:g}; corvid "
                    "players get it as their time setting)")
+    p.add_argument("--engine-timeout", type=float, default=None, metavar="S",
+                   help="seconds per move of gtp: players (default: --timeout), for an "
+                   "engine level that needs more")
     p.add_argument("--dialect", choices=["2014", "2013"], default=None,
                    help=f"host protocol (default {d.dialect})")
     p.add_argument("--connect-timeout", type=float, default=None, metavar="S",
@@ -217,6 +257,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
-    given = {"timeout": args.timeout, "dialect": args.dialect,
+    given = {"timeout": args.timeout, "engine_timeout": args.engine_timeout,
+             "dialect": args.dialect,
              "connect_timeout": args.connect_timeout, "log_level": args.client_log_level}
     return {k: v for k, v in given.items() if v is not None}

@@ -43,7 +43,9 @@ BUILTINS = {
     "gtp": "gnugo[:level=N]          GNU Go (gnugo --mode gtp --chinese-rules "
            "--capture-all-dead\n                           --positional-superko --level N, "
            "default 10)",
-    "blokus": "first-legal, biggest     the host's built-in opponents (no process)",
+    "blokus": "first-legal, biggest     the host's built-in opponents (no process)\n"
+              "  gtp:PROGRAM ARGS...      a GTP Blokus engine in Pentobi's notation, driven by "
+              "the host\n                           (pentobi-gtp --game duo --level 6)",
 }
 
 

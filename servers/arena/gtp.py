@@ -153,9 +153,13 @@ def _record(task: Task, i: int, labels: list[str], specs: list[str], r: GameResu
     faults = ["", ""]
     if r.winner is not None and r.reason in FAULT:
         faults[1 - r.winner] = FAULT[r.reason]
+    times: list[list[float]] = [[], []]
+    for colour, t in r.times:
+        times[colour].append(round(t, 4))
     return GameRecord(pairing=task.pairing, index=i, players=labels, specs=specs,
                       result=result, ranks=ranks, reason=r.reason, detail=r.detail,
                       faults=faults, score=r.score, moves=[format_vertex(v) for _, v in r.moves],
+                      answer_times=times,
                       record=rel, seed=task.seed, seconds=round(seconds, 3),
                       options=task.options, text=sgf)
 

@@ -8,7 +8,9 @@ A spec is one of
   Blokus ``first-legal`` / ``biggest``), or a named shortcut for a client (UECda ``baseline``
   = ``corvid:core=baseline``, Go ``gnugo[:level=N]`` = GNU Go in GTP mode);
 * ``cmd:PROGRAM ARGS...`` — any other program; ``{host}``, ``{port}`` and ``{name}`` in the
-  command are replaced when it is started.
+  command are replaced when it is started;
+* ``gtp:PROGRAM ARGS...`` (Blokus) — a GTP engine that the server drives itself through
+  the game's GTP notation (Pentobi's ``pentobi-gtp``); ``{name}`` is replaced.
 
 Any spec may carry a label, ``LABEL=SPEC`` (a label has no ``:`` and no spaces), which names
 the player in tables, records and plots; by default the label is the spec itself, and
@@ -24,7 +26,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
-Kind = Literal["corvid", "server", "cmd"]
+Kind = Literal["corvid", "server", "cmd", "gtp"]
 # name -> (params) -> the spec it stands for (a shortcut), or None if it is a server player
 Alias = Callable[[dict[str, str]], str]
 
@@ -41,7 +43,7 @@ class Player:
     spec: str  # as given, without the label
     kind: Kind
     settings: tuple[str, ...] = ()  # corvid: key=value, each passed as --set
-    command: str = ""  # cmd: the command line template; server: the built-in's name
+    command: str = ""  # cmd, gtp: the command line template; server: the built-in's name
 
     def setting(self, key: str) -> str | None:
         for s in self.settings:
@@ -63,7 +65,7 @@ class Player:
         options after ``corvid --log-level L`` (e.g. ``["uecda", "--port", "4000"]``);
         ``seed``: passed as ``--set seed=N`` unless the spec sets one; ``extra``: settings
         the game adds unless the spec sets them (``time=1.0`` for Blokus)."""
-        if self.kind == "cmd":
+        if self.kind in ("cmd", "gtp"):
             try:
                 return [a.format(host=host, port=port, name=name)
                         for a in shlex.split(self.command)]
@@ -93,9 +95,10 @@ def _settings(rest: str, text: str) -> tuple[str, ...]:
 
 
 def parse_player(text: str, servers: Sequence[str] = (),
-                 aliases: Mapping[str, Alias] | None = None) -> Player:
+                 aliases: Mapping[str, Alias] | None = None, gtp: bool = False) -> Player:
     """One spec (see the module docstring). ``servers``: the game's server-side opponents;
-    ``aliases``: its named shortcuts for client players."""
+    ``aliases``: its named shortcuts for client players; ``gtp``: the game's server drives
+    GTP engines (``gtp:COMMAND``)."""
     text = text.strip()
     label = ""
     m = _LABEL.match(text)
@@ -108,6 +111,11 @@ def parse_player(text: str, servers: Sequence[str] = (),
         if not command:
             raise SpecError("player 'cmd:' needs a command")
         return Player(label or text, text, "cmd", command=command)
+    if gtp and text.startswith("gtp:"):
+        command = text[4:].strip()
+        if not command:
+            raise SpecError("player 'gtp:' needs a command")
+        return Player(label or text, text, "gtp", command=command)
     name, _, rest = text.partition(":")
     if name == "corvid":
         return Player(label or text, text, "corvid", _settings(rest, text))
@@ -121,8 +129,9 @@ def parse_player(text: str, servers: Sequence[str] = (),
             expanded = aliases[name]({k.strip(): v.strip() for k, v in params.items()})
         except (KeyError, ValueError) as e:
             raise SpecError(f"player {text!r}: {e}") from e
-        return replace(parse_player(expanded, servers), label=label or text, spec=text)
-    known = ["corvid[:key=value,...]", *servers, *(aliases or {}), "cmd:COMMAND"]
+        return replace(parse_player(expanded, servers, gtp=gtp), label=label or text, spec=text)
+    known = ["corvid[:key=value,...]", *servers, *(aliases or {}), "cmd:COMMAND",
+             *(["gtp:COMMAND"] if gtp else [])]
     raise SpecError(f"unknown player {text!r}: use one of {', '.join(known)}")
 
 

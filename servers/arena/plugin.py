@@ -27,9 +27,10 @@ class GameSpec:
     default_games: int = 10  # per pairing
     servers: tuple[str, ...] = ()  # opponents the server plays itself
     aliases: Mapping[str, Alias] = field(default_factory=dict)  # named client players
+    gtp: bool = False  # the server drives GTP engines itself (``gtp:COMMAND`` players)
 
     def parse(self, text: str) -> Player:
-        return parse_player(text, self.servers, self.aliases)
+        return parse_player(text, self.servers, self.aliases, self.gtp)
 
     def make_options(self, given: Mapping[str, Any] | None) -> dict[str, Any]:
         """The game's options with defaults filled in, checked (ValueError names the bad

@@ -53,7 +53,7 @@ class GameRecord(msgspec.Struct, kw_only=True, omit_defaults=True):
     first: int | None = None  # Blokus: the seat that moved first
     score: float | None = None  # Go: black minus white; Blokus: player 1 minus player 2
     moves: list[str] = []  # Go: GTP vertices; Blokus: host move codes
-    answer_times: list[list[float]] = []  # Blokus: per seat, the seconds of each answer
+    answer_times: list[list[float]] = []  # Go, Blokus: per seat, the seconds of each answer
     record: str = ""  # the file (relative to the run directory) with this game's record
     record_game: int = 0  # the game's number in that file, when it holds several (UECda)
     seed: int = 0

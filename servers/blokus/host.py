@@ -1,5 +1,5 @@
 """The mock ICFPT host: referees Blokus Duo games between players on TCP ports (or a
-built-in opponent), byte-compatible with the contest host.
+built-in opponent, or a GTP Blokus engine), byte-compatible with the contest host.
 
 * A player connects; the host sends ``0`` and reads a 3-byte team code, then prompts with
   ``2S`` / ``3Smmmm`` / ``4mmmm`` (2014) or ``2S`` to both, ``3mmmm`` / ``4mmmmnnnn`` (2013)
@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import math
 import socket
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
@@ -24,21 +23,16 @@ import numpy as np
 import structlog
 
 from games.blokus_duo import PASS, BlokusState
-from protocols.icfpt import (
-    NEED_DATA,
-    ConnectionClosed,
-    Dialect,
-    FirstMovePrompt,
-    GameOver,
-    HostConnection,
-    MoveCommand,
-    RemoteProtocolError,
-    RequestTeamCode,
-    SecondMovePrompt,
-    TeamCode,
-    TurnPrompt,
+from protocols.icfpt import Dialect, FirstMovePrompt, SecondMovePrompt, TurnPrompt
+from servers.blokus.opponents import OPPONENTS
+from servers.blokus.players import (
+    GTP_PREFIX,
+    BuiltinPlayer,
+    GtpPlayer,
+    Player,
+    RemotePlayer,
+    Violation,
 )
-from servers.blokus.opponents import OPPONENTS, Opponent
 from servers.blokus.sgf import GameRecord
 
 log = structlog.get_logger()
@@ -47,130 +41,17 @@ log = structlog.get_logger()
 class HostConfig(msgspec.Struct, frozen=True):
     host: str = "127.0.0.1"
     port: int = 10000
-    port2: int | None = None  # a second client; else the built-in opponent plays
-    opponent: str = "first-legal"
+    port2: int | None = None  # a second client; else the opponent plays
+    opponent: str = "first-legal"  # a built-in opponent, or gtp:COMMAND (a GTP engine)
     games: int = 1
     first: Literal["1", "2", "alternate"] = "1"  # the player number that moves first
     seat: Literal["1", "2", "alternate"] = "alternate"  # the player number of the client on port
     dialect: Literal["2014", "2013"] = "2014"
     timeout: float = 1.0  # seconds per move
+    opponent_timeout: float | None = None  # a GTP opponent's seconds per move (None: timeout)
     connect_timeout: float = 60.0  # waiting for a connection and its team code
     seed: int = 0
     size: int = 14
-
-
-class Violation(Exception):
-    """A player broke the rules or the protocol: it loses at once."""
-
-    def __init__(self, kind: str, detail: str = "") -> None:
-        super().__init__(f"{kind}: {detail}" if detail else kind)
-        self.kind = kind
-        self.detail = detail
-
-
-# --- endpoints --------------------------------------------------------------------------
-class RemotePlayer:
-    """A player on a socket, spoken to through the host codec."""
-
-    def __init__(self, sock: socket.socket, dialect: Dialect, name: str) -> None:
-        self.sock = sock
-        self.conn = HostConnection(dialect)
-        self.name = name
-        self.team = ""
-        self.t0 = 0.0
-        self.last_elapsed = 0.0
-
-    def send(self, event: Any) -> None:
-        data = self.conn.send(event)
-        try:
-            self.sock.sendall(data)
-        except OSError as e:
-            raise Violation("disconnect", f"send failed: {e}") from e
-        self.t0 = time.perf_counter()
-        log.debug("host_send", player=self.name, data=data.decode("ascii"))
-
-    def read(self, limit: float) -> TeamCode | MoveCommand:
-        deadline = self.t0 + limit
-        while True:
-            try:
-                ev = self.conn.next_event()
-            except RemoteProtocolError as e:
-                raise Violation("malformed", f"{e} (bytes {e.raw!r})") from e
-            if ev is NEED_DATA:
-                remaining = deadline - time.perf_counter()
-                if remaining <= 0:
-                    raise Violation("timeout", f"no answer within {limit:g} s")
-                self.sock.settimeout(remaining)
-                try:
-                    data = self.sock.recv(4096)
-                except TimeoutError:
-                    raise Violation("timeout", f"no answer within {limit:g} s") from None
-                except OSError as e:
-                    raise Violation("disconnect", str(e)) from e
-                log.debug("host_recv", player=self.name, data=data.decode("latin-1"))
-                self.conn.receive_data(data)
-                continue
-            if isinstance(ev, ConnectionClosed):
-                raise Violation("disconnect", "the player closed the connection")
-            self.last_elapsed = time.perf_counter() - self.t0
-            if self.last_elapsed > limit:
-                raise Violation("timeout", f"answer after {self.last_elapsed:.3f} s")
-            assert isinstance(ev, (TeamCode, MoveCommand))
-            return ev
-
-    def handshake(self, limit: float) -> None:
-        self.send(RequestTeamCode())
-        ev = self.read(limit)
-        if not isinstance(ev, TeamCode):
-            raise Violation("malformed", f"expected a team code, got {ev!r}")
-        self.team = ev.code
-        self.name = f"team {ev.code}"
-
-    def prompt(self, event: Any, state: BlokusState) -> None:
-        self.send(event)
-
-    def answer(self, state: BlokusState, limit: float) -> str:
-        ev = self.read(limit)
-        if not isinstance(ev, MoveCommand):
-            raise Violation("malformed", f"expected a move, got {ev!r}")
-        return ev.code
-
-    def finish(self) -> None:
-        try:
-            if not self.conn.game_over:
-                self.sock.sendall(self.conn.send(GameOver()))
-        except OSError:
-            pass
-        try:
-            self.sock.shutdown(socket.SHUT_RDWR)
-        except OSError:
-            pass
-        self.sock.close()
-
-
-class BuiltinPlayer:
-    """A built-in opponent: answers at once from the host's own state."""
-
-    def __init__(self, name: str, policy: Opponent, rng: np.random.Generator) -> None:
-        self.name = name
-        self.policy = policy
-        self.rng = rng
-        self.last_elapsed = 0.0
-
-    def handshake(self, limit: float) -> None:
-        pass
-
-    def prompt(self, event: Any, state: BlokusState) -> None:
-        pass
-
-    def answer(self, state: BlokusState, limit: float) -> str:
-        return state.code(self.policy(state, self.rng))
-
-    def finish(self) -> None:
-        pass
-
-
-Player = RemotePlayer | BuiltinPlayer
 
 
 # --- one game -----------------------------------------------------------------------------
@@ -238,11 +119,11 @@ def play_game(players: tuple[Player, Player], first: int, dialect: Dialect,
     except Violation as v:
         rec.reason = v.kind
         rec.detail = v.detail
-        rec.violator = current
+        rec.violator = None if v.kind == "resign" else current  # resigning breaks no rule
         rec.winner = 1 - current
         rec.scores = state.scores()
-        log.info("violation", player=current + 1, name=players[current].name, kind=v.kind,
-                 detail=v.detail)
+        log.info("violation" if rec.violator is not None else "resigned", player=current + 1,
+                 name=players[current].name, kind=v.kind, detail=v.detail)
     finally:
         for p in players:
             p.finish()
@@ -270,10 +151,19 @@ class Host:
     """Listeners bound at construction (port 0 picks a free port: see ``ports``)."""
 
     def __init__(self, cfg: HostConfig) -> None:
-        if cfg.opponent not in OPPONENTS:
-            raise ValueError(f"unknown opponent {cfg.opponent!r}; known: {sorted(OPPONENTS)}")
+        """Binds the listeners and, for a ``gtp:COMMAND`` opponent, starts the engine
+        (servers.gtp.process.EngineError if it cannot start or play Blokus Duo)."""
+        gtp = cfg.opponent.startswith(GTP_PREFIX)
+        if not gtp and cfg.opponent not in OPPONENTS:
+            raise ValueError(f"unknown opponent {cfg.opponent!r}; known: {sorted(OPPONENTS)} "
+                             f"or {GTP_PREFIX}COMMAND")
         self.cfg = cfg
         self.rng = np.random.default_rng(cfg.seed)
+        self.engine: GtpPlayer | None = None
+        if gtp and cfg.port2 is None:
+            self.engine = GtpPlayer(cfg.opponent.removeprefix(GTP_PREFIX).strip(),
+                                    startup_timeout=cfg.connect_timeout,
+                                    time_limit=cfg.opponent_timeout)
         self.listeners = [self._listen(cfg.port)]
         if cfg.port2 is not None:
             self.listeners.append(self._listen(cfg.port2))
@@ -289,6 +179,8 @@ class Host:
     def close(self) -> None:
         for s in self.listeners:
             s.close()
+        if self.engine is not None:
+            self.engine.close()
 
     def _accept(self, listener: socket.socket, name: str) -> RemotePlayer:
         listener.settimeout(self.cfg.connect_timeout)
@@ -307,6 +199,8 @@ class Host:
         b: Player
         if len(self.listeners) > 1:
             b = self._accept(self.listeners[1], "port2")
+        elif self.engine is not None:
+            b = self.engine
         else:
             b = BuiltinPlayer(cfg.opponent, OPPONENTS[cfg.opponent], self.rng)
         players: tuple[Player, Player] = (a, b) if seat == 1 else (b, a)
@@ -316,7 +210,7 @@ class Host:
                 p.handshake(max(cfg.connect_timeout, cfg.timeout))
             except Violation as v:
                 rec = GameRecord(first=first - 1, names=(players[0].name, players[1].name),
-                                 reason=v.kind, detail=f"team code: {v.detail}",
+                                 reason=v.kind, detail=f"before the game: {v.detail}",
                                  violator=colour, winner=1 - colour, dialect=cfg.dialect,
                                  size=cfg.size)
                 for q in players:

@@ -13,7 +13,8 @@ What Pentobi writes and reads (its "Blokus SGF" document):
 
 We write the host's passes nowhere but in the root comment; the result ``RE`` is
 ``B+n``/``W+n`` (score difference), ``0`` for a draw, ``B+F``/``W+F`` for a forfeit (illegal or
-malformed move, pass on the first move, disconnect) and ``B+T``/``W+T`` for a timeout.
+malformed move, pass on the first move, disconnect), ``B+T``/``W+T`` for a timeout and
+``B+R``/``W+R`` for a resignation (a GTP engine's).
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ class GameRecord:
     names: tuple[str, str] = ("", "")
     scores: tuple[int, int] | None = None
     winner: int | None = None  # colour, None for a draw
-    reason: str = "end"  # end, timeout, illegal, malformed, first-pass, disconnect
+    reason: str = "end"  # end, resign, timeout, illegal, malformed, first-pass, disconnect,
+    # refused (a GTP engine refused a move the host had accepted)
     violator: int | None = None
     detail: str = ""
     dialect: str = "2014"
@@ -63,7 +65,7 @@ def result_value(rec: GameRecord) -> str:
     if rec.reason == "end":
         assert rec.scores is not None
         return f"{w}+{abs(rec.scores[0] - rec.scores[1])}"
-    return f"{w}+T" if rec.reason == "timeout" else f"{w}+F"
+    return {"timeout": f"{w}+T", "resign": f"{w}+R"}.get(rec.reason, f"{w}+F")
 
 
 def write_sgf(rec: GameRecord, date: _dt.date | None = None) -> str:

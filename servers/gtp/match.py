@@ -47,6 +47,7 @@ class GameResult:
     reason: str  # "score", "resign", "illegal", "timeout", "crash", "protocol", "max_moves"
     score: float | None  # black minus white (with komi), when scored
     moves: list[tuple[int, tuple[int, int] | None]] = field(default_factory=list)
+    times: list[tuple[int, float]] = field(default_factory=list)  # (colour, s) per genmove
     detail: str = ""
     faulty: int | None = None  # the colour whose engine misbehaved (to be restarted)
 
@@ -131,6 +132,7 @@ def play_game(black: EngineProcess, white: EngineProcess, cfg: MatchConfig,
             return lose(colour, "crash", str(e))
         except RemoteProtocolError as e:
             return lose(colour, "protocol", f"{mover.label}: {e}")
+        result.times.append((colour, took))
         if cfg.main_time > 0:
             clocks[colour] -= took
             if clocks[colour] < 0:

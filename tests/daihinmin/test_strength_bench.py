@@ -135,3 +135,75 @@ def test_intervals_are_batch_means_over_consecutive_games(
                                                 3 + 1.96 * (1 / 3) ** 0.5], abs=1e-4)
     with pytest.raises(SystemExit):
         bench.main([*common, "--block", "0"])
+
+
+PAOON = "/opt/paoon/client -h {host} -p {port} -n paoon"
+
+
+def test_strong_field_needs_paoon_and_keeps_its_order(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _bench()
+    seatings: list[list[str]] = []
+
+    def fake_arena(specs: list[str], games: int, seed: int, **_: Any) -> Any:
+        seatings.append(list(specs))
+        # each spec scores by what it is, wherever it sits
+        score = {"corvid": 5, "paoon": 4, "v2": 3, "v1": 2, "baseline": 1}
+        pts = [score[s.split("=")[0]] for s in specs]
+        return SimpleNamespace(record=SimpleNamespace(points=[pts] * games, drops=[]))
+
+    monkeypatch.setattr(bench, "run_arena", fake_arena)
+    with pytest.raises(SystemExit, match="external client for paoon: give --peer paoon="):
+        bench.main(["--field", "strong", "--games", "10"])
+    assert seatings == []
+    assert bench.main(["--field", "strong", "--games", "20", "--json", "--set", "playouts=10",
+                       "--peer", f"paoon={PAOON}"]) == 0
+    lineup = ["corvid=corvid:playouts=10", f"paoon=cmd:{PAOON}", "v2=corvid:preset=v2",
+              "v1=corvid:preset=v1", "baseline=baseline"]
+    # five matches of four games (a fifth of the games each), the seats rotating
+    assert seatings == [lineup[i:] + lineup[:i] for i in range(5)]
+    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert [(p["name"], p["points_per_game"]) for p in figures["players"]] == [
+        ("corvid", 5.0), ("paoon", 4.0), ("v2", 3.0), ("v1", 2.0), ("baseline", 1.0)]
+    assert figures["rotate"] is True and figures["games"] == 20
+    assert figures["diff"]["players"] == [0, 1] and figures["diff"]["mean"] == 1.0
+
+
+def test_peers_take_a_baseline_seat_and_are_checked(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    bench = _bench()
+    seatings: list[list[str]] = []
+
+    def fake_arena(specs: list[str], games: int, seed: int, **_: Any) -> Any:
+        seatings.append(list(specs))
+        return SimpleNamespace(record=SimpleNamespace(points=[[3] * 5] * games, drops=[]))
+
+    monkeypatch.setattr(bench, "run_arena", fake_arena)
+    assert bench.main(["--games", "2", "--peer", f"paoon={PAOON}", "--peer",
+                       "other=/opt/other -p {port}"]) == 0
+    assert seatings == [["corvid", "baseline", "baseline", "other=cmd:/opt/other -p {port}",
+                         f"paoon=cmd:{PAOON}"]]
+    with pytest.raises(SystemExit, match="NAME=COMMAND"):
+        bench.main(["--games", "2", "--peer", "paoon"])
+    with pytest.raises(SystemExit, match="no seat"):
+        bench.main(["--games", "2", *["--player", "corvid"] * 5, "--peer", f"paoon={PAOON}"])
+
+
+def test_a_player_that_cannot_start_ends_the_run_with_a_message(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _bench()
+    from servers.arena.backends import PlayerError
+
+    def fake_arena(specs: list[str], games: int, seed: int, **_: Any) -> Any:
+        if seed == 2:
+            raise PlayerError("player 'paoon' did not connect in 120 s")
+        return SimpleNamespace(record=SimpleNamespace(points=[[3] * 5] * games, drops=[]))
+
+    monkeypatch.setattr(bench, "run_arena", fake_arena)
+    out = tmp_path / "out.jsonl"
+    assert bench.main(["--games", "4", "--chunk", "2", "--out", str(out)]) == 1
+    err = capsys.readouterr().err
+    assert "chunk 1 could not be played: player 'paoon' did not connect" in err
+    assert "run again to go on" in err
+    assert len(out.read_text().splitlines()) == 1  # the first chunk is kept

@@ -42,6 +42,8 @@ def test_two_passes_end_the_game_scored_by_tromp_taylor() -> None:
     r = game("pass", "pass")
     assert (r.winner, r.reason, r.score, r.result_text) == (WHITE, "score", -7.0, "W+7")
     assert r.moves == [(BLACK, None), (WHITE, None)]
+    assert [c for c, _ in r.times] == [BLACK, WHITE]  # each genmove timed, in order
+    assert all(t > 0 for _, t in r.times)
 
 
 def test_external_scorer_decides_a_finished_game() -> None:

@@ -1,5 +1,5 @@
-"""bench/go_strength.py on the arena: corvid's figures from the game records, and a short
-run against GNU Go split over two tasks at once."""
+"""bench/go_strength.py on the arena: corvid's figures from the game records, a short run
+against GNU Go split over two tasks at once, and one against another GTP engine."""
 
 from __future__ import annotations
 
@@ -37,9 +37,10 @@ def test_figures_count_corvid_results_and_draws_half() -> None:
     def game(i: int, corvid_result: float) -> GameRecord:
         players = ["corvid", "gnugo"] if i % 2 == 0 else ["gnugo", "corvid"]
         result = [corvid_result, 1 - corvid_result]
+        times = [[0.5, 1.5], [0.1]]  # corvid's when it is black (even games)
         return GameRecord(pairing=0, index=i, players=players,
                           result=result if i % 2 == 0 else result[::-1], reason="score",
-                          score=1.5)
+                          score=1.5, answer_times=times if i % 2 == 0 else times[::-1])
 
     results = [1.0] * 53 + [0.5] * 12 + [0.0] * 35
     records = [game(i, x) for i, x in enumerate(results)]
@@ -50,6 +51,8 @@ def test_figures_count_corvid_results_and_draws_half() -> None:
     lo, hi = got["ci95"]
     assert 0.49 < lo < 0.5 and 0.68 < hi < 0.69
     assert got["games_as_black"] == 50
+    assert (got["corvid_move_mean"], got["corvid_move_max"]) == (1.0, 1.5)
+    assert (got["opponent_move_mean"], got["opponent_move_max"]) == (0.1, 0.1)
     assert bench.result_text(records[0]) == "B+1.5"
     assert bench.result_text(records[1]) == "W+1.5"  # corvid white, winning
     assert bench.game_line(records[0]).startswith("game    1  corvid as B")
@@ -77,3 +80,24 @@ def test_parallel_run_on_the_arena(tmp_path: Path) -> None:
     assert sorted(p.name for p in (tmp_path / "sgf").iterdir()) == [
         "game-0001.sgf", "game-0002.sgf", "game-0003.sgf"]
     assert len((tmp_path / "run" / "games.jsonl").read_text().splitlines()) == 3
+
+
+@pytest.mark.integration
+def test_any_gtp_engine_as_the_opponent(tmp_path: Path) -> None:
+    passer = f"{sys.executable} {REPO / 'tests' / 'gtp' / 'data' / 'fake_engine.py'} pass"
+    proc = subprocess.run(
+        [sys.executable, str(BENCH), "--games", "2", "--playouts", "30", "--size", "5",
+         "--komi", "0.5", "--opponent", passer, "--out", str(tmp_path / "run"), "--json"],
+        capture_output=True, text=True, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stderr
+    fig = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert fig["games"] == 2 and fig["failed"] == 0 and fig["opponent"] == f"cmd:{passer}"
+    assert 0 < fig["corvid_move_mean"] <= fig["corvid_move_max"]
+    assert 0 <= fig["opponent_move_mean"] <= fig["opponent_move_max"]  # the passer: µs
+    for line in (tmp_path / "run" / "games.jsonl").read_text().splitlines():
+        game = json.loads(line)  # every move timed, on its colour's list
+        assert [len(t) for t in game["answer_times"]] == [
+            (len(game["moves"]) + 1) // 2, len(game["moves"]) // 2]
+    clash = subprocess.run([sys.executable, str(BENCH), "--opponent", passer, "--level", "3"],
+                           capture_output=True, text=True, timeout=120, check=False)
+    assert clash.returncode == 2 and "--level is GNU Go's" in clash.stderr
