@@ -120,9 +120,7 @@ class SearchPlayer:
 
     def _budget(self, seconds: float | None) -> Budget:
         cfg = self.config
-        secs = cfg.seconds if cfg.seconds > 0 else None
-        if seconds is not None:
-            secs = seconds if secs is None else min(secs, seconds)
+        secs = seconds if seconds is not None else (cfg.seconds or None)  # the clock's first
         playouts = cfg.playouts if cfg.playouts > 0 else None
         if playouts is None and secs is None:
             playouts = 1000
