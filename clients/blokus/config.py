@@ -206,15 +206,16 @@ def check_team_code(code: str, what: str) -> str:
     return code
 
 
-# which cores read a setting (the others are read by every core)
+# which cores read a setting (the others are read by every core): the playout policy is read
+# by the three playout cores, the priors (opening pruning included) by the two tree cores
 _PLAYOUT_CORES = ("uct", "flat", "abucb")
+_PRIOR_CORES = ("uct", "abucb")
 CORE_KEYS: CoreMap = {
     "compiled": ("uct",), "weights": ("alphabeta", "greedy"),
 } | {key: ("uct",) for key in (
     "c", "rave", "rave_k", "rave_mse", "rave_weighted", "priors", "prior_value",
     "uct_prior_count", "grandfather", "widening", "widening_initial", "widening_a",
-    "widening_b", "reuse", "uct_final", "uct_max_depth", "tree_mb", "open_pieces",
-    "open_min_size", "prune_count")
+    "widening_b", "reuse", "uct_final", "uct_max_depth", "tree_mb")
 } | {key: ("alphabeta",) for key in (
     "alphabeta_depth", "alphabeta_width", "alphabeta_root_width", "alphabeta_order",
     "alphabeta_check_every")
@@ -225,9 +226,11 @@ CORE_KEYS: CoreMap = {
     "bandit", "flat_c", "alpha", "flat_final", "flat_batch", "prune", "min_arms")
 } | {key: _PLAYOUT_CORES for key in (
     "playout", "size_weights", "near_factor", "far_factor", "gain_factor", "gain_cap",
-    "notake_factor", "open_playout", "open_factor", "prior_kind", "prior_count",
-    "prior_size_bonus", "prior_early_pieces", "prior_size", "prior_gain", "prior_gain_cap",
-    "prior_take", "prior_waste", "prior_front", "prior_front_radius")}
+    "notake_factor", "open_playout", "open_factor")
+} | {key: _PRIOR_CORES for key in (
+    "prior_kind", "prior_count", "prior_size_bonus", "prior_early_pieces", "prior_size",
+    "prior_gain", "prior_gain_cap", "prior_take", "prior_waste", "prior_front",
+    "prior_front_radius", "open_pieces", "open_min_size", "prune_count")}
 
 # Named players, one per release: a preset's settings lie beneath the file's and the --set
 # ones and name every setting of how its player plays, literally, so that later changes of

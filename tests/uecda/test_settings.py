@@ -79,7 +79,8 @@ def test_preset_v2_is_the_default_player_written_out() -> None:
     (["deal=uniform", "chain_thin=64"], "chain_thin: only with deal=inference"),
     (["deal=uniform", "rule_model=true"], "rule_model: only with deal=inference"),
     (["opponents=fixed", "rule_playouts=true"], "rule_playouts: .* needs opponents=adapt"),
-    (["core=baseline", "rule_model=true"], "rule_model: no effect with core=baseline"),
+    (["core=baseline", "rule_model=true"], "^rule_model=true with core=baseline: rule_model is a "
+     "setting of core flat or uct$"),
     (["deal=uniform", "exchange_prior=true"], "exchange_prior: only with deal=inference"),
     (["bogus=1"], "unknown setting 'bogus'"),
 ])
