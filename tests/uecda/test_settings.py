@@ -189,7 +189,8 @@ def test_endgame_plays_a_sure_finish_without_searching() -> None:
         assert decision["core"] == core and decision["move"] == move_str(m)
         if endgame:
             assert move_str(m) == "S2" and decision["line"] == ["S2", "pass", "K5H5"]
-    with pytest.raises(ConfigError, match="endgame: no effect with core=baseline"):
+    with pytest.raises(ConfigError, match="^endgame=true with core=baseline: endgame is a setting "
+                                          "of core flat or uct$"):
         load_client_config(None, ["core=baseline", "endgame=true"])
 
 
