@@ -42,7 +42,7 @@ liberties that a ladder catches (:func:`ladder_attack`) in step 1, and replaces 
 draw among the empty 8-neighbours of the last two moves (legal, not c's true eye) by their
 learned strengths (:func:`playout_gamma`: the product of the γ of their 3x3 pattern with
 atari bits and of their capture, escape, atari, self-atari, distance, line and eye levels,
-from a weights file of :mod:`games.go.weights`) against all other empty points at
+from a weights file of :mod:`knowledge.go.weights`) against all other empty points at
 ``plv[NG, 0]`` each (one draw); if another point is drawn, capture anywhere (as policy 2)
 and step 3 follow. ``policy`` 4 is policy 2 with policy 3's ladder test in step 1: an
 escape from atari that a ladder catches is not played.
@@ -72,12 +72,12 @@ NROWS = 12
 (M_SIZE, M_W, M_NEMPTY, M_KO, M_TOPLAY, M_LAST, M_LAST2, M_PASSES, M_NMOVES, M_CAPB,
  M_CAPW, M_NATL) = range(12)
 
-# move features (games.go.features; the learned playout policy reads some of them)
-NG = 12  # feature groups of games.go.features (column 0 of a feature row: the pattern code)
+# move features (knowledge.go.features; the learned playout policy reads some of them)
+NG = 12  # feature groups of knowledge.go.features (column 0 of a feature row: the pattern code)
 (G_PATTERN, G_CAPTURE, G_ESCAPE, G_ATARI, G_SELF_ATARI, G_DIST, G_DIST2, G_LINE, G_EYE,
  G_EMPTY_AREA, G_PASS, G_LIBS) = range(NG)
 LEVELS = (0, 4, 6, 4, 3, 10, 10, 4, 1, 4, 2, 4)  # levels per group (the pattern's are codes)
-# ladder reading (games.go.features): extensions and positions read before giving up
+# ladder reading (knowledge.go.features): extensions and positions read before giving up
 LADDER_DEPTH = 60
 LADDER_NODES = 400
 
@@ -504,7 +504,7 @@ def playout_levels(B: np.ndarray, p: int, c: int
     """What the learned playout policy sees of c playing the legal point p: (pattern20 code,
     then the levels of capture, escape and atari (ladders not read), self-atari, distance
     to the last and second-last move (1 and 2 only: the 8-neighbourhood), line, eye-like
-    point), as in games.go.features."""
+    point), as in knowledge.go.features."""
     m = B[META]
     col = B[COL]
     w = m[M_W]
@@ -1352,7 +1352,7 @@ def ladder_attack(B: np.ndarray, stone: int, nodes: np.ndarray) -> bool:
 @njit(cache=True)
 def escape_level(B: np.ndarray, p: int, c: int) -> int:
     """The ESCAPE level of c playing at p, which captures nothing, with two liberties
-    counted as safe (:mod:`games.go.features` reads the ladders): 0 if no group of c next
+    counted as safe (:mod:`knowledge.go.features` reads the ladders): 0 if no group of c next
     to p is in atari or if the move leaves it in atari, 1 three or more liberties, 2 two;
     + 3 when the last move gave that atari. Copies the board only in that case."""
     last = B[META, M_LAST]
@@ -1499,7 +1499,7 @@ def k_playout_record(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray,
     return sc, k, s
 
 
-# the ladder rows of k_prior_sums' (wins, visits) table (games.go.priors.weight_table)
+# the ladder rows of k_prior_sums' (wins, visits) table (knowledge.go.priors.weight_table)
 W_LADDER_ESCAPE, W_LADDER_ATARI = 12, 13
 
 

@@ -1,4 +1,4 @@
-"""The simulation-balancing playouts of policy 3 (games.go.balance): the same playouts as
+"""The simulation-balancing playouts of policy 3 (knowledge.go.balance): the same playouts as
 the playout kernel, and a score function Σ ∇log π with mean zero."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ import numpy as np
 
 from games.go import GoState
 from games.go import kernel as K
-from games.go.balance import k_balance_playouts
-from games.go.patterns import canonical20, pattern_table
-from games.go.weights import MAXLEVEL, FeatureGammas
+from knowledge.go.balance import k_balance_playouts
+from knowledge.go.patterns import canonical20, pattern_table
+from knowledge.go.weights import MAXLEVEL, FeatureGammas
 from training.go.balance import PolicyParameters
 
 

@@ -8,11 +8,12 @@ import pytest
 from games.go import BLACK, PASS, WHITE, GoState, point_to_vertex, vertex_to_point
 from games.go import kernel as K
 from games.go.diagram import parse_diagram
-from games.go.patterns import pattern_table
-from games.go.reference import RefBoard
+from knowledge.go.patterns import pattern_table
+from knowledge.go.position import GoPosition
+from knowledge.go.reference import RefPlayer
 
 
-def check_same(b: np.ndarray, ref: RefBoard) -> None:
+def check_same(b: np.ndarray, ref: RefPlayer) -> None:
     """Colours, the empty list, ko, and every point-level query agree; group arrays are
     consistent with the flood-fill groups."""
     assert b[K.COL].tolist() == ref.col
@@ -77,7 +78,7 @@ def test_lockstep_random_game(size: int, seed: int, policy: int) -> None:
     b = K.new_board(size)
     buf = np.empty(4 * b.shape[1] + 8, dtype=np.int32)
     gam = np.empty(16)
-    ref = RefBoard.from_kernel(b)
+    ref = RefPlayer.from_kernel(b)
     s = seed * 1_000_003
     captures = 0
     for _ in range(3 * size * size):
@@ -111,7 +112,7 @@ def test_playouts_identical(size: int, policy: int) -> None:
     for _ in range(2 if size >= 13 else 4):
         seed = int(rng.integers(1, 2**62))
         b = base._b.copy()
-        ref = RefBoard.from_kernel(b)
+        ref = RefPlayer.from_kernel(b)
         cap = 3 * size * size
         moves = np.empty(cap + 1, dtype=np.int32)
         owner = np.empty(b.shape[1], dtype=np.int32)
@@ -127,7 +128,7 @@ def test_playouts_identical(size: int, policy: int) -> None:
 
 def test_playout_ends_with_two_passes_and_no_playable_point() -> None:
     rng = np.random.default_rng(7)
-    s = GoState(9, 7.5)
+    s = GoPosition(GoState(9, 7.5))
     for _ in range(5):
         p = s.playout(rng, 0)
         assert len(p.moves) > 40
@@ -159,7 +160,7 @@ def _black_choices(s: GoState, policies: tuple[int, ...]) -> dict[int, set[str]]
         for policy in policies:
             p, ks = K.k_choose(s._b.copy(), BLACK, np.uint64(seed), policy, pat, 2, buf,
                                ptab, plv, gam)
-            ref = RefBoard.from_kernel(s._b.copy())
+            ref = RefPlayer.from_kernel(s._b.copy())
             assert ref.choose(BLACK, seed, policy, pat, 2, ptab, plv) == (p, int(ks))
             seen[policy].add(point_to_vertex(p, s.size))
     return seen
@@ -208,7 +209,7 @@ def test_nakade_vital_points(rows: str, vital: str | None) -> None:
     """From any point of the region on rows 1-2, its vital point (or none); the open area
     above the wall is no eye space."""
     s = _after_white(WALL + rows, "C3")
-    ref = RefBoard.from_kernel(s._b.copy())
+    ref = RefPlayer.from_kernel(s._b.copy())
     buf = np.empty(4 * s._b.shape[1] + 8, dtype=np.int32)
     for p in ref.empties:
         below = point_to_vertex(p, s.size)[1:] in ("1", "2")
@@ -227,7 +228,7 @@ def test_crossed_five() -> None:
      """.replace(" 4 O O . O O", " 4 O . . O O"), "B4")
     buf = np.empty(4 * s._b.shape[1] + 8, dtype=np.int32)
     c3 = vertex_to_point("C3", 5)
-    ref = RefBoard.from_kernel(s._b.copy())
+    ref = RefPlayer.from_kernel(s._b.copy())
     assert K.nakade_vital(s._b, c3, buf) == ref.nakade_vital(c3) == c3
 
 

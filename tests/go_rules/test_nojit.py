@@ -12,13 +12,13 @@ from pathlib import Path
 import numpy as np
 
 from games.go import kernel as K
-from games.go.patterns import pattern_table
+from knowledge.go.patterns import pattern_table
 
 SCRIPT = """
 import json, sys
 import numpy as np
 from games.go import kernel as K
-from games.go.patterns import pattern_table
+from knowledge.go.patterns import pattern_table
 out = []
 rng = np.random.default_rng(0)
 ptab = np.exp(rng.normal(0.0, 1.5, 1 << 20)).astype(np.float32)

@@ -17,13 +17,14 @@ import numpy as np
 import pytest
 
 from clients.gtp.config import GtpConfig
-from clients.gtp.knowledge import prepare_state
-from clients.gtp.player import make_core
+from clients.gtp.player import make_core, search_position
 from games.go import GoState
-from games.go import features as F
 from games.go import kernel as K
-from games.go.patterns import pattern_table
-from games.go.priors import LADDER_PRIORS
+from knowledge.go import features as F
+from knowledge.go.dead import dead_stones
+from knowledge.go.patterns import pattern_table
+from knowledge.go.position import GoPosition, PlayoutSettings
+from knowledge.go.priors import LADDER_PRIORS
 from search.budget import Budget
 
 DATA = Path(__file__).parent / "data" / "parity.json"
@@ -53,25 +54,19 @@ def _ints(a: Any) -> list[int]:
 def observe_position(state: GoState) -> dict[str, Any]:
     obs: dict[str, Any] = {}
     for policy in range(7):
-        scores, own = state.playout_scores(np.random.default_rng(policy), 6, policy)
+        scores, own = GoPosition(state).playout_scores(np.random.default_rng(policy), 6, policy)
         obs[f"playout_scores_{policy}"] = [_ints(scores), _ints(own)]
-    s = state.clone()
-    s.settings = s.settings._replace(policy=6)
+    s = GoPosition(state.clone(), PlayoutSettings(policy=6))
     p = s.playout(np.random.default_rng(1), 0)
     obs["playout"] = [_floats(p.returns), _ints(p.moves), _ints(p.players)]
     legal = [m for m in s.legal_moves()][:6]
     obs["playout_batch"] = _floats(s.playout_batch(legal, np.random.default_rng(2), 1).returns)
     for name, ps in (("heuristic", None), ("ladders", LADDER_PRIORS)):
-        t = state.clone()
-        if ps is not None:
-            t.prior_weights = ps
-        pr = t.priors()
+        pr = GoPosition(state.clone(), prior_weights=ps).priors()
         obs[f"priors_{name}"] = [_ints(pr.moves), _floats(pr.values), _floats(pr.counts)]
-    t = state.clone()
-    prepare_state(t, GtpConfig(td_visits=0.0))
-    pr = t.priors()
+    pr = search_position(state.clone(), GtpConfig(td_visits=0.0)).priors()
     obs["priors_learned"] = [_ints(pr.moves), _floats(pr.values), _floats(pr.counts)]
-    b = state._b  # noqa: SLF001
+    b = state.board_array()
     pts = np.array([m for m in state.legal_moves() if m >= 0], dtype=np.int32)
     out = np.zeros((len(pts), F.NG), dtype=np.int32)
     F.k_move_features(b, state.to_play, pts, out)
@@ -79,7 +74,7 @@ def observe_position(state: GoState) -> dict[str, Any]:
     out = np.zeros((len(pts), K.NFEAT), dtype=np.int32)
     K.k_features(b, state.to_play, pts, pattern_table(), out, True)
     obs["prior_features"] = _ints(out)
-    obs["dead"] = _ints(state.dead_stones(np.random.default_rng(4), 40))
+    obs["dead"] = _ints(dead_stones(state, np.random.default_rng(4), 40))
     return obs
 
 
@@ -95,8 +90,7 @@ SEARCHES = {
 
 def observe_search(state: GoState, settings: dict[str, Any]) -> list[Any]:
     cfg = GtpConfig(**settings)
-    s = state.clone()
-    prepare_state(s, cfg)
+    s = search_position(state.clone(), cfg)
     r = make_core(cfg).search(s, s.to_move, Budget(playouts=150), np.random.default_rng(9))
     return [int(r.move), float(r.value), _ints(r.moves), _ints(r.visits)]
 

@@ -61,8 +61,11 @@ def test_fixed_handicap_as_gtp_spec() -> None:
 
 
 def test_contract_shapes_and_clone_independence() -> None:
+    from knowledge.go.position import GoPosition
+
     s = GoState(9, 7.5)
-    assert isinstance(s, State)
+    assert not isinstance(s, State)  # no playouts: the search plays it through a position
+    assert isinstance(GoPosition(s), State)
     assert s.num_players == 2 and s.to_move == 0 and s.to_play == BLACK
     assert len(s.legal_moves()) == 82 and s.legal_moves()[-1] == PASS
     c = s.clone()
@@ -199,8 +202,9 @@ def test_playout_batch_matches_single_playouts_statistically() -> None:
     """Flat MC fast path: shapes, seat perspective, and a capture is judged better than a
     throw-away move."""
     from games.contract import HasPlayoutBatch
+    from knowledge.go.position import GoPosition
 
-    s = GoState(7, 0.5)
+    s = GoPosition(GoState(7, 0.5))
     for v in ("D4", "D5", "C5", "pass", "E5", "pass"):
         s.play(vertex_to_point(v, 7))
     assert isinstance(s, HasPlayoutBatch) and s.to_play == BLACK
@@ -269,15 +273,13 @@ def test_jigo_value_of_the_engine() -> None:
     """jigo_value is the engine's own value of a jigo: black's reward for a jigo is it when the
     engine is black, one minus it when white (the playouts' reward is black's)."""
     from clients.gtp.config import load_gtp_config
-    from clients.gtp.knowledge import prepare_state
+    from clients.gtp.player import search_position
     from games.go.state import GoState
 
     cfg = load_gtp_config(overrides=["jigo_value=0.2"])
     s = GoState(5, komi=0.0)
-    prepare_state(s, cfg)
-    assert s.to_move == 0 and s.settings.jigo == pytest.approx(0.2)
+    assert s.to_move == 0 and search_position(s, cfg).settings.jigo == pytest.approx(0.2)
     s.play(s.legal_moves()[0])
-    prepare_state(s, cfg)
-    assert s.to_move == 1 and s.settings.jigo == pytest.approx(0.8)
+    assert s.to_move == 1 and search_position(s, cfg).settings.jigo == pytest.approx(0.8)
     assert load_gtp_config().jigo_value == 0.5
 

@@ -341,7 +341,7 @@ def test_komi_margin_out_of_reach_searches_for_the_game_itself() -> None:
 
 
 def test_board_images_of_a_point() -> None:
-    from games.go.patterns import board_images
+    from knowledge.go.patterns import board_images
 
     assert board_images(4, 4, 9) == {(4, 4)}
     assert board_images(3, 4, 9) == {(3, 4), (5, 4), (4, 3), (4, 5)}

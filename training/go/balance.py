@@ -23,9 +23,10 @@ import numpy.typing as npt
 
 from games.go import PASS, GoState
 from games.go import kernel as K
-from games.go.balance import k_balance_playouts
-from games.go.patterns import canonical20
-from games.go.weights import MAXLEVEL, FeatureGammas, GoWeights, load_weights, save_weights
+from knowledge.go.balance import k_balance_playouts
+from knowledge.go.patterns import canonical20
+from knowledge.go.position import GoPosition
+from knowledge.go.weights import MAXLEVEL, FeatureGammas, GoWeights, load_weights, save_weights
 from search.learn import simulation_balancing
 from training.go.dataset import replay, sgf_files
 
@@ -36,15 +37,22 @@ PLAYOUT_LEVELS = {K.G_DIST: 2, K.G_DIST2: 2}  # the playout sees only levels 1-2
 
 @dataclass
 class Position:
-    """A position for the learners: the kernel board, the komi, and the player to move
-    (``to_move``: seat, 0 = black)."""
+    """A position for the learners: a rules state without undo history, its kernel board,
+    its komi, and the player to move (``to_move``: seat, 0 = black)."""
 
-    board: np.ndarray
-    komi: float
+    state: GoState
+
+    @property
+    def board(self) -> np.ndarray:
+        return self.state.board_array()
+
+    @property
+    def komi(self) -> float:
+        return self.state.komi
 
     @property
     def to_move(self) -> int:
-        return int(self.board[K.META, K.M_TOPLAY]) - 1
+        return self.state.to_move
 
 
 def game_positions(data: bytes, every: int, skip: int) -> list[tuple[Position, float]]:
@@ -66,7 +74,9 @@ def game_positions(data: bytes, every: int, skip: int) -> list[tuple[Position, f
         s.to_play = colour
         if i >= skip and (i - skip) % every == 0:
             target = 0.5 if winner is None else float(winner == colour)
-            out.append((Position(s._b.copy(), s.komi), target))  # noqa: SLF001
+            t = s.clone()
+            t.forget_undo()
+            out.append((Position(t), target))
         s.play_colour(colour, p)
     return out
 
@@ -148,8 +158,7 @@ def playout_mse(positions: list[tuple[Position, float]], policy: int, playouts: 
     position (for the player to move) against its target."""
     err = 0.0
     for pos, target in positions:
-        s = GoState(int(pos.board[K.META, K.M_SIZE]), pos.komi, weights=weights)
-        s._b = pos.board.copy()  # noqa: SLF001
+        s = GoPosition(pos.state, weights=weights)
         scores, _ = s.playout_scores(rng, playouts, policy=policy)
         margin = scores - pos.komi
         black = float(np.mean(np.where(margin > 0, 1.0, np.where(margin < 0, 0.0, 0.5))))

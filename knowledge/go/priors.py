@@ -4,12 +4,12 @@ Two sources. The heuristic priors (:class:`PriorWeights`): every legal move star
 even-game prior (``even_wins`` of ``even_visits``); each feature of the move (from
 :func:`games.go.kernel.k_features`) adds its own (wins, visits): a good feature adds as many
 wins as visits, a bad one adds visits only (michi's and Fuego's scheme; the figures are
-ours). The learned priors (:class:`LearnedPriors`, used when a state has them): the move's
-strength γ from the learned feature ratings of a weights file (:mod:`games.go.weights`,
+ours). The learned priors (:class:`LearnedPriors`, used when a position has them): the move's
+strength γ from the learned feature ratings of a weights file (:mod:`knowledge.go.weights`,
 algorithms.md §10) gives r = (γ / max γ)^τ and ``visits`` pseudo-visits at value
-low + (high - low) r (:func:`games.go.features.k_learned_priors`); with ``td_visits``,
+low + (high - low) r (:func:`knowledge.go.features.k_learned_priors`); with ``td_visits``,
 every point also gets that many pseudo-visits at the TD(0) value σ(φᵀθ) of the position
-after it (:mod:`games.go.shapes`, seed 000). PASS keeps its heuristic prior. The node's
+after it (:mod:`knowledge.go.shapes`). PASS keeps its heuristic prior. The node's
 prior value is wins / visits, its prior count visits.
 """
 
@@ -20,17 +20,14 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
-from games.contract import Priors
-from games.go import features as FT
 from games.go import kernel as K
-from games.go.patterns import pattern_table
-from games.go.shapes import k_afterstate_values, shape_tables
+from knowledge.go.patterns import pattern_table
 
 if TYPE_CHECKING:
     from games.go.state import GoState
-    from games.go.weights import FeatureGammas
+    from knowledge.go.weights import FeatureGammas
 
-# no large patterns: an empty hash table (keys, γ) for games.go.features.k_learned_priors
+# no large patterns: an empty hash table (keys, γ) for knowledge.go.features.k_learned_priors
 NO_LARGE = (np.zeros(0, dtype=np.int64), np.zeros(0))
 for _a in NO_LARGE:
     _a.setflags(write=False)
@@ -84,11 +81,11 @@ class LearnedPriors(NamedTuple):
 
     def large_tables(self, g: FeatureGammas) -> tuple[np.ndarray, np.ndarray]:
         """The hash table (keys, γ) of the large patterns that multiply ``g``'s γ
-        (:attr:`games.go.weights.FeatureGammas.large_table`; empty if not ``large``)."""
+        (:attr:`knowledge.go.weights.FeatureGammas.large_table`; empty if not ``large``)."""
         return g.large_table if self.large else NO_LARGE
 
     def params(self) -> np.ndarray:
-        """The ``prm`` array of :func:`games.go.features.k_learned_priors`."""
+        """The ``prm`` array of :func:`knowledge.go.features.k_learned_priors`."""
         return np.array([self.visits, self.low, self.high, self.tau], dtype=np.float64)
 
 
@@ -98,8 +95,7 @@ def feature_matrix(state: GoState, moves: list[int], ladders: bool = False) -> n
     arr = np.asarray(moves, dtype=np.int32)
     out = np.zeros((len(arr), K.NFEAT), dtype=np.int32)
     if len(arr):
-        K.k_features(state._b, state.to_play, arr, pattern_table(), out,  # noqa: SLF001
-                     ladders)
+        K.k_features(state.board_array(), state.to_play, arr, pattern_table(), out, ladders)
     return out
 
 
@@ -115,39 +111,3 @@ def weight_table(wt: PriorWeights) -> np.ndarray:
     ], dtype=np.float64)
     table.setflags(write=False)
     return table
-
-
-def go_priors(state: GoState, weights: PriorWeights | None = None) -> Priors:
-    """Priors for ``state.legal_moves()`` (points first, PASS last): the learned ones if
-    ``state.learned_priors`` is set, else the heuristic ``weights`` (default: the state's)."""
-    wt = weights or state.prior_weights
-    moves = state.legal_moves()
-    if not moves:
-        return Priors([], np.zeros(0), np.zeros(0))
-    points = moves[:-1]  # legal_moves() ends with PASS
-    n = len(points)
-    wins = np.empty(n + 1)
-    visits = np.empty(n + 1)
-    arr = np.asarray(points, dtype=np.int32)
-    lp = state.learned_priors
-    if lp is not None and lp.visits > 0:
-        g = state.knowledge().prior
-        scratch = np.empty((n, FT.NG), dtype=np.int32)
-        FT.k_learned_priors(state._b, state.to_play, arr, g.pattern_table, g.levels,  # noqa: SLF001
-                            *lp.large_tables(g), lp.params(), scratch, wins, visits)
-    else:
-        table = weight_table(wt)
-        K.k_prior_sums(feature_matrix(state, points, K.prior_reads_ladders(table)), table,
-                       wins, visits)
-    if lp is not None and lp.td_visits > 0 and n:
-        theta = state.knowledge().td_theta
-        if theta is None:
-            raise ValueError("td_visits needs weights with a TD(0) value (corvid learn go td)")
-        two, three = shape_tables()
-        q = np.empty(n)
-        k_afterstate_values(state._b, state.to_play, arr, two, three, theta, q)  # noqa: SLF001
-        wins[:n] += lp.td_visits / (1.0 + np.exp(-q))
-        visits[:n] += lp.td_visits
-    wins[n] = wt.even_wins + (wt.pass_move[0] if n else 0.0)
-    visits[n] = wt.even_visits + (wt.pass_move[1] if n else 0.0)
-    return Priors(moves, wins / visits, visits)

@@ -87,7 +87,7 @@ def pattern_table() -> np.ndarray:
     return table
 
 
-# -- the 20-bit codes of learned move ratings (games.go.features.pattern20) -----------------
+# -- the 20-bit codes of learned move ratings (knowledge.go.features.pattern20) -----------------
 # Cells of the 3x3 picture as (dx, dy) for the 8 neighbours in code order (NW N NE W E SW S SE,
 # dy = +1 is up) and for the 4 atari bits (N W E S).
 _CELLS = ((-1, 1), (0, 1), (1, 1), (-1, 0), (1, 0), (-1, -1), (0, -1), (1, -1))

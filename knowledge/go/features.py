@@ -8,7 +8,7 @@ pattern code. The groups:
 PATTERN      :func:`pattern20`: the 8 neighbours (empty, the mover's, the opponent's,
              off the board) and whether each orthogonal neighbour's group is in atari,
              with the mover's stones always as colour 1 (so black and white share it);
-             :mod:`games.go.patterns` makes it canonical under the 8 symmetries
+             :mod:`knowledge.go.patterns` makes it canonical under the 8 symmetries
 CAPTURE      1 the capture saves one of our groups in atari, 2 it captures the stone(s)
              of the last move, 3 it captures one stone, 4 two or more
 ESCAPE       (no capture) a group of ours in atari next to the move gets out of atari:
@@ -79,7 +79,7 @@ from games.go.kernel import (
     ladder_captured,
     pattern20,
 )
-from games.go.patterns import square_symmetry
+from knowledge.go.patterns import square_symmetry
 
 LEVELS = K.LEVELS
 __all__ = [

@@ -4,32 +4,27 @@ The kernel state is ``(B, H)``: the board array of :mod:`games.go.kernel` and an
 ``H`` = (stone hash, n, the stone hashes after the n non-pass moves played since the root).
 The context ``ctx`` holds the Zobrist keys, the game's earlier positions (sorted hashes, for
 positional superko), the pattern table, the prior weights, the playout settings and scratch
-arrays. The kernels do what :class:`games.go.state.GoState` does for the Python UCT, draw for
-draw: legal moves are the superko-legal points that do not fill the mover's own true eyes,
-then PASS (a move may not repeat a position of the game or of the path from the root); priors
-are :func:`games.go.priors.go_priors`; a playout is ``GoState.playout`` with its seed taken
-from the search's stream as ``1 + x mod (2^62 - 1)``.
+arrays. The kernels do what :class:`knowledge.go.position.GoPosition` does for the Python
+UCT, draw for draw: legal moves are the superko-legal points that do not fill the mover's own
+true eyes, then PASS (a move may not repeat a position of the game or of the path from the
+root); priors are ``GoPosition.priors``; a playout is
+``GoPosition.playout`` with its seed taken from the search's stream as
+``1 + x mod (2^62 - 1)``.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numba import njit
 
-from games.contract import TreeGame
 from games.go import kernel as K
 from games.go.coords import PASS, WHITE
-from games.go.features import NG, k_learned_priors
-from games.go.lgrf import k_playout_lgr_record, new_tables
-from games.go.patterns import pattern_table
-from games.go.priors import NO_LARGE, weight_table
-from games.go.shapes import k_afterstate_values, shape_tables
 from games.splitmix import rng_next
-
-if TYPE_CHECKING:
-    from games.go.state import GoState
+from knowledge.go.features import k_learned_priors
+from knowledge.go.lgrf import k_playout_lgr_record
+from knowledge.go.shapes import k_afterstate_values
 
 MAX_PATH = 1024  # path positions remembered for superko (deeper ones are not checked)
 _SEED_MOD = np.uint64(2**62 - 1)
@@ -37,13 +32,13 @@ _SEED_MOD = np.uint64(2**62 - 1)
 #       ptab, plv, prior_ptab, prior_levels, lp, FM, two, three, td_theta, lgr, large_keys,
 #       large_gammas)
 # ip: policy, sa_min, playout move cap, last-good-reply level (0: off); lgr: the reply
-# tables of games.go.lgrf, shared by the search's playouts (one entry when off)
+# tables of knowledge.go.lgrf, shared by the search's playouts (one entry when off)
 # fp: komi, even wins, even visits, pass wins, visits, score weight, score scale
 # ptab, plv: playout policy 3's weights (placeholders for the other policies); prior_ptab,
 # prior_levels, lp (learned priors: use the move ratings (0/1), their params (n, v0, v1, tau),
 # TD(0) visits), FM: their feature scratch; two, three, td_theta: the TD(0) shape value;
 # large_keys, large_gammas: the learned priors' large patterns, the hash table of
-# games.go.weights.FeatureGammas.large_table (empty: none)
+# knowledge.go.weights.FeatureGammas.large_table (empty: none)
 
 
 @njit(cache=True)
@@ -162,72 +157,3 @@ def t_playout(ctx: Any, st: Any, rng: np.ndarray, moves: np.ndarray, players: np
 
 
 KERNELS = (t_copy, t_to_move, t_key, t_legal, t_play, t_playout)
-
-
-def tree_game(state: GoState) -> TreeGame:
-    """The compiled search's view of ``state``."""
-    b = state._b  # noqa: SLF001
-    P = b.shape[1]
-    wt = state.prior_weights
-    cap = state.max_playout_moves
-    seen = np.fromiter(state._seen, dtype=np.int64, count=len(state._seen))  # noqa: SLF001
-    seen.sort()
-    lp_ctx = _learned_prior_context(state, P)
-    ctx = (
-        state._z,  # noqa: SLF001
-        seen,
-        pattern_table(),
-        weight_table(wt),
-        np.array([state.settings.policy, state.settings.sa_min, cap, state.settings.lgrf],
-                 dtype=np.int64),
-        np.array([state.komi, wt.even_wins, wt.even_visits, wt.pass_move[0], wt.pass_move[1],
-                  state.settings.score_weight, K.score_scale(state.size),
-                  state.settings.jigo]),
-        np.empty(cap + 1, dtype=np.int32),
-        np.empty(cap + 1, dtype=np.int32),
-        np.empty(P, dtype=np.int32),
-        np.empty(4 * P + 8, dtype=np.int32),
-        np.zeros((P, K.NFEAT), dtype=np.int32),
-        np.zeros(P, dtype=np.int32),
-        np.zeros(2 * P),
-        np.zeros(P),
-        *state.policy_arrays(),
-        *lp_ctx[:7],
-        new_tables(P if state.settings.lgrf > 0 else 1),  # written: one per search
-        *lp_ctx[7:],
-    )
-    H = np.zeros(2 + MAX_PATH, dtype=np.int64)
-    H[0] = state.position_hash()
-    return TreeGame(KERNELS, ctx, (b.copy(), H), 2, state.size * state.size + 1, P, cap + 1)
-
-
-_NO_TABLE = np.ones(1, dtype=np.float32)
-_NO_LEVELS = np.ones((1, 1))
-_NO_THETA = np.zeros(1)
-_NO_IDS = np.full(1, -1, dtype=np.int32)
-for _a in (_NO_TABLE, _NO_LEVELS, _NO_THETA, _NO_IDS):
-    _a.setflags(write=False)
-
-
-def _learned_prior_context(state: GoState, P: int) -> tuple[Any, ...]:
-    """ctx[16:23] and ctx[24:26]: the learned priors of ``state`` (games.go.priors.go_priors)
-    as arrays."""
-    lp = state.learned_priors
-    mm = lp is not None and lp.visits > 0
-    td = lp is not None and lp.td_visits > 0
-    flags = np.zeros(6)
-    ptab, levels, theta = _NO_TABLE, _NO_LEVELS, _NO_THETA
-    two, three = _NO_IDS, _NO_IDS
-    large = NO_LARGE
-    if lp is not None:
-        flags[:] = (1.0 if mm else 0.0, *lp.params(), lp.td_visits)
-        w = state.knowledge()
-        if mm:
-            ptab, levels = w.prior.pattern_table, w.prior.levels
-            large = lp.large_tables(w.prior)
-        if td:
-            if w.td_theta is None:
-                raise ValueError("td_visits needs weights with a TD(0) value (corvid learn go td)")
-            theta = w.td_theta
-            two, three = shape_tables()
-    return (ptab, levels, flags, np.zeros((P, NG), dtype=np.int32), two, three, theta, *large)
