@@ -508,19 +508,16 @@ def playout_levels(B: np.ndarray, p: int, c: int
     m = B[META]
     col = B[COL]
     w = m[M_W]
-    size = m[M_SIZE]
     cap = capture_level(B, p, c)
-    esc = escape_level(B, p, c) if cap == 0 else 0
+    esc = escape_level(B, p, c, False) if cap == 0 else 0
     d1 = distance_level(coulom_distance(B, p, m[M_LAST]))
     d2 = distance_level(coulom_distance(B, p, m[M_LAST2]))
-    r = p // w - 1
-    cc = p % w - 1
-    line = min(min(r, cc), min(size - 1 - r, size - 1 - cc)) + 1
+    line = edge_line(B, p)
     eye = 1
     for n in (p + 1, p - 1, p + w, p - w):
         if col[n] != c and col[n] != BORDER:
             eye = 0
-    return (pattern20(B, p, c), cap, esc, atari_level(B, p, c),
+    return (pattern20(B, p, c), cap, esc, atari_level(B, p, c, False),
             min(k_self_atari(B, p, c), 3), d1 if d1 <= 2 else 0, d2 if d2 <= 2 else 0,
             line if line <= 4 else 0, eye)
 
@@ -1350,11 +1347,11 @@ def ladder_attack(B: np.ndarray, stone: int, nodes: np.ndarray) -> bool:
 
 
 @njit(cache=True)
-def escape_level(B: np.ndarray, p: int, c: int) -> int:
-    """The ESCAPE level of c playing at p, which captures nothing, with two liberties
-    counted as safe (:mod:`knowledge.go.features` reads the ladders): 0 if no group of c next
-    to p is in atari or if the move leaves it in atari, 1 three or more liberties, 2 two;
-    + 3 when the last move gave that atari. Copies the board only in that case."""
+def escape_level(B: np.ndarray, p: int, c: int, ladders: bool) -> int:
+    """The ESCAPE level of c playing at p, which captures nothing: 0 if no group of c next
+    to p is in atari or if the move leaves it in atari, 1 three or more liberties, 2 two
+    (3 with ``ladders`` when a ladder then takes the group); + 3 when the last move gave
+    that atari. Copies the board only when a group of c next to p is in atari."""
     last = B[META, M_LAST]
     new = False
     any_atari = False
@@ -1372,21 +1369,85 @@ def escape_level(B: np.ndarray, p: int, c: int) -> int:
     if n <= 1:
         return 0
     level = 1 if n >= 3 else 2
+    if level == 2 and ladders:
+        nodes = np.zeros(1, dtype=np.int64)
+        if ladder_attack(B2, p, nodes):
+            level = 3
     return level + 3 if new else level
 
 
 @njit(cache=True)
-def atari_level(B: np.ndarray, p: int, c: int) -> int:
-    """The ATARI level of c playing at p, ladders not read: 0 if no opponent group goes
-    into atari, else 1 for a one-stone group, 2 for a larger one (the larger if several)."""
-    best = 0
+def groups_put_in_atari(B: np.ndarray, p: int, c: int) -> tuple[int, int, int, int]:
+    """The roots of the distinct opponent groups that c playing at the empty point p puts
+    in atari (two liberties now, p one of them), in neighbour order; -1 fills the rest."""
+    g0 = -1
+    g1 = -1
+    g2 = -1
+    g3 = -1
     for g in _groups_next_to(B, p, 3 - c, False):
         if g < 0:
             break
         n, l1, l2 = group_libs(B, g)
-        if n == 2 and (l1 == p or l2 == p):
-            best = max(best, 1 if B[GSIZE, g] == 1 else 2)
+        if n != 2 or (l1 != p and l2 != p):
+            continue
+        if g0 < 0:
+            g0 = g
+        elif g1 < 0:
+            g1 = g
+        elif g2 < 0:
+            g2 = g
+        else:
+            g3 = g
+    return g0, g1, g2, g3
+
+
+@njit(cache=True)
+def atari_level(B: np.ndarray, p: int, c: int, ladders: bool) -> int:
+    """The ATARI level of c playing at p: 0 if no opponent group goes into atari, else 1
+    for a one-stone group, 2 for a larger one, + 2 with ``ladders`` when a ladder then
+    captures it (the highest if several)."""
+    best = 0
+    for g in groups_put_in_atari(B, p, c):
+        if g < 0:
+            break
+        level = 1 if B[GSIZE, g] == 1 else 2
+        if ladders:
+            B2 = B.copy()
+            k_play(B2, p, c)
+            nodes = np.zeros(1, dtype=np.int64)
+            if ladder_captured(B2, g, nodes):
+                level += 2
+        best = max(best, level)
     return best
+
+
+@njit(cache=True)
+def edge_line(B: np.ndarray, p: int) -> int:
+    """The line of the point p: 1 on the edge, 2 next to it, and so on."""
+    w = B[META, M_W]
+    size = B[META, M_SIZE]
+    r = p // w - 1
+    cc = p % w - 1
+    return int(min(min(r, cc), min(size - 1 - r, size - 1 - cc)) + 1)
+
+
+@njit(cache=True)
+def empty_area(B: np.ndarray, p: int) -> bool:
+    """No stone within Manhattan distance 3 of the point p."""
+    col = B[COL]
+    w = B[META, M_W]
+    size = B[META, M_SIZE]
+    r = p // w - 1
+    cc = p % w - 1
+    for dr in range(-3, 4):
+        for dc in range(-3 + abs(dr), 4 - abs(dr)):
+            rr = r + dr
+            c2 = cc + dc
+            if 0 <= rr < size and 0 <= c2 < size:
+                v = col[(rr + 1) * w + c2 + 1]
+                if v == BLACK or v == WHITE:
+                    return False
+    return True
 
 
 
@@ -1415,10 +1476,8 @@ def k_features(B: np.ndarray, c: int, moves: np.ndarray, pat: np.ndarray,
     ``ladders`` (else 0): 1 if the move saves without capturing, to two liberties, and a
     ladder then catches the group (:func:`_escape_laddered`); the stones of the opponent
     groups it puts in atari that a ladder then captures (:func:`ladder_atari_stones`)."""
-    col = B[COL]
     m = B[META]
     w = m[M_W]
-    size = m[M_SIZE]
     last = m[M_LAST]
     for i in range(moves.shape[0]):
         p = moves[i]
@@ -1431,27 +1490,12 @@ def k_features(B: np.ndarray, c: int, moves: np.ndarray, pat: np.ndarray,
         out[i, F_SAVE] = save if sa == 0 else 0
         out[i, F_PATTERN] = 1 if pat[pattern_code(B, p)] else 0
         out[i, F_SELF_ATARI] = sa
-        r = p // w - 1
-        cc = p % w - 1
-        out[i, F_LINE] = min(min(r, cc), min(size - 1 - r, size - 1 - cc)) + 1
-        empty = 1
-        for dr in range(-3, 4):
-            for dc in range(-3, 4):
-                if abs(dr) + abs(dc) > 3:
-                    continue
-                rr = r + dr
-                c2 = cc + dc
-                if 0 <= rr < size and 0 <= c2 < size:
-                    v = col[(rr + 1) * w + c2 + 1]
-                    if v == BLACK or v == WHITE:
-                        empty = 0
-        out[i, F_EMPTY_AREA] = empty
+        out[i, F_LINE] = edge_line(B, p)
+        out[i, F_EMPTY_AREA] = 1 if empty_area(B, p) else 0
         if last == PASS:
             out[i, F_DIST_LAST] = 99
         else:
-            lr = last // w - 1
-            lc = last % w - 1
-            out[i, F_DIST_LAST] = max(abs(lr - r), abs(lc - cc))
+            out[i, F_DIST_LAST] = max(abs(last // w - p // w), abs(last % w - p % w))
         if ladders:
             if save > 0 and sa == 0 and cap == 0 and _escape_laddered(B, p, c):
                 out[i, F_LADDER_ESCAPE] = 1
@@ -1465,12 +1509,9 @@ def ladder_atari_stones(B: np.ndarray, p: int, c: int) -> int:
     total = 0
     B2 = B
     played = False
-    for g in _groups_next_to(B, p, 3 - c, False):
+    for g in groups_put_in_atari(B, p, c):
         if g < 0:
             break
-        n, l1, l2 = group_libs(B, g)
-        if n != 2 or (l1 != p and l2 != p):
-            continue
         if not played:
             B2 = B.copy()
             k_play(B2, p, c)

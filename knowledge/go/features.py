@@ -54,7 +54,7 @@ import numpy as np
 from numba import njit
 
 from games.go import kernel as K
-from games.go.coords import BLACK, BORDER, EMPTY, PASS, WHITE
+from games.go.coords import BORDER, EMPTY, PASS
 from games.go.kernel import (
     G_ATARI,
     G_CAPTURE,
@@ -71,9 +71,13 @@ from games.go.kernel import (
     LADDER_DEPTH,
     LADDER_NODES,
     NG,
+    atari_level,
     capture_level,
     coulom_distance,
     distance_level,
+    edge_line,
+    empty_area,
+    escape_level,
     group_libs,
     ladder_attack,
     ladder_captured,
@@ -268,39 +272,6 @@ def large_gamma(B: np.ndarray, p: int, c: int, lkeys: np.ndarray, lgam: np.ndarr
 
 
 @njit(cache=True)
-def escape_level(B: np.ndarray, p: int, c: int, nodes: np.ndarray) -> int:
-    """The ESCAPE level with ladders read: two liberties a ladder takes are 3 (6)."""
-    level = K.escape_level(B, p, c)
-    if level == 2 or level == 5:
-        B2 = B.copy()
-        K.k_play(B2, p, c)
-        nodes[0] = 0
-        if ladder_attack(B2, p, nodes):
-            level += 1
-    return level
-
-
-@njit(cache=True)
-def atari_level(B: np.ndarray, p: int, c: int, nodes: np.ndarray) -> int:
-    """The ATARI level with ladders read (+2 when a ladder captures the group)."""
-    best = 0
-    for g in K._groups_next_to(B, p, 3 - c, False):
-        if g < 0:
-            break
-        n, l1, l2 = group_libs(B, g)
-        if n != 2 or (l1 != p and l2 != p):
-            continue
-        level = 1 if B[K.GSIZE, g] == 1 else 2
-        B2 = B.copy()
-        K.k_play(B2, p, c)
-        nodes[0] = 0
-        if ladder_captured(B2, g, nodes):
-            level += 2
-        best = max(best, level)
-    return best
-
-
-@njit(cache=True)
 def liberty_count(B: np.ndarray, g: int, cap: int) -> int:
     """The distinct liberties of the group at root g, counted up to ``cap`` (at most 8)."""
     col = B[K.COL]
@@ -374,10 +345,8 @@ def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray,
     col = B[K.COL]
     m = B[K.META]
     w = m[K.M_W]
-    size = m[K.M_SIZE]
     last = m[K.M_LAST]
     last2 = m[K.M_LAST2]
-    nodes = np.zeros(1, dtype=np.int64)
     for i in range(moves.shape[0]):
         p = moves[i]
         for j in range(NG):
@@ -390,31 +359,20 @@ def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray,
         cap = capture_level(B, p, c)
         out[i, G_CAPTURE] = cap
         if cap == 0:
-            out[i, G_ESCAPE] = escape_level(B, p, c, nodes)
-        out[i, G_ATARI] = atari_level(B, p, c, nodes)
+            out[i, G_ESCAPE] = escape_level(B, p, c, True)
+        out[i, G_ATARI] = atari_level(B, p, c, True)
         sa = K.k_self_atari(B, p, c)
         out[i, G_SELF_ATARI] = min(sa, 3)
         out[i, G_DIST] = distance_level(coulom_distance(B, p, last))
         out[i, G_DIST2] = distance_level(coulom_distance(B, p, last2))
-        r = p // w - 1
-        cc = p % w - 1
-        line = min(min(r, cc), min(size - 1 - r, size - 1 - cc)) + 1
+        line = edge_line(B, p)
         out[i, G_LINE] = line if line <= 4 else 0
         eye = 1
         for n in (p + 1, p - 1, p + w, p - w):
             if col[n] != c and col[n] != BORDER:
                 eye = 0
         out[i, G_EYE] = eye
-        empty = 1
-        for dr in range(-3, 4):
-            for dc in range(-3 + abs(dr), 4 - abs(dr)):
-                rr = r + dr
-                c2 = cc + dc
-                if 0 <= rr < size and 0 <= c2 < size:
-                    v = col[(rr + 1) * w + c2 + 1]
-                    if v == BLACK or v == WHITE:
-                        empty = 0
-        out[i, G_EMPTY_AREA] = min(line, 4) if empty else 0
+        out[i, G_EMPTY_AREA] = min(line, 4) if empty_area(B, p) else 0
         if libs:
             out[i, G_LIBS] = libs_level(B, p, c, cap > 0)
 
