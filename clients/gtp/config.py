@@ -70,7 +70,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # the policy's atari rules (step 1); auto: 2 on the compiled tree, else 0 (lgrf_level)
     lgrf: Literal["auto", 0, 1, 2, 3] = "auto"
     # the playouts' reward: this share is the score margin (up to a quarter of the board's
-    # points) instead of the win; 0: win/loss only (games.go.kernel.black_value)
+    # points) instead of the win; 0: win/loss only (knowledge.go.playout.black_value)
     score_weight: Annotated[float, msgspec.Meta(ge=0, lt=1)] = 0.0
     # the search plays for a lead of this many points more than the komi asks (the search's
     # komi moves against the engine; 1 on an integer komi: a jigo counts as lost); when the

@@ -1,6 +1,6 @@
 """Plain-Python reference of the rules and of area scoring (no numba).
 
-Written independently of :mod:`games.go.kernel` (flood fills instead of incremental groups)
+Written independently of :mod:`games.go.board` (flood fills instead of incremental groups)
 but with the same empty-point list discipline, so that the same moves give the same board,
 empty list, ko point and score. Tests compare the two; the reference of the playout policies
 builds on this board. Slow: for tests only.
@@ -36,7 +36,7 @@ class RefBoard:
     @classmethod
     def from_kernel(cls, b: object) -> Self:
         """A copy of a kernel board array (colours, empty list order, ko, turn, last move)."""
-        from games.go import kernel as K
+        from games.go import board as K
 
         arr = b  # numpy array (NROWS, P)
         size = int(arr[K.META, K.M_SIZE])  # type: ignore[index]

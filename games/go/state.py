@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-import games.go.kernel as K
+import games.go.board as K
 from games.go.coords import (
     BLACK,
     EMPTY,
@@ -28,6 +28,8 @@ from games.go.coords import (
     point_to_vertex,
 )
 from games.go.diagram import grid_diagram
+from games.go.hashing import k_hash, k_hash_after, k_legal_superko
+from games.go.scoring import k_area
 
 
 class IllegalMove(ValueError):
@@ -173,7 +175,7 @@ class GoState:
             return "occupied"
         if not K.k_legal_noko(self._b, point, colour):
             return "suicide"
-        h = int(K.k_hash_after(self._b, self._z, np.int64(self._hash), point, colour))
+        h = int(k_hash_after(self._b, self._z, np.int64(self._hash), point, colour))
         if h in self._seen:
             return "superko"
         return None
@@ -186,7 +188,7 @@ class GoState:
         ``include_eyes``, the points filling one of its own true eyes are left out."""
         c = self.to_play if colour is None else colour
         out = np.empty(self._b.shape[1], dtype=np.int32)
-        n = K.k_legal_superko(self._b, c, self._z, np.int64(self._hash), self.seen_hashes(),
+        n = k_legal_superko(self._b, c, self._z, np.int64(self._hash), self.seen_hashes(),
                               not include_eyes, out)
         points: list[int] = out[:n].tolist()
         return points
@@ -216,7 +218,7 @@ class GoState:
                 raise IllegalMove("occupied", colour, point, self.size)
             if not K.k_legal_noko(self._b, point, colour):
                 raise IllegalMove("suicide", colour, point, self.size)
-            h = int(K.k_hash_after(self._b, self._z, np.int64(self._hash), point, colour))
+            h = int(k_hash_after(self._b, self._z, np.int64(self._hash), point, colour))
             if h in self._seen:
                 raise IllegalMove("superko", colour, point, self.size)
         self._undo.append(_Snapshot(self._b.copy(), self._hash, len(self.history)))
@@ -265,7 +267,7 @@ class GoState:
                 raise ValueError(f"setup stone on {p} would have no liberty")
             K.k_place(self._b, p, colour)
             self.setup.append((colour, p))
-        self._hash = int(K.k_hash(self._b, self._z))
+        self._hash = int(k_hash(self._b, self._z))
         self._seen = {self._hash: 1}
 
     def place_handicap(self, points: Sequence[int]) -> None:
@@ -291,14 +293,14 @@ class GoState:
     def area_owner(self) -> np.ndarray:
         """Per point (1-D, border included): BLACK, WHITE or EMPTY (neutral)."""
         owner = np.empty(self._b.shape[1], dtype=np.int32)
-        K.k_area(self._b, owner)  # uses only the scratch row of the board
+        k_area(self._b, owner)  # uses only the scratch row of the board
         return owner
 
     def score(self) -> float:
         """Tromp-Taylor area score: black area - white area - komi (> 0: black wins)."""
         if self._owner is None:
             self._owner = np.empty(self._b.shape[1], dtype=np.int32)
-        return int(K.k_area(self._b, self._owner)) - self.komi
+        return int(k_area(self._b, self._owner)) - self.komi
 
     def returns(self) -> list[float]:
         """Contract: per seat (0 = black) 1 for a win, 0 for a loss, 0.5 for a jigo."""
@@ -327,7 +329,7 @@ class GoState:
 
     def board_array(self) -> np.ndarray:
         """The board as the kernels hold it (the (NROWS, P) int32 array of
-        :mod:`games.go.kernel`). The state's own array, not a copy: read it, pass it to
+        :mod:`games.go.board`). The state's own array, not a copy: read it, pass it to
         kernels that do not write to it, or copy it; never modify it."""
         return self._b
 

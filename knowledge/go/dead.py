@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from games.go import kernel as K
+from games.go import board as K
 from games.go.coords import BLACK, EMPTY, WHITE
+from games.go.scoring import k_area
 from games.go.state import GoState
 from knowledge.go.position import GoPosition
 
@@ -72,5 +73,5 @@ def score_with_dead_removed(state: GoState, rng: np.random.Generator,
     b = state.board_array().copy()
     b[K.COL, dead] = EMPTY
     owner = np.empty(b.shape[1], dtype=np.int32)
-    diff = K.k_area(b, owner)
+    diff = k_area(b, owner)
     return diff - state.komi

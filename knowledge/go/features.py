@@ -53,9 +53,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.go import kernel as K
+from games.go import board as K
+from games.go.board import group_libs
 from games.go.coords import BORDER, EMPTY, PASS
-from games.go.kernel import (
+from knowledge.go.patterns import pattern20, square_symmetry
+from knowledge.go.tactics import (
     G_ATARI,
     G_CAPTURE,
     G_DIST,
@@ -70,6 +72,7 @@ from games.go.kernel import (
     G_SELF_ATARI,
     LADDER_DEPTH,
     LADDER_NODES,
+    LEVELS,
     NG,
     atari_level,
     capture_level,
@@ -78,14 +81,12 @@ from games.go.kernel import (
     edge_line,
     empty_area,
     escape_level,
-    group_libs,
+    k_self_atari,
     ladder_attack,
     ladder_captured,
-    pattern20,
+    libs_after,
 )
-from knowledge.go.patterns import square_symmetry
 
-LEVELS = K.LEVELS
 __all__ = [
     "G_ATARI", "G_CAPTURE", "G_DIST", "G_DIST2", "G_EMPTY_AREA", "G_ESCAPE", "G_EYE", "G_LIBS",
     "G_LINE", "G_PASS", "G_PATTERN", "G_SELF_ATARI", "GROUP_NAMES", "LADDER_DEPTH",
@@ -306,7 +307,7 @@ def libs_level(B: np.ndarray, p: int, c: int, captures: bool) -> int:
     w = B[K.META, K.M_W]
     last = B[K.META, K.M_LAST]
     best = 0
-    for g in K._groups_next_to(B, p, 3 - c, False):
+    for g in K.groups_next_to(B, p, 3 - c, False):
         if g < 0:
             break
         if liberty_count(B, g, 4) != 3:
@@ -324,15 +325,15 @@ def libs_level(B: np.ndarray, p: int, c: int, captures: bool) -> int:
     if captures:
         return best
     after = -1
-    for g in K._groups_next_to(B, p, c, False):
+    for g in K.groups_next_to(B, p, c, False):
         if g < 0:
             break
         if liberty_count(B, g, 3) != 2:
             continue
         if after < 0:
-            after = K.libs_after(B, p, c)
+            after = libs_after(B, p, c)
         if after >= 3:
-            best = max(best, 4 if last > 0 and K._touches(B, g, last) else 3)
+            best = max(best, 4 if last > 0 and K.touches(B, g, last) else 3)
     return best
 
 
@@ -361,7 +362,7 @@ def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray,
         if cap == 0:
             out[i, G_ESCAPE] = escape_level(B, p, c, True)
         out[i, G_ATARI] = atari_level(B, p, c, True)
-        sa = K.k_self_atari(B, p, c)
+        sa = k_self_atari(B, p, c)
         out[i, G_SELF_ATARI] = min(sa, 3)
         out[i, G_DIST] = distance_level(coulom_distance(B, p, last))
         out[i, G_DIST2] = distance_level(coulom_distance(B, p, last2))

@@ -2,7 +2,7 @@
 playing settings and knowledge: the playout policy, the priors and the learned weights.
 
 The rules state (:class:`games.go.state.GoState`) knows nothing of playing; a position wraps
-one and gives the search what it asks for: playouts (:mod:`games.go.kernel`), priors
+one and gives the search what it asks for: playouts (:mod:`knowledge.go.playout`), priors
 (:mod:`knowledge.go.priors`) and the compiled tree's kernels (:mod:`knowledge.go.tree`).
 Moves played on the position are played on its state.
 """
@@ -15,20 +15,32 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from games.contract import Playout, PlayoutBatch, Priors, TreeGame
-from games.go import kernel as K
+from games.go import board as K
 from games.go.coords import BLACK
 from games.go.state import GoState, zobrist
 from knowledge.go import features as FT
 from knowledge.go.lgrf import new_tables
 from knowledge.go.patterns import pattern_table
+from knowledge.go.playout import (
+    black_value,
+    black_values,
+    k_playout_after,
+    k_playout_batch,
+    k_playout_record,
+    score_scale,
+)
 from knowledge.go.priors import (
+    NFEAT,
     NO_LARGE,
     LearnedPriors,
     PriorWeights,
     feature_matrix,
+    k_prior_sums,
+    prior_reads_ladders,
     weight_table,
 )
 from knowledge.go.shapes import k_afterstate_values, shape_tables
+from knowledge.go.tactics import NG
 from knowledge.go.tree import KERNELS, MAX_PATH
 from knowledge.go.weights import MAXLEVEL, GoWeights, load_weights
 
@@ -38,7 +50,7 @@ class PlayoutSettings(NamedTuple):
 
     # 3: learned (weights file), 2: MoGo-like and capture anywhere, 1: MoGo-like (local),
     # 0: light, 4: 2 reading ladders, 5: 2 with the low-liberty rule, 6: 5 with nakade
-    # (games.go.kernel)
+    # (knowledge.go.playout)
     policy: int = 2
     sa_min: int = 2  # a self-atari leaving a group of at least this many stones is refused
     max_moves_factor: int = 3  # a playout stops after factor * size^2 moves
@@ -56,7 +68,7 @@ class PlayoutSettings(NamedTuple):
 _NO_EVALS = np.zeros(0)
 _NO_EVALS.setflags(write=False)
 _NO_PTAB = np.ones(1, dtype=np.float32)  # the learned policy's arrays, for the other policies
-_NO_PLV = np.ones((K.NG + 1, MAXLEVEL + 1))
+_NO_PLV = np.ones((NG + 1, MAXLEVEL + 1))
 _NO_TABLE = np.ones(1, dtype=np.float32)  # the learned priors' arrays, when there are none
 _NO_LEVELS = np.ones((1, 1))
 _NO_THETA = np.zeros(1)
@@ -158,7 +170,7 @@ class GoPosition:
                                 visits)
         else:
             table = weight_table(wt)
-            K.k_prior_sums(feature_matrix(state, points, K.prior_reads_ladders(table)), table,
+            k_prior_sums(feature_matrix(state, points, prior_reads_ladders(table)), table,
                            wins, visits)
         if lp is not None and lp.td_visits > 0 and n:
             theta = self.knowledge().td_theta
@@ -191,13 +203,13 @@ class GoPosition:
             weight_table(wt),
             np.array([settings.policy, settings.sa_min, cap, settings.lgrf], dtype=np.int64),
             np.array([state.komi, wt.even_wins, wt.even_visits, wt.pass_move[0],
-                      wt.pass_move[1], settings.score_weight, K.score_scale(state.size),
+                      wt.pass_move[1], settings.score_weight, score_scale(state.size),
                       settings.jigo]),
             np.empty(cap + 1, dtype=np.int32),
             np.empty(cap + 1, dtype=np.int32),
             np.empty(P, dtype=np.int32),
             np.empty(4 * P + 8, dtype=np.int32),
-            np.zeros((P, K.NFEAT), dtype=np.int32),
+            np.zeros((P, NFEAT), dtype=np.int32),
             np.zeros(P, dtype=np.int32),
             np.zeros(2 * P),
             np.zeros(P),
@@ -265,11 +277,11 @@ class GoPosition:
         playout). ``moves``/``players`` leave out passes; players are seats."""
         moves, colours, owner, buf = self._scratch()
         seed = np.uint64(int(rng.integers(1, 2**62)))
-        sc, n, _ = K.k_playout_record(self.state.board_array().copy(), seed,
+        sc, n, _ = k_playout_record(self.state.board_array().copy(), seed,
                                       self.settings.policy, pattern_table(),
                                       *self.policy_arrays(), self.settings.sa_min,
                                       self.max_playout_moves, moves, colours, owner, buf)
-        v = K.black_value(sc - self.komi, self.settings.score_weight, K.score_scale(self.size),
+        v = black_value(sc - self.komi, self.settings.score_weight, score_scale(self.size),
                           self.settings.jigo)
         return Playout(np.array([v, 1.0 - v]), _NO_EVALS, moves[:n].astype(np.int64),
                        colours[:n].astype(np.int64) - 1)
@@ -281,11 +293,11 @@ class GoPosition:
         first = np.asarray([int(m) for m in moves], dtype=np.int32)
         scores = np.empty(len(first), dtype=np.int64)
         seed = np.uint64(int(rng.integers(1, 2**62)))
-        K.k_playout_after(self.state.board_array(), first, seed, self.settings.policy,
+        k_playout_after(self.state.board_array(), first, seed, self.settings.policy,
                           pattern_table(), *self.policy_arrays(), self.settings.sa_min,
                           self.max_playout_moves, scores)
-        black = K.black_values(scores - self.komi, self.settings.score_weight,
-                               K.score_scale(self.size), self.settings.jigo)
+        black = black_values(scores - self.komi, self.settings.score_weight,
+                               score_scale(self.size), self.settings.jigo)
         ret = black if self.state.colour_of(seat) == BLACK else 1.0 - black
         k = len(first)
         return PlayoutBatch(ret, np.zeros((k, 0)), np.zeros(k, dtype=np.int64))
@@ -307,7 +319,7 @@ class GoPosition:
         seed = np.uint64(int(rng.integers(1, 2**62)))
         pol = self.settings.policy if policy is None else policy
         b[K.META, K.M_PASSES] = 0  # after the game's two passes, still play the position out
-        K.k_playout_batch(b, seed, n, pol, pattern_table(), *self.policy_arrays(pol),
+        k_playout_batch(b, seed, n, pol, pattern_table(), *self.policy_arrays(pol),
                           self.settings.sa_min, self.max_playout_moves, scores, own, neutral)
         return scores, own, neutral
 

@@ -307,7 +307,7 @@ class RefPlayer(RefBoard):
 
 def reference_features(ref: RefPlayer, p: int, c: int, pat: object,
                        ladders: bool = False) -> list[int]:
-    """The prior features of :func:`games.go.kernel.k_features` for one point."""
+    """The prior features of :func:`knowledge.go.priors.k_features` for one point."""
     cap_groups: dict[int, int] = {}
     save_groups: dict[int, int] = {}
     for n in ref.neighbours(p):
@@ -448,7 +448,7 @@ def _coulom_level(ref: RefPlayer, p: int, q: int) -> int:
 
 
 def reference_playout_gamma(ref: RefPlayer, p: int, c: int, ptab: Any, plv: Any) -> float:
-    """:func:`games.go.kernel.playout_gamma` (same products in the same order)."""
+    """:func:`knowledge.go.playout.playout_gamma` (same products in the same order)."""
     from knowledge.go import features as F
 
     f = reference_move_features(ref, p, c, ladders=False)

@@ -1,6 +1,6 @@
 """The Go kernels of the compiled UCT (``search.ctree``; the interface is in its docstring).
 
-The kernel state is ``(B, H)``: the board array of :mod:`games.go.kernel` and an int64 array
+The kernel state is ``(B, H)``: the board array of :mod:`games.go.board` and an int64 array
 ``H`` = (stone hash, n, the stone hashes after the n non-pass moves played since the root).
 The context ``ctx`` holds the Zobrist keys, the game's earlier positions (sorted hashes, for
 positional superko), the pattern table, the prior weights, the playout settings and scratch
@@ -19,11 +19,15 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from games.go import kernel as K
+from games.go import board as K
 from games.go.coords import PASS, WHITE
+from games.go.hashing import hash_seen, k_hash_after
+from games.go.scoring import k_area
 from games.splitmix import rng_next
 from knowledge.go.features import k_learned_priors
 from knowledge.go.lgrf import k_playout_lgr_record
+from knowledge.go.playout import black_value, k_playout_record
+from knowledge.go.priors import k_features, k_prior_sums, prior_reads_ladders
 from knowledge.go.shapes import k_afterstate_values
 
 MAX_PATH = 1024  # path positions remembered for superko (deeper ones are not checked)
@@ -84,8 +88,8 @@ def t_legal(ctx: Any, st: Any, moves: np.ndarray, values: np.ndarray, counts: np
     for p in range(col.shape[0]):
         if col[p] != 0 or not K.k_legal_noko(B, p, c) or K.k_is_eye(B, p, c):
             continue
-        h = K.k_hash_after(B, Z, H[0], p, c)
-        if K._seen(seen, h) or _in_path(H, h):
+        h = k_hash_after(B, Z, H[0], p, c)
+        if hash_seen(seen, h) or _in_path(H, h):
             continue
         moves[n] = p
         pts[n] = p
@@ -98,8 +102,8 @@ def t_legal(ctx: Any, st: Any, moves: np.ndarray, values: np.ndarray, counts: np
                 k_learned_priors(B, c, pts[:n], ctx[16], ctx[17], ctx[24], ctx[25], lp[1:5],
                                  ctx[19], wins, visits)
             else:
-                K.k_features(B, c, pts[:n], pat, F, K.prior_reads_ladders(Wt))
-                K.k_prior_sums(F[:n], Wt, wins, visits)
+                k_features(B, c, pts[:n], pat, F, prior_reads_ladders(Wt))
+                k_prior_sums(F[:n], Wt, wins, visits)
             if lp[5] > 0:
                 q = ctx[12][n:2 * n]  # scratch beyond the n moves' wins
                 k_afterstate_values(B, c, pts[:n], ctx[20], ctx[21], ctx[22], q)
@@ -121,7 +125,7 @@ def t_play(ctx: Any, st: Any, move: int) -> None:
     B, H = st
     c = B[K.META, K.M_TOPLAY]
     if move != PASS:
-        h = K.k_hash_after(B, ctx[0], H[0], move, c)
+        h = k_hash_after(B, ctx[0], H[0], move, c)
         H[0] = h
         if H[1] < MAX_PATH:
             H[2 + H[1]] = h
@@ -137,7 +141,7 @@ def t_playout(ctx: Any, st: Any, rng: np.ndarray, moves: np.ndarray, players: np
     B = st[0]
     n = 0
     if B[K.META, K.M_PASSES] >= 2:
-        score = K.k_area(B, owner) - fp[0]
+        score = k_area(B, owner) - fp[0]
     else:
         seed = np.uint64(1) + rng_next(rng) % _SEED_MOD
         if ip[3] > 0:
@@ -145,13 +149,13 @@ def t_playout(ctx: Any, st: Any, rng: np.ndarray, moves: np.ndarray, players: np
                                             ip[2], moves32, colours32, owner, buf, ctx[23],
                                             ip[3], fp[0])
         else:
-            sc, n, _ = K.k_playout_record(B, seed, ip[0], pat, ctx[14], ctx[15], ip[1],
+            sc, n, _ = k_playout_record(B, seed, ip[0], pat, ctx[14], ctx[15], ip[1],
                                           ip[2], moves32, colours32, owner, buf)
         score = sc - fp[0]
         for i in range(n):
             moves[i] = moves32[i]
             players[i] = colours32[i] - 1
-    v = K.black_value(score, fp[5], fp[6], fp[7])
+    v = black_value(score, fp[5], fp[6], fp[7])
     returns[0], returns[1] = v, 1.0 - v
     return n
 

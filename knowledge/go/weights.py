@@ -8,7 +8,7 @@ A weights file is an ``.npz`` (made by ``corvid learn go learn``) holding
   ``prior_large_codes`` int64 (sorted large-pattern codes, :func:`knowledge.go.features.
   large_codes`) and ``prior_large_gammas`` their γ (optional: none in older files);
 * ``playout_levels``, ``playout_codes``, ``playout_gammas``: the same for the playout policy
-  (policy 3 of :mod:`games.go.kernel`, which reads only some of the groups), and
+  (policy 3 of :mod:`knowledge.go.playout`, which reads only some of the groups), and
   ``playout_scalars`` (``[0]``: the mean γ of a move away from the last two moves);
 * ``td_theta`` (optional): the weights θ of a TD(0) value over the local shapes of
   :mod:`knowledge.go.shapes`, Q = σ(φᵀθ) (``corvid learn go td``);

@@ -6,11 +6,14 @@ import numpy as np
 import pytest
 
 from games.go import BLACK, PASS, WHITE, GoState, point_to_vertex, vertex_to_point
-from games.go import kernel as K
+from games.go import board as K
 from games.go.diagram import parse_diagram
-from knowledge.go.patterns import pattern_table
+from games.go.scoring import k_area
+from knowledge.go.patterns import pattern_code, pattern_table
+from knowledge.go.playout import k_choose, k_playout
 from knowledge.go.position import GoPosition
 from knowledge.go.reference import RefPlayer
+from knowledge.go.tactics import NG, k_self_atari, libs_after, nakade_vital
 
 
 def check_same(b: np.ndarray, ref: RefPlayer) -> None:
@@ -25,9 +28,9 @@ def check_same(b: np.ndarray, ref: RefPlayer) -> None:
             assert K.k_legal(b, p, c) == ref.legal(p, c), (p, c)
             assert K.k_legal_noko(b, p, c) == ref.legal(p, c, use_ko=False), (p, c)
             assert K.k_is_eye(b, p, c) == ref.is_eye(p, c), (p, c)
-            assert K.k_self_atari(b, p, c) == ref.self_atari(p, c), (p, c)
-            assert K.libs_after(b, p, c) == ref.libs_after(p, c), (p, c)
-        assert K.pattern_code(b, p) == ref.pattern_code(p)
+            assert k_self_atari(b, p, c) == ref.self_atari(p, c), (p, c)
+            assert libs_after(b, p, c) == ref.libs_after(p, c), (p, c)
+        assert pattern_code(b, p) == ref.pattern_code(p)
     in_atari = {BLACK: 0, WHITE: 0}
     seen: set[int] = set()
     for p, cp in enumerate(ref.col):
@@ -49,7 +52,7 @@ def check_same(b: np.ndarray, ref: RefPlayer) -> None:
     for c in (BLACK, WHITE):
         assert K.k_atari_groups(b, c) == in_atari[c]
     owner = np.empty(b.shape[1], dtype=np.int32)
-    score = K.k_area(b.copy(), owner)
+    score = k_area(b.copy(), owner)
     rscore, rowner = ref.area()
     assert score == rscore
     assert owner.tolist() == rowner
@@ -59,9 +62,9 @@ def synthetic_policy(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Random learned-policy weights (ptab, plv) of policy 3: every entry matters."""
     rng = np.random.default_rng(seed)
     ptab = np.exp(rng.normal(0.0, 1.5, 1 << 20)).astype(np.float32)
-    plv = np.exp(rng.normal(0.0, 1.0, (K.NG + 1, 11)))
+    plv = np.exp(rng.normal(0.0, 1.0, (NG + 1, 11)))
     plv[:, 0] = 1.0
-    plv[K.NG, 0] = 0.3  # the far moves' strength
+    plv[NG, 0] = 0.3  # the far moves' strength
     return ptab, plv
 
 
@@ -85,7 +88,7 @@ def test_lockstep_random_game(size: int, seed: int, policy: int) -> None:
         if ref.passes >= 2:
             break
         c = ref.to_play
-        kp, ks = K.k_choose(b, c, np.uint64(s), policy, pat, 2, buf, ptab, plv, gam)
+        kp, ks = k_choose(b, c, np.uint64(s), policy, pat, 2, buf, ptab, plv, gam)
         p, s = ref.choose(c, s, policy, pat, 2, ptab, plv)
         assert (kp, int(ks)) == (p, s)  # the same choice from the same rng state
         rc = ref.play(p, c)
@@ -117,7 +120,7 @@ def test_playouts_identical(size: int, policy: int) -> None:
         moves = np.empty(cap + 1, dtype=np.int32)
         owner = np.empty(b.shape[1], dtype=np.int32)
         buf = np.empty(4 * b.shape[1] + 8, dtype=np.int32)
-        sc, nm, s = K.k_playout(b, np.uint64(seed), policy, pat, ptab, plv, 2, cap, moves,
+        sc, nm, s = k_playout(b, np.uint64(seed), policy, pat, ptab, plv, 2, cap, moves,
                                 owner, buf)
         rsc, rmoves, rs = ref.playout(seed, policy, pat, 2, cap, ptab, plv)
         assert moves[:nm].tolist() == rmoves
@@ -158,7 +161,7 @@ def _black_choices(s: GoState, policies: tuple[int, ...]) -> dict[int, set[str]]
     seen: dict[int, set[str]] = {policy: set() for policy in policies}
     for seed in range(1, 41):
         for policy in policies:
-            p, ks = K.k_choose(s._b.copy(), BLACK, np.uint64(seed), policy, pat, 2, buf,
+            p, ks = k_choose(s._b.copy(), BLACK, np.uint64(seed), policy, pat, 2, buf,
                                ptab, plv, gam)
             ref = RefPlayer.from_kernel(s._b.copy())
             assert ref.choose(BLACK, seed, policy, pat, 2, ptab, plv) == (p, int(ks))
@@ -214,7 +217,7 @@ def test_nakade_vital_points(rows: str, vital: str | None) -> None:
     for p in ref.empties:
         below = point_to_vertex(p, s.size)[1:] in ("1", "2")
         want = vertex_to_point(vital, s.size) if vital and below else -1
-        assert K.nakade_vital(s._b, p, buf) == ref.nakade_vital(p) == want, (
+        assert nakade_vital(s._b, p, buf) == ref.nakade_vital(p) == want, (
             point_to_vertex(p, s.size))
 
 
@@ -229,7 +232,7 @@ def test_crossed_five() -> None:
     buf = np.empty(4 * s._b.shape[1] + 8, dtype=np.int32)
     c3 = vertex_to_point("C3", 5)
     ref = RefPlayer.from_kernel(s._b.copy())
-    assert K.nakade_vital(s._b, c3, buf) == ref.nakade_vital(c3) == c3
+    assert nakade_vital(s._b, c3, buf) == ref.nakade_vital(c3) == c3
 
 
 def test_policy_6_plays_the_vital_point() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games.go import kernel as K
+from games.go import board as K
 from games.go.coords import BLACK, PASS, WHITE, vertex_to_point
 from games.go.state import GoState
 from knowledge.go.lgrf import k_playout_lgr, lgr_reply, lgr_update, new_tables

@@ -19,12 +19,11 @@ import pytest
 from clients.gtp.config import GtpConfig
 from clients.gtp.player import make_core, search_position
 from games.go import GoState
-from games.go import kernel as K
 from knowledge.go import features as F
 from knowledge.go.dead import dead_stones
 from knowledge.go.patterns import pattern_table
 from knowledge.go.position import GoPosition, PlayoutSettings
-from knowledge.go.priors import LADDER_PRIORS
+from knowledge.go.priors import LADDER_PRIORS, NFEAT, k_features
 from search.budget import Budget
 
 DATA = Path(__file__).parent / "data" / "parity.json"
@@ -71,8 +70,8 @@ def observe_position(state: GoState) -> dict[str, Any]:
     out = np.zeros((len(pts), F.NG), dtype=np.int32)
     F.k_move_features(b, state.to_play, pts, out)
     obs["move_features"] = _ints(out)
-    out = np.zeros((len(pts), K.NFEAT), dtype=np.int32)
-    K.k_features(b, state.to_play, pts, pattern_table(), out, True)
+    out = np.zeros((len(pts), NFEAT), dtype=np.int32)
+    k_features(b, state.to_play, pts, pattern_table(), out, True)
     obs["prior_features"] = _ints(out)
     obs["dead"] = _ints(dead_stones(state, np.random.default_rng(4), 40))
     return obs

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from games.go import BLACK, WHITE, GoState
-from games.go import kernel as K
+from games.go import board as K
 from knowledge.go.reference import RefPlayer, reference_shape_counts
 from knowledge.go.shapes import (
     N_POINT,

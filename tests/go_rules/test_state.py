@@ -20,7 +20,7 @@ from games.go import (
     score_string,
     vertex_to_point,
 )
-from games.go import kernel as K
+from games.go import board as K
 from games.go.diagram import parse_diagram
 from games.go.sgf import from_sgf, to_sgf
 
@@ -252,7 +252,7 @@ def test_forget_undo_keeps_the_position_and_its_superko_memory() -> None:
 def test_score_reward() -> None:
     """black_value: the win with a share on the margin, saturating at a quarter board; a jigo
     is black's jigo value (1/2 favouring neither side) whatever the weight."""
-    from games.go.kernel import black_value, black_values, score_scale
+    from knowledge.go.playout import black_value, black_values, score_scale
 
     assert black_value(3.0, 0.0, 20.25, 0.5) == 1.0 and black_value(-1.0, 0.0, 20.25, 0.5) == 0.0
     assert black_value(0.0, 0.3, 20.25, 0.5) == 0.5

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from games.go import PASS, GoState
-from games.go import kernel as K
+from games.go import board as K
 from knowledge.go.shapes import k_shape_counts, n_shape_features, shape_tables
 from knowledge.go.weights import GoWeights, load_weights, save_weights
 from search.learn import td0_selfplay
