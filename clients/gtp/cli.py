@@ -17,7 +17,7 @@ from clients.gtp.config import GtpConfig, load_gtp_config, preset_help
 DESCRIPTION = """\
 A Go engine speaking GTP 2 on stdin/stdout: UCT with RAVE and learned priors (move-pattern
 ratings fitted to GNU Go's moves; `weights` loads another file, learned_priors=false gives the
-heuristic priors) over the fast playouts of games.go, tree reuse between moves,
+heuristic priors) over the fast playouts of knowledge.go, tree reuse between moves,
 Tromp-Taylor-safe passing and dead-stone cleanup (CGOS), resignation, and time management from
 time_settings / time_left / kgs-time_settings that keeps a reserve so it never loses on time.
 Nothing but GTP is written to stdout; logs go to stderr (or --log-file, a global option given

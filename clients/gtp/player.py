@@ -1,4 +1,5 @@
-"""The move generator of ``corvid gtp``: a decision core over the contract state of games.go —
+"""The move generator of ``corvid gtp``: a decision core over the search-facing position of
+knowledge.go (a games.go rules state with the playing settings of the config) —
 by default UCT with RAVE and priors on the compiled tree (search.ctree), else search.uct,
 flat Monte Carlo or α-β over UCB bounds — with the Go-specific decisions around it:
 resigning, passing only when it is safe under Tromp–Taylor scoring, and cleaning up dead

@@ -67,6 +67,7 @@ from games.go.board import (
 )
 from games.go.coords import BLACK, BORDER, EMPTY, PASS, WHITE
 from games.go.scoring import k_area
+from knowledge.go.lgrf import lgr_reply, lgr_update
 from knowledge.go.patterns import pattern20, pattern_code
 from knowledge.go.tactics import (
     G_ATARI,
@@ -477,24 +478,50 @@ def black_values(margins: np.ndarray, weight: float, scale: float, jigo: float
 @njit(cache=True)
 def k_playout(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray, ptab: np.ndarray,
               plv: np.ndarray, sa_min: int, max_moves: int, moves: np.ndarray,
-              owner: np.ndarray, buf: np.ndarray) -> tuple[int, int, np.uint64]:
+              owner: np.ndarray, buf: np.ndarray, T: np.ndarray, level: int, komi: float
+              ) -> tuple[int, int, np.uint64]:
     """Play B (modified in place) to the end. Writes the moves (PASS included) to ``moves``
     and the final owner of each point to ``owner``. Returns (black area - white area,
-    number of moves, rng state). The colour to play is ``B[META, M_TOPLAY]``. ``ptab`` and
-    ``plv`` are the learned weights of policy 3 (:func:`playout_gamma`; any arrays of
-    those types for the other policies)."""
+    number of moves, rng state). The colour to play is ``B[META, M_TOPLAY]``.
+
+    The policy is given by its parameters: ``policy`` (the module docstring), ``ptab`` and
+    ``plv`` the learned weights of policy 3 (:func:`playout_gamma`; any arrays of those types
+    for the other policies), and last good reply (:mod:`knowledge.go.lgrf`): with ``level``
+    > 0 the stored replies of the tables ``T`` are tried first (1: to the last move only, 2:
+    to the last two first, 3: as 2 after the atari rules), and the tables learn from the
+    result (area - ``komi``); ``level`` 0 reads neither ``T`` nor ``komi``."""
     m = B[META]
+    first = m[M_TOPLAY]
+    last2 = m[M_LAST2]
+    last = m[M_LAST]
     gam = np.empty(16, dtype=np.float64)
     nm = 0
     passes = m[M_PASSES]
     while passes < 2 and nm < max_moves:
         c = m[M_TOPLAY]
-        p, s = k_choose(B, c, s, policy, pat, sa_min, buf, ptab, plv, gam)
+        p = PASS
+        if level > 0:
+            if level == 3 and policy >= 1 and m[M_LAST] != PASS:
+                p, s = atari_rules(B, c, s, buf, reads_ladders(policy))
+            if p == PASS:
+                p = lgr_reply(B, c, T, level, sa_min)
+        if p == PASS:
+            p, s = k_choose(B, c, s, policy, pat, sa_min, buf, ptab, plv, gam)
         k_play(B, p, c)
         moves[nm] = p
         nm += 1
         passes = m[M_PASSES]
-    return k_area(B, owner), nm, s
+    score = k_area(B, owner)
+    if level > 0:
+        margin = score - komi
+        lgr_update(T, first, last2, last, moves, nm,
+                   1 if margin > 0 else 2 if margin < 0 else 0)
+    return score, nm, s
+
+
+def no_replies() -> np.ndarray:
+    """Reply tables for :func:`k_playout` without last good reply (``level`` 0)."""
+    return np.full((3, 1), -1, dtype=np.int32)
 
 
 @njit(cache=True)
@@ -510,11 +537,12 @@ def k_playout_batch(B0: np.ndarray, seed: np.uint64, n: int, policy: int, pat: n
     moves = np.empty(max_moves + 1, dtype=np.int32)
     owner = np.empty(P, dtype=np.int32)
     buf = np.empty(4 * P + 8, dtype=np.int32)
+    T = np.full((3, 1), -1, dtype=np.int32)  # no last good reply
     s = seed
     for i in range(n):
         B[:, :] = B0
         sc, nm, s = k_playout(B, s, policy, pat, ptab, plv, sa_min, max_moves, moves, owner,
-                              buf)
+                              buf, T, 0, 0.0)
         scores[i] = sc
         for p in range(P):
             o = owner[p]
@@ -531,11 +559,13 @@ def k_playout_batch(B0: np.ndarray, seed: np.uint64, n: int, policy: int, pat: n
 def k_playout_record(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray,
                      ptab: np.ndarray, plv: np.ndarray, sa_min: int, max_moves: int,
                      moves: np.ndarray, colours: np.ndarray, owner: np.ndarray,
-                     buf: np.ndarray) -> tuple[int, int, np.uint64]:
+                     buf: np.ndarray, T: np.ndarray, level: int, komi: float
+                     ) -> tuple[int, int, np.uint64]:
     """:func:`k_playout`, then the moves with passes left out in ``moves[:n]`` and the colour
     that played each in ``colours[:n]``. Returns (black - white area, n, rng state)."""
     first = B[META, M_TOPLAY]
-    sc, nm, s = k_playout(B, s, policy, pat, ptab, plv, sa_min, max_moves, moves, owner, buf)
+    sc, nm, s = k_playout(B, s, policy, pat, ptab, plv, sa_min, max_moves, moves, owner, buf,
+                          T, level, komi)
     k = 0
     for i in range(nm):
         if moves[i] != PASS:
@@ -556,11 +586,12 @@ def k_playout_after(B0: np.ndarray, first: np.ndarray, seed: np.uint64, policy: 
     moves = np.empty(max_moves + 1, dtype=np.int32)
     owner = np.empty(P, dtype=np.int32)
     buf = np.empty(4 * P + 8, dtype=np.int32)
+    T = np.full((3, 1), -1, dtype=np.int32)  # no last good reply
     s = seed
     for i in range(first.shape[0]):
         B[:, :] = B0
         k_play(B, first[i], B[META, M_TOPLAY])
         sc, nm, s = k_playout(B, s, policy, pat, ptab, plv, sa_min, max_moves, moves, owner,
-                              buf)
+                              buf, T, 0, 0.0)
         scores[i] = sc
     return s

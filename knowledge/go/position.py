@@ -27,6 +27,7 @@ from knowledge.go.playout import (
     k_playout_after,
     k_playout_batch,
     k_playout_record,
+    no_replies,
     score_scale,
 )
 from knowledge.go.priors import (
@@ -69,6 +70,7 @@ _NO_EVALS = np.zeros(0)
 _NO_EVALS.setflags(write=False)
 _NO_PTAB = np.ones(1, dtype=np.float32)  # the learned policy's arrays, for the other policies
 _NO_PLV = np.ones((NG + 1, MAXLEVEL + 1))
+_NO_REPLIES = no_replies()  # last good reply is the compiled tree's only (never written)
 _NO_TABLE = np.ones(1, dtype=np.float32)  # the learned priors' arrays, when there are none
 _NO_LEVELS = np.ones((1, 1))
 _NO_THETA = np.zeros(1)
@@ -278,11 +280,12 @@ class GoPosition:
         moves, colours, owner, buf = self._scratch()
         seed = np.uint64(int(rng.integers(1, 2**62)))
         sc, n, _ = k_playout_record(self.state.board_array().copy(), seed,
-                                      self.settings.policy, pattern_table(),
-                                      *self.policy_arrays(), self.settings.sa_min,
-                                      self.max_playout_moves, moves, colours, owner, buf)
+                                    self.settings.policy, pattern_table(),
+                                    *self.policy_arrays(), self.settings.sa_min,
+                                    self.max_playout_moves, moves, colours, owner, buf,
+                                    _NO_REPLIES, 0, 0.0)
         v = black_value(sc - self.komi, self.settings.score_weight, score_scale(self.size),
-                          self.settings.jigo)
+                        self.settings.jigo)
         return Playout(np.array([v, 1.0 - v]), _NO_EVALS, moves[:n].astype(np.int64),
                        colours[:n].astype(np.int64) - 1)
 

@@ -246,38 +246,29 @@ class RefPlayer(RefBoard):
         return cand[-1], s
 
     def playout(self, s: int, policy: int, pat: object, sa_min: int, max_moves: int,
-                ptab: Any = None, plv: Any = None) -> tuple[int, list[int], int]:
-        """(black area - white area, moves, rng state); plays on self."""
-        moves: list[int] = []
-        while self.passes < 2 and len(moves) < max_moves:
-            c = self.to_play
-            p, s = self.choose(c, s, policy, pat, sa_min, ptab, plv)
-            self.play(p, c)
-            moves.append(p)
-        return self.area()[0], moves, s
-
-    def playout_lgr(self, s: int, policy: int, pat: object, sa_min: int, max_moves: int,
-                    replies: dict[tuple[int, ...], int], level: int, komi: float
-                    ) -> tuple[int, list[int], int]:
-        """:meth:`playout` with last good reply with forgetting (``knowledge.go.lgrf``):
-        ``replies`` maps (c, prev) and (c, prev2, prev) to c's stored reply, and is updated
-        by the result."""
+                ptab: Any = None, plv: Any = None,
+                replies: dict[tuple[int, ...], int] | None = None, level: int = 0,
+                komi: float = 0.0) -> tuple[int, list[int], int]:
+        """(black area - white area, moves, rng state); plays on self. With ``level`` > 0,
+        last good reply with forgetting (``knowledge.go.lgrf``): ``replies`` maps (c, prev)
+        and (c, prev2, prev) to c's stored reply, and is updated by the result."""
         first, last2, last = self.to_play, self.last2, self.last
         moves: list[int] = []
         while self.passes < 2 and len(moves) < max_moves:
             c = self.to_play
             p = PASS
-            if level == 3 and policy >= 1 and self.last != PASS:
-                p, s = self.atari_rules(c, s, policy)
+            if level > 0 and replies is not None:
+                if level == 3 and policy >= 1 and self.last != PASS:
+                    p, s = self.atari_rules(c, s, policy)
+                if p == PASS:
+                    p = self._stored_reply(c, replies, level, sa_min)
             if p == PASS:
-                p = self._stored_reply(c, replies, level, sa_min)
-            if p == PASS:
-                p, s = self.choose(c, s, policy, pat, sa_min)
+                p, s = self.choose(c, s, policy, pat, sa_min, ptab, plv)
             self.play(p, c)
             moves.append(p)
         score = self.area()[0]
         winner = BLACK if score - komi > 0 else WHITE if score - komi < 0 else 0
-        if winner:
+        if level > 0 and replies is not None and winner:
             prev2, prev, c = last2, last, first
             for mv in moves:
                 if mv != PASS and prev != PASS:

@@ -25,7 +25,6 @@ from games.go.hashing import hash_seen, k_hash_after
 from games.go.scoring import k_area
 from games.splitmix import rng_next
 from knowledge.go.features import k_learned_priors
-from knowledge.go.lgrf import k_playout_lgr_record
 from knowledge.go.playout import black_value, k_playout_record
 from knowledge.go.priors import k_features, k_prior_sums, prior_reads_ladders
 from knowledge.go.shapes import k_afterstate_values
@@ -144,13 +143,8 @@ def t_playout(ctx: Any, st: Any, rng: np.ndarray, moves: np.ndarray, players: np
         score = k_area(B, owner) - fp[0]
     else:
         seed = np.uint64(1) + rng_next(rng) % _SEED_MOD
-        if ip[3] > 0:
-            sc, n, _ = k_playout_lgr_record(B, seed, ip[0], pat, ctx[14], ctx[15], ip[1],
-                                            ip[2], moves32, colours32, owner, buf, ctx[23],
-                                            ip[3], fp[0])
-        else:
-            sc, n, _ = k_playout_record(B, seed, ip[0], pat, ctx[14], ctx[15], ip[1],
-                                          ip[2], moves32, colours32, owner, buf)
+        sc, n, _ = k_playout_record(B, seed, ip[0], pat, ctx[14], ctx[15], ip[1], ip[2],
+                                    moves32, colours32, owner, buf, ctx[23], ip[3], fp[0])
         score = sc - fp[0]
         for i in range(n):
             moves[i] = moves32[i]

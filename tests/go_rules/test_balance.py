@@ -8,7 +8,7 @@ import numpy as np
 from games.go import GoState
 from knowledge.go.balance import k_balance_playouts
 from knowledge.go.patterns import canonical20, pattern_table
-from knowledge.go.playout import k_playout
+from knowledge.go.playout import k_playout, no_replies
 from knowledge.go.tactics import NG
 from knowledge.go.weights import MAXLEVEL, FeatureGammas
 from training.go.balance import PolicyParameters
@@ -38,9 +38,9 @@ def test_balance_playouts_are_policy_3_playouts_with_a_centred_score_function() 
         k_balance_playouts(s._b, np.uint64(seed), 1, ptab, plv, pp.pidx, pp.lidx, 2, cap,
                            7.0, 1, z, g, st)
         sc, _, _ = k_playout(s._b.copy(), np.uint64(seed), 3, pattern_table(), ptab, plv, 2,
-                               cap, np.empty(cap + 1, dtype=np.int32),
-                               np.empty(P, dtype=np.int32),
-                               np.empty(4 * P + 8, dtype=np.int32))
+                             cap, np.empty(cap + 1, dtype=np.int32),
+                             np.empty(P, dtype=np.int32), np.empty(4 * P + 8, dtype=np.int32),
+                             no_replies(), 0, 0.0)
         assert z[0] == (1.0 if sc > 7.0 else 0.0) and st[0] > 5
     n = 800
     z, g, st = np.empty(n), np.empty((n, d)), np.empty(n)

@@ -10,7 +10,7 @@ from games.go import board as K
 from games.go.diagram import parse_diagram
 from games.go.scoring import k_area
 from knowledge.go.patterns import pattern_code, pattern_table
-from knowledge.go.playout import k_choose, k_playout
+from knowledge.go.playout import k_choose, k_playout, no_replies
 from knowledge.go.position import GoPosition
 from knowledge.go.reference import RefPlayer
 from knowledge.go.tactics import NG, k_self_atari, libs_after, nakade_vital
@@ -121,7 +121,7 @@ def test_playouts_identical(size: int, policy: int) -> None:
         owner = np.empty(b.shape[1], dtype=np.int32)
         buf = np.empty(4 * b.shape[1] + 8, dtype=np.int32)
         sc, nm, s = k_playout(b, np.uint64(seed), policy, pat, ptab, plv, 2, cap, moves,
-                                owner, buf)
+                              owner, buf, no_replies(), 0, 0.0)
         rsc, rmoves, rs = ref.playout(seed, policy, pat, 2, cap, ptab, plv)
         assert moves[:nm].tolist() == rmoves
         assert sc == rsc

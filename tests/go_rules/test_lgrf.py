@@ -9,8 +9,9 @@ import pytest
 from games.go import board as K
 from games.go.coords import BLACK, PASS, WHITE, vertex_to_point
 from games.go.state import GoState
-from knowledge.go.lgrf import k_playout_lgr, lgr_reply, lgr_update, new_tables
+from knowledge.go.lgrf import lgr_reply, lgr_update, new_tables
 from knowledge.go.patterns import pattern_table
+from knowledge.go.playout import k_playout
 from knowledge.go.position import GoPosition
 from knowledge.go.reference import RefPlayer
 
@@ -52,9 +53,10 @@ def test_playouts_and_tables_match_the_reference(size: int, policy: int, level: 
         moves = np.empty(cap + 1, dtype=np.int32)
         owner = np.empty(b.shape[1], dtype=np.int32)
         buf = np.empty(4 * b.shape[1] + 8, dtype=np.int32)
-        sc, nm, s = k_playout_lgr(b, np.uint64(seed), policy, pat, ptab, plv, 2, cap, moves,
-                                  owner, buf, T, level, 7.5)
-        rsc, rmoves, rs = ref.playout_lgr(seed, policy, pat, 2, cap, replies, level, 7.5)
+        sc, nm, s = k_playout(b, np.uint64(seed), policy, pat, ptab, plv, 2, cap, moves,
+                              owner, buf, T, level, 7.5)
+        rsc, rmoves, rs = ref.playout(seed, policy, pat, 2, cap, replies=replies, level=level,
+                                      komi=7.5)
         assert moves[:nm].tolist() == rmoves, f"playout {i}"
         assert (sc, int(s)) == (rsc, rs)
         assert replies_of(T) == replies

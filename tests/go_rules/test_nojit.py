@@ -13,14 +13,14 @@ import numpy as np
 
 from games.go import board as K
 from knowledge.go.patterns import pattern_table
-from knowledge.go.playout import k_playout
+from knowledge.go.playout import k_playout, no_replies
 from knowledge.go.tactics import NG
 
 SCRIPT = """
 import json, sys
 import numpy as np
 from games.go import board as K
-from knowledge.go.playout import k_playout
+from knowledge.go.playout import k_playout, no_replies
 from knowledge.go.tactics import NG
 from knowledge.go.patterns import pattern_table
 out = []
@@ -34,7 +34,7 @@ for size, seed, policy in json.loads(sys.argv[1]):
     owner = np.empty(b.shape[1], dtype=np.int32)
     buf = np.empty(4 * b.shape[1] + 8, dtype=np.int32)
     sc, nm, s = k_playout(b, np.uint64(seed), policy, pattern_table(), ptab, plv, 2, cap,
-                            moves, owner, buf)
+                          moves, owner, buf, no_replies(), 0, 0.0)
     out.append([int(sc), moves[:nm].tolist(), int(s)])
 print(json.dumps(out))
 """
@@ -52,7 +52,7 @@ def compiled(size: int, seed: int, policy: int) -> list[object]:
     owner = np.empty(b.shape[1], dtype=np.int32)
     buf = np.empty(4 * b.shape[1] + 8, dtype=np.int32)
     sc, nm, s = k_playout(b, np.uint64(seed), policy, pattern_table(), ptab, plv, 2, cap,
-                            moves, owner, buf)
+                          moves, owner, buf, no_replies(), 0, 0.0)
     return [int(sc), moves[:nm].tolist(), int(s)]
 
 
