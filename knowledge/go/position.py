@@ -59,9 +59,9 @@ class PlayoutSettings(NamedTuple):
     # to the last move, 2 to the last two moves first, 3 as 2 after the atari rules
     lgrf: int = 0
     # the reward: this share of a playout's result is its score margin instead of the win
-    # (kernel.black_value, margins counted up to score_scale(size) points; 0: win/loss only)
+    # (playout.black_value, margins counted up to score_scale(size) points; 0: win/loss only)
     score_weight: float = 0.0
-    # black's reward for a jigo (kernel.black_value): 1/2 favours neither side; an engine that
+    # black's reward for a jigo (playout.black_value): 1/2 favours neither side; an engine that
     # values a jigo at d for itself gives d as black, 1 - d as white (clients.gtp jigo_value)
     jigo: float = 0.5
 

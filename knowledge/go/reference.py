@@ -33,7 +33,7 @@ def rand_unit(s: int) -> float:
 
 
 def _pick(cand: list[int], s: int) -> tuple[int, int]:
-    """kernel._pick_sorted_unique: one of the distinct candidates, drawn uniformly in sorted
+    """playout._pick_sorted_unique: one of the distinct candidates, drawn uniformly in sorted
     order (one draw); PASS without drawing if there is none."""
     if not cand:
         return PASS, s
@@ -158,7 +158,7 @@ class RefPlayer(RefBoard):
         return PASS, s
 
     def libs_after(self, p: int, c: int) -> int:
-        """kernel.libs_after: the liberties of c's group after playing at p, capped at 3
+        """tactics.libs_after: the liberties of c's group after playing at p, capped at 3
         (3 when the move captures)."""
         if self._captures(p, c):
             return 3
@@ -181,7 +181,7 @@ class RefPlayer(RefBoard):
         return _pick(cand, s)
 
     def nakade_vital(self, q: int) -> int:
-        """kernel.nakade_vital, from its docstring: the region by a set, the shapes named."""
+        """tactics.nakade_vital, from its docstring: the region by a set, the shapes named."""
         region, around = self.empty_region(q, limit=5)
         if not 3 <= len(region) <= 5 or len(around) != 1:
             return -1
@@ -212,7 +212,7 @@ class RefPlayer(RefBoard):
                 and reference_ladder_attack(b2, lib, 0, [0]))
 
     def local_learned(self, c: int, s: int, ptab: Any, plv: Any) -> tuple[int, int]:
-        """Policy 3's local step (kernel.local_candidates and draw_local)."""
+        """Policy 3's local step (playout.local_candidates and draw_local)."""
         from knowledge.go import features as F
 
         w = self.w
