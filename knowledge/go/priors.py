@@ -185,7 +185,7 @@ def ladder_atari_stones(B: np.ndarray, p: int, c: int) -> int:
     played = False
     for g in groups_put_in_atari(B, p, c):
         if g < 0:
-            break
+            continue
         if not played:
             B2 = B.copy()
             k_play(B2, p, c)

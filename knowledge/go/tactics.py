@@ -389,28 +389,22 @@ def escape_level(B: np.ndarray, p: int, c: int, ladders: bool) -> int:
 
 
 @njit(cache=True)
+def _put_in_atari(B: np.ndarray, g: int, p: int) -> int:
+    """g if it is the root of a group of two liberties, p one of them; else -1."""
+    if g < 0:
+        return -1
+    n, l1, l2 = group_libs(B, g)
+    return g if n == 2 and (l1 == p or l2 == p) else -1
+
+
+@njit(cache=True)
 def groups_put_in_atari(B: np.ndarray, p: int, c: int) -> tuple[int, int, int, int]:
     """The roots of the distinct opponent groups that c playing at the empty point p puts
-    in atari (two liberties now, p one of them), in neighbour order; -1 fills the rest."""
-    g0 = -1
-    g1 = -1
-    g2 = -1
-    g3 = -1
-    for g in groups_next_to(B, p, 3 - c, False):
-        if g < 0:
-            break
-        n, l1, l2 = group_libs(B, g)
-        if n != 2 or (l1 != p and l2 != p):
-            continue
-        if g0 < 0:
-            g0 = g
-        elif g1 < 0:
-            g1 = g
-        elif g2 < 0:
-            g2 = g
-        else:
-            g3 = g
-    return g0, g1, g2, g3
+    in atari (two liberties now, p one of them), in neighbour order; -1 in the places of
+    the other groups and after the last."""
+    g0, g1, g2, g3 = groups_next_to(B, p, 3 - c, False)
+    return (_put_in_atari(B, g0, p), _put_in_atari(B, g1, p), _put_in_atari(B, g2, p),
+            _put_in_atari(B, g3, p))
 
 
 @njit(cache=True)
@@ -421,7 +415,7 @@ def atari_level(B: np.ndarray, p: int, c: int, ladders: bool) -> int:
     best = 0
     for g in groups_put_in_atari(B, p, c):
         if g < 0:
-            break
+            continue
         level = 1 if B[GSIZE, g] == 1 else 2
         if ladders:
             B2 = B.copy()
