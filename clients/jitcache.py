@@ -2,8 +2,8 @@
 
 numba's ``cache=True`` checks only the source file of the function it loads, but a cached
 kernel holds the compiled code of every kernel it calls, from other modules too. After a
-change to ``games/go/features.py`` (a ``git pull``, an edit), the compiled tree of
-``games/go/tree.py`` would go on running its cached copy of the old features, silently.
+change to ``knowledge/go/features.py`` (a ``git pull``, an edit), the compiled tree of
+``knowledge/go/tree.py`` would go on running its cached copy of the old features, silently.
 
 :func:`drop_stale_caches` closes that gap before any kernel is loaded: for each module of
 ``games``, ``knowledge`` and ``search`` that caches kernels, a digest of its source and of every

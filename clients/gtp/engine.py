@@ -65,7 +65,10 @@ class MoveGenerator(Protocol):
 
     def reset(self) -> None: ...
 
-    def configure(self, config: GtpConfig) -> None: ...
+    def configure(self, config: GtpConfig) -> None:
+        """Play with ``config`` from now on; ConfigError (and no change) if it cannot (a
+        weights file the settings need does not load)."""
+        ...
 
 
 def time_policy(cfg: GtpConfig) -> TimePolicy:
@@ -423,7 +426,6 @@ class GtpEngine:
     def configure(self, key: str, text: str) -> None:
         """Set one config field at runtime (``corvid-param key value``)."""
         from clients.config import ConfigError, apply_override
-        from clients.gtp.knowledge import load_knowledge
 
         fields = {f.name: f.type for f in msgspec.structs.fields(GtpConfig)}
         if key not in fields:
@@ -436,12 +438,11 @@ class GtpEngine:
         try:
             apply_override(data, f"{key}={text}")
             new = msgspec.convert(msgspec.to_builtins(self.config) | data, GtpConfig)
-            load_knowledge(new)  # a weights file the settings need must load
+            self.generator.configure(new)  # refuses settings it cannot play with
         except (ConfigError, msgspec.ValidationError) as e:
             raise GtpError(f"invalid parameter: {e}") from None
         self.config = new
         self.time.policy = time_policy(new)
-        self.generator.configure(new)
         log.info("gtp_param", key=key, value=text)
 
 
