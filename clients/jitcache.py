@@ -11,8 +11,9 @@ module of ours it imports (transitively) is kept beside its cache files; where t
 differs, its cache files are deleted, so numba compiles them afresh from the current sources. The
 entry points call it first: ``corvid`` (``clients.cli.main``), the test suite (conftest) and
 the bench scripts. The digests follow the import lines of the sources, so a change anywhere
-in a package that a kernel's module imports (``games/go`` imports all of ``games/go`` through
-its ``__init__``) recompiles that module's kernels: conservative, never stale.
+in a package that a kernel's module imports (a module that imports ``games.go`` imports its
+``__init__`` and what that imports) recompiles that module's kernels: conservative, never
+stale.
 """
 
 from __future__ import annotations
