@@ -36,8 +36,7 @@ import numpy as np
 from _common import emit_json  # also puts the repository on sys.path
 
 from clients.gtp.config import GtpConfig
-from clients.gtp.knowledge import prepare_state
-from clients.gtp.player import make_core
+from clients.gtp.player import make_core, search_position
 from clients.logs import setup_logging
 from search.budget import Budget
 from training.go.label import position_at
@@ -47,8 +46,7 @@ def values(sgf: Path, moves: int, me: int, cfg: GtpConfig, seed: int) -> list[fl
     """corvid's value after each of the game's first ``moves`` moves (index k: after k)."""
     out = []
     for k in range(moves):
-        s = position_at(sgf, k)
-        prepare_state(s, cfg)
+        s = search_position(position_at(sgf, k), cfg)
         if s.is_terminal() or len(list(s.legal_moves())) <= 1:
             break
         v = make_core(cfg).search(s, s.to_move, Budget(playouts=cfg.playouts),

@@ -22,7 +22,8 @@ from pathlib import Path
 import numpy as np
 from _common import emit_json  # also puts the repository on sys.path
 
-from games.go.weights import load_weights
+from knowledge.go.position import GoPosition
+from knowledge.go.weights import load_weights
 from training.go.label import position_at, read_labels
 
 
@@ -33,8 +34,7 @@ def policy_values(labels_path: Path, games: Path, policy: int, playouts: int, se
     w = load_weights(weights) if policy == 3 else None
     values, labels = [], []
     for lab in read_labels(labels_path):
-        s = position_at(games / lab.game, lab.move)
-        s.weights = w
+        s = GoPosition(position_at(games / lab.game, lab.move), weights=w)
         scores, _ = s.playout_scores(rng, playouts, policy=policy)
         margin = scores - s.komi
         black = float(np.mean(np.where(margin > 0, 1.0, np.where(margin < 0, 0.0, 0.5))))

@@ -32,7 +32,7 @@ from pathlib import Path
 
 from _common import emit_json  # also puts the repository on sys.path
 
-from games.go.patterns import board_image
+from knowledge.go.patterns import board_image
 from protocols.gtp.common import GtpError, format_vertex, parse_vertex
 from servers.arena.stats import wilson
 

@@ -31,7 +31,7 @@ import _common  # noqa: F401  (the repository on sys.path; stale numba caches dr
 import numpy as np
 
 from games.go import GoState
-from games.go.state import PlayoutSettings
+from knowledge.go.position import GoPosition, PlayoutSettings
 
 
 def measure_search(size: int, playouts: int, seed: int, compiled: bool = True,
@@ -40,14 +40,12 @@ def measure_search(size: int, playouts: int, seed: int, compiled: bool = True,
     board with `corvid gtp`'s defaults (and ``settings``, key=value); the best of
     ``repeats`` searches after a warm-up."""
     from clients.gtp.config import load_gtp_config
-    from clients.gtp.knowledge import prepare_state
-    from clients.gtp.player import make_core
+    from clients.gtp.player import make_core, search_position
     from search.budget import Budget
 
     cfg = load_gtp_config(overrides=[f"compiled={str(compiled).lower()}",
                                  *(settings or [])])
-    s = GoState(size, 7.0)
-    prepare_state(s, cfg)
+    s = search_position(GoState(size, 7.0), cfg)
     rng = np.random.default_rng(seed)
     make_core(cfg).search(s.clone(), 0, Budget(playouts=50), rng)  # warm-up
     best = float("inf")
@@ -63,7 +61,7 @@ def measure(size: int, playouts: int, policy: int, seed: int
             ) -> tuple[float, float, float, float]:
     """(playouts per CPU second, per wall second, mean black - white area, black win rate at
     komi 7.5). CPU time is the process's own: on a shared machine it is the one-core figure."""
-    s = GoState(size, 7.5)
+    s = GoPosition(GoState(size, 7.5))
     rng = np.random.default_rng(seed)
     s.playout_scores(rng, 10, policy=policy)  # warm-up (compile / load the cache)
     c0, t0 = time.process_time(), time.perf_counter()

@@ -2,8 +2,8 @@
 
 numba's ``cache=True`` checks only the source file of the function it loads, but a cached
 kernel holds the compiled code of every kernel it calls, from other modules too. After a
-change to ``games/go/features.py`` (a ``git pull``, an edit), the compiled tree of
-``games/go/tree.py`` would go on running its cached copy of the old features, silently.
+change to ``knowledge/go/features.py`` (a ``git pull``, an edit), the compiled tree of
+``knowledge/go/tree.py`` would go on running its cached copy of the old features, silently.
 
 :func:`drop_stale_caches` closes that gap before any kernel is loaded: for each module of
 ``games``, ``knowledge`` and ``search`` that caches kernels, a digest of its source and of every
@@ -11,8 +11,9 @@ module of ours it imports (transitively) is kept beside its cache files; where t
 differs, its cache files are deleted, so numba compiles them afresh from the current sources. The
 entry points call it first: ``corvid`` (``clients.cli.main``), the test suite (conftest) and
 the bench scripts. The digests follow the import lines of the sources, so a change anywhere
-in a package that a kernel's module imports (``games/go`` imports all of ``games/go`` through
-its ``__init__``) recompiles that module's kernels: conservative, never stale.
+in a package that a kernel's module imports (a module that imports ``games.go`` imports its
+``__init__`` and what that imports) recompiles that module's kernels: conservative, never
+stale.
 """
 
 from __future__ import annotations

@@ -22,8 +22,9 @@ def _daihinmin(seed: int) -> Any:
 
 def _go(seed: int) -> Any:
     from games.go import GoState
+    from knowledge.go.position import GoPosition
 
-    return GoState(size=5 + 2 * (seed % 3), komi=7.5 if seed % 2 else 0.5)
+    return GoPosition(GoState(size=5 + 2 * (seed % 3), komi=7.5 if seed % 2 else 0.5))
 
 
 def _blokus(seed: int) -> Any:

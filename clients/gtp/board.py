@@ -15,6 +15,8 @@ from games.go.coords import EMPTY, PASS, fixed_handicap_points, max_fixed_handic
 from games.go.sgf import from_sgf, to_sgf
 from games.go.state import GoState
 from games.go.state import IllegalMove as GoIllegalMove
+from knowledge.go import dead
+from knowledge.go.position import GoPosition
 from protocols.gtp import GtpError, Vertex
 
 DEAD_STONE_PLAYOUTS = 200  # for final_score / final_status_list
@@ -155,18 +157,18 @@ class Board:
         return np.random.default_rng([self.state.position_hash() & (2**63 - 1), 7])
 
     def dead_stones(self) -> list[Vertex]:
-        return [self.vertex_of(p) for p in self.state.dead_stones(self._rng(),
-                                                                  DEAD_STONE_PLAYOUTS)]
+        return [self.vertex_of(p) for p in dead.dead_stones(self.state, self._rng(),
+                                                                DEAD_STONE_PLAYOUTS)]
 
     def final_status(self) -> dict[str, list[Vertex]]:
         """GTP final_status_list: {'alive': [...], 'dead': [...], 'seki': [...]}."""
-        st = self.state.final_status(self._rng(), DEAD_STONE_PLAYOUTS)
+        st = dead.final_status(self.state, self._rng(), DEAD_STONE_PLAYOUTS)
         return {k: [self.vertex_of(p) for p in v] for k, v in st.items()}
 
     def dead_opponent_stones(self, colour: int) -> list[Vertex]:
         opp = go_colour(1 - colour)
         return [self.vertex_of(p)
-                for p in self.state.dead_stones(self._rng(), IN_GAME_DEAD_STONE_PLAYOUTS)
+                for p in dead.dead_stones(self.state, self._rng(), IN_GAME_DEAD_STONE_PLAYOUTS)
                 if self.state.colour_at(p) == opp]
 
     def liberties_of(self, stones: list[Vertex]) -> set[Vertex]:
@@ -182,7 +184,7 @@ class Board:
         return out
 
     def final_score(self) -> float:
-        return self.state.score_with_dead_removed(self._rng(), DEAD_STONE_PLAYOUTS)
+        return dead.score_with_dead_removed(self.state, self._rng(), DEAD_STONE_PLAYOUTS)
 
     # -- SGF ----------------------------------------------------------------------------
     def to_sgf(self, black: str = "", white: str = "") -> bytes:
@@ -200,7 +202,7 @@ class Board:
 
 def warm_up() -> None:
     """Load (or compile) the playout kernels before the first timed move."""
-    s = GoState(5, 0.5)
+    s = GoPosition(GoState(5, 0.5))
     rng = np.random.default_rng(0)
     s.playout(rng, 0)
     s.priors()

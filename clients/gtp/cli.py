@@ -150,7 +150,7 @@ def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    from clients.gtp.knowledge import load_knowledge
+    from clients.gtp.player import load_knowledge
 
     config = load_gtp_config(args.config, args.set)
     load_knowledge(config)  # a weights file the settings need must load (ConfigError)

@@ -51,7 +51,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
     c: Annotated[float, msgspec.Meta(ge=0)] = 0.0  # UCT's exploration constant
     priors: bool = True
     # the heuristic priors (with learned_priors=false): times the equivalent experience
-    # (pseudo-visits) of games.go.priors.PriorWeights, and reading ladders: an escape from
+    # (pseudo-visits) of knowledge.go.priors.PriorWeights, and reading ladders: an escape from
     # atari that a ladder catches gets (0 wins, 30 visits) more, an atari on a group that a
     # ladder captures (15, 15)
     prior_scale: Annotated[float, msgspec.Meta(gt=0)] = 1.0
@@ -65,16 +65,16 @@ class GtpConfig(msgspec.Struct, frozen=True):
     widening_initial: Annotated[int, msgspec.Meta(ge=1)] = 1
     widening_a: Annotated[float, msgspec.Meta(gt=0)] = 40.0
     widening_b: Annotated[float, msgspec.Meta(gt=0)] = 1.4
-    # playouts (games.go.state.PlayoutSettings): 3 learned (weights), 2 MoGo-like + capture
+    # playouts (knowledge.go.position.PlayoutSettings): 3 learned (weights), 2 MoGo-like + capture
     # anywhere, 1 local, 0 light, 4 as 2 reading ladders, 5 as 2 with the low-liberty rule,
     # 6 as 5 with nakade (the vital point of a small eye space next to the last move)
     playout_policy: Literal[0, 1, 2, 3, 4, 5, 6] = 6
-    # last good reply with forgetting in the playouts (games.go.lgrf; compiled uct only):
+    # last good reply with forgetting in the playouts (knowledge.go.lgrf; compiled uct only):
     # 0 off, 1 the reply to the last move, 2 to the last two moves first, 3 as 2 but after
     # the policy's atari rules (step 1); auto: 2 on the compiled tree, else 0 (lgrf_level)
     lgrf: Literal["auto", 0, 1, 2, 3] = "auto"
     # the playouts' reward: this share is the score margin (up to a quarter of the board's
-    # points) instead of the win; 0: win/loss only (games.go.kernel.black_value)
+    # points) instead of the win; 0: win/loss only (knowledge.go.playout.black_value)
     score_weight: Annotated[float, msgspec.Meta(ge=0, lt=1)] = 0.0
     # the search plays for a lead of this many points more than the komi asks (the search's
     # komi moves against the engine; 1 on an integer komi: a jigo counts as lost); when the
@@ -86,13 +86,13 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # game's score counts it; below 0.5 the search prefers a fight with chances either way
     # to a sure draw, above 0.5 the draw)
     jigo_value: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.5
-    # learned knowledge (clients.gtp.knowledge): the weights file of `corvid learn go learn`
-    # ("" = the bundled games/go/data/weights-9x9.npz; a name without "/" or ".npz", such as
+    # learned knowledge (clients.gtp.player): the weights file of `corvid learn go learn`
+    # ("" = the bundled knowledge/go/data/weights-9x9.npz; a name without "/" or ".npz", such as
     # 9x9-nolarge, the bundled weights-NAME.npz), read when policy 3 or the learned
     # priors use it; the learned priors (on by default) replace the heuristic ones: every move
     # starts with prior_visits pseudo-visits at a value from prior_low (least likely) to
     # prior_high (most likely), by (gamma / max gamma) ** prior_tau
-    # (games.go.priors.LearnedPriors); false: the heuristic priors above; large_patterns:
+    # (knowledge.go.priors.LearnedPriors); false: the heuristic priors above; large_patterns:
     # the weights' large patterns (the stones within distance 3 of the move) rate the moves
     # too (false: the 3x3 patterns and the other features only)
     weights: str = ""

@@ -65,7 +65,10 @@ class MoveGenerator(Protocol):
 
     def reset(self) -> None: ...
 
-    def configure(self, config: GtpConfig) -> None: ...
+    def configure(self, config: GtpConfig) -> None:
+        """Play with ``config`` from now on; ConfigError (and no change) if it cannot (a
+        weights file the settings need does not load)."""
+        ...
 
 
 def time_policy(cfg: GtpConfig) -> TimePolicy:
@@ -424,7 +427,6 @@ class GtpEngine:
         """Set one config field at runtime (``corvid-param key value``)."""
         from clients.config import ConfigError, parse_value, with_setting
         from clients.gtp.config import CORE_KEYS
-        from clients.gtp.knowledge import load_knowledge
 
         fields = {f.name: f.type for f in msgspec.structs.fields(GtpConfig)}
         if key not in fields:
@@ -435,12 +437,11 @@ class GtpEngine:
             text = "true" if text == "1" else "false"
         try:
             new = with_setting(self.config, key, parse_value(text), cores=CORE_KEYS)
-            load_knowledge(new)  # a weights file the settings need must load
+            self.generator.configure(new)  # refuses settings it cannot play with
         except ConfigError as e:
             raise GtpError(f"invalid parameter: {e}") from None
         self.config = new
         self.time.policy = time_policy(new)
-        self.generator.configure(new)
         log.info("gtp_param", key=key, value=text)
 
 

@@ -1,4 +1,5 @@
-"""The move generator of ``corvid gtp``: a decision core over the contract state of games.go —
+"""The move generator of ``corvid gtp``: a decision core over the search-facing position of
+knowledge.go (a games.go rules state with the playing settings of the config) —
 by default UCT with RAVE and priors on the compiled tree (search.ctree), else search.uct,
 flat Monte Carlo or α-β over UCB bounds — with the Go-specific decisions around it:
 resigning, passing only when it is safe under Tromp–Taylor scoring, and cleaning up dead
@@ -14,10 +15,15 @@ import numpy as np
 import structlog
 import zmq
 
+from clients.config import ConfigError
 from clients.gtp.config import GtpConfig
 from clients.gtp.engine import Decision, MoveRequest
-from clients.gtp.knowledge import prepare_state
-from games.go.patterns import board_images
+from games.go.coords import BLACK as GO_BLACK
+from games.go.state import GoState
+from knowledge.go.patterns import board_images
+from knowledge.go.position import GoPosition, PlayoutSettings
+from knowledge.go.priors import LADDER_PRIORS, LearnedPriors, PriorWeights
+from knowledge.go.weights import GoWeights, load_weights
 from protocols.gtp.common import BLACK, parse_vertex
 from search.abucb import ABUCBConfig
 from search.budget import Budget
@@ -28,6 +34,46 @@ from search.uct import UCTConfig
 
 log = structlog.get_logger()
 _POOL_ERRORS = (RuntimeError, TimeoutError, OSError, zmq.ZMQError)
+
+
+def needs_weights(cfg: GtpConfig) -> bool:
+    return cfg.playout_policy == 3 or cfg.learned_priors or cfg.td_visits > 0
+
+
+def load_knowledge(cfg: GtpConfig) -> GoWeights | None:
+    """The weights the settings use (None if they use none). ConfigError if the file is
+    missing or not a weights file."""
+    if not needs_weights(cfg):
+        return None
+    try:
+        w = load_weights(cfg.weights)
+    except (FileNotFoundError, ValueError) as e:
+        raise ConfigError(f"weights: {e}") from None
+    if cfg.td_visits > 0 and w.td_theta is None:
+        raise ConfigError(f"td_visits: {w.path} has no TD(0) value (corvid learn go td)")
+    return w
+
+
+def learned_priors(cfg: GtpConfig) -> LearnedPriors | None:
+    """The learned priors of the settings: the move ratings' (``learned_priors``) and/or
+    the TD(0) value's (``td_visits`` > 0); None for the heuristic priors alone."""
+    if not cfg.learned_priors and cfg.td_visits <= 0:
+        return None
+    return LearnedPriors(cfg.prior_visits if cfg.learned_priors else 0.0, cfg.prior_low,
+                         cfg.prior_high, cfg.prior_tau, cfg.td_visits, cfg.large_patterns)
+
+
+def search_position(state: GoState, cfg: GtpConfig) -> GoPosition:
+    """The position the search plays from ``state``: the playout settings, the priors and
+    the learned knowledge of the settings (the jigo's value as black's, from the colour to
+    play)."""
+    jigo = cfg.jigo_value if state.to_play == GO_BLACK else 1.0 - cfg.jigo_value
+    settings = PlayoutSettings(policy=cfg.playout_policy, lgrf=cfg.lgrf_level,
+                               score_weight=cfg.score_weight, jigo=jigo)
+    weights = PriorWeights()
+    if cfg.prior_scale != 1.0 or cfg.ladder_priors:
+        weights = (LADDER_PRIORS if cfg.ladder_priors else weights).scaled(cfg.prior_scale)
+    return GoPosition(state, settings, weights, learned_priors(cfg), load_knowledge(cfg))
 
 
 def uct_config(cfg: GtpConfig) -> UCTConfig:
@@ -70,12 +116,10 @@ class SearchPlayer:
         move's time is spent searching."""
         if self.config.workers <= 1 or self.pool is not None or self.workers_failed:
             return
-        from games.go import GoState
-
         try:
             self.pool = WorkerPool(workers=self.config.workers)
             name, conf = core_spec(self.config)
-            warm = GoState(9, 7.0)
+            warm = GoPosition(GoState(9, 7.0))
             for _ in range(2):  # the second search re-roots each worker's tree
                 res = self.pool.search(name, conf, warm, warm.to_move,
                                        Budget(playouts=16 * self.config.workers), self.rng,
@@ -88,9 +132,7 @@ class SearchPlayer:
         """Load (or compile) the core's kernels with two tiny searches of a throwaway core,
         a move apart so that the second re-roots the tree (from a cold compile cache that
         path alone took 4 s of the second move), so each move's time is spent searching."""
-        from games.go import GoState
-
-        s = GoState(5, 0.5)
+        s = GoPosition(GoState(5, 0.5))
         core = make_core(self.config)
         for _ in range(2):
             s.play(core.search(s, s.to_move, Budget(playouts=8), self.rng).move)
@@ -101,6 +143,7 @@ class SearchPlayer:
             self.pool = None
 
     def configure(self, config: GtpConfig) -> None:
+        load_knowledge(config)  # a weights file the settings need must load (ConfigError)
         old = self.config
         self.config = config
         if core_spec(old) != core_spec(config):
@@ -134,9 +177,8 @@ class SearchPlayer:
                 and not (request.cleanup and board.dead_opponent_stones(colour))):
             log.info("gtp_pass_won", margin=margin)
             return Decision(None)
-        state = board.search_state(colour)
-        prepare_state(state, cfg)  # playout settings, priors' scale, learned knowledge
-        legal = list(state.legal_moves())
+        position = search_position(board.search_state(colour), cfg)
+        legal = list(position.legal_moves())
         if len(legal) <= 1:
             return Decision(None)
         if request.deterministic:
@@ -148,20 +190,20 @@ class SearchPlayer:
             budget = Budget(playouts=1)  # the clock is all but gone: answer at once
         else:
             budget = self._budget(request.seconds)
-        komi, extra = state.komi, cfg.komi_margin
+        komi, extra = position.komi, cfg.komi_margin
         if extra:  # search for a lead of komi_margin more (seat 0 gives the komi)
-            state.komi += extra if state.to_move == 0 else -extra
+            position.komi += extra if position.to_move == 0 else -extra
             if budget.seconds is not None:  # half the time each, should both searches run
                 budget = dataclasses.replace(budget, seconds=budget.seconds / 2)
-        result = self._search(state, core, rng, budget, request.deterministic)
+        result = self._search(position, core, rng, budget, request.deterministic)
         if extra and result.value < cfg.margin_below:
             # that lead is out of reach: search again for the game itself, on a fresh tree
             log.info("gtp_margin_out_of_reach", value=result.value, komi_margin=extra)
-            state.komi, extra = komi, 0.0
+            position.komi, extra = komi, 0.0
             if hasattr(core, "reset"):
                 core.reset()
             self.game += 1  # and fresh trees in the workers: theirs hold the other komi
-            result = self._search(state, core, rng, budget, request.deterministic)
+            result = self._search(position, core, rng, budget, request.deterministic)
         stats: dict[str, Any] = {
             "moves": [board.vertex_of(m) for m in result.moves],
             "visits": result.visits,

@@ -1,4 +1,4 @@
-"""Go: rules (area scoring, positional superko), playout kernels, priors, SGF. See docs/go.md."""
+"""Go: the rules (area scoring, positional superko), the board kernels, SGF. See docs/go.md."""
 
 from games.go.coords import (
     BLACK,
@@ -16,8 +16,7 @@ from games.go.coords import (
     row_col,
     vertex_to_point,
 )
-from games.go.priors import PriorWeights
-from games.go.state import GoState, IllegalMove, PlayoutSettings
+from games.go.state import GoState, IllegalMove
 
 
 def score_string(score: float) -> str:
@@ -30,7 +29,7 @@ def score_string(score: float) -> str:
 
 
 __all__ = [
-    "BLACK", "EMPTY", "PASS", "WHITE", "GoState", "IllegalMove", "PlayoutSettings", "PriorWeights",
-    "all_points", "colour_name", "fixed_handicap_points", "max_fixed_handicap", "opponent",
-    "parse_colour", "point", "point_to_vertex", "row_col", "score_string", "vertex_to_point",
+    "BLACK", "EMPTY", "PASS", "WHITE", "GoState", "IllegalMove", "all_points", "colour_name",
+    "fixed_handicap_points", "max_fixed_handicap", "opponent", "parse_colour", "point",
+    "point_to_vertex", "row_col", "score_string", "vertex_to_point",
 ]

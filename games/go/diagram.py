@@ -12,12 +12,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from games.go.coords import BLACK, COLUMNS, EMPTY, WHITE, point
-
-if TYPE_CHECKING:
-    from games.go.state import GoState
 
 _CHAR = {EMPTY: ".", BLACK: "X", WHITE: "O"}
 
@@ -30,10 +25,6 @@ def grid_diagram(rows: list[list[int]]) -> str:
         lines.append(f"{r + 1:2d} " + " ".join(_CHAR[int(v)] for v in rows[r]))
     lines.append("   " + " ".join(COLUMNS[:size]))
     return "\n".join(lines) + "\n"
-
-
-def board_diagram(state: GoState) -> str:
-    return grid_diagram(state.grid().tolist())
 
 
 def parse_diagram(text: str) -> tuple[int, list[int], list[int]]:

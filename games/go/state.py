@@ -1,4 +1,4 @@
-"""GoState: the rules of Go for GTP play and for search (games.contract.State).
+"""GoState: the rules of Go (the search plays it through a position of the knowledge layer).
 
 Rules: Tromp-Taylor area scoring with fractional komi, positional superko (a move may not
 recreate any earlier board position of the game, setup included), suicide illegal, the game
@@ -16,8 +16,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from games.contract import Playout, PlayoutBatch, Priors, TreeGame
-from games.go import kernel as K
+import games.go.board as K
 from games.go.coords import (
     BLACK,
     EMPTY,
@@ -28,9 +27,9 @@ from games.go.coords import (
     on_board,
     point_to_vertex,
 )
-from games.go.patterns import pattern_table
-from games.go.priors import LearnedPriors, PriorWeights, go_priors
-from games.go.weights import MAXLEVEL, GoWeights, load_weights
+from games.go.diagram import grid_diagram
+from games.go.hashing import k_hash, k_hash_after, k_legal_superko
+from games.go.scoring import k_area
 
 
 class IllegalMove(ValueError):
@@ -44,26 +43,6 @@ class IllegalMove(ValueError):
         self.point = point
 
 
-class PlayoutSettings(NamedTuple):
-    """Playout policy knobs (the defaults are the tuned values)."""
-
-    # 3: learned (weights file), 2: MoGo-like and capture anywhere, 1: MoGo-like (local),
-    # 0: light, 4: 2 reading ladders, 5: 2 with the low-liberty rule, 6: 5 with nakade
-    # (games.go.kernel)
-    policy: int = 2
-    sa_min: int = 2  # a self-atari leaving a group of at least this many stones is refused
-    max_moves_factor: int = 3  # a playout stops after factor * size^2 moves
-    # last good reply with forgetting (games.go.lgrf), compiled tree only: 0 off, 1 reply to
-    # the last move, 2 to the last two moves first, 3 as 2 after the atari rules
-    lgrf: int = 0
-    # the reward: this share of a playout's result is its score margin instead of the win
-    # (kernel.black_value, margins counted up to score_scale(size) points; 0: win/loss only)
-    score_weight: float = 0.0
-    # black's reward for a jigo (kernel.black_value): 1/2 favours neither side; an engine that
-    # values a jigo at d for itself gives d as black, 1 - d as white (clients.gtp jigo_value)
-    jigo: float = 0.5
-
-
 @functools.lru_cache(maxsize=32)
 def zobrist(size: int) -> np.ndarray:
     """Zobrist keys (3, P) int64 for a board size, from a fixed seed (stable across runs).
@@ -73,14 +52,6 @@ def zobrist(size: int) -> np.ndarray:
     z = rng.integers(-(2**63), 2**63 - 1, size=(3, w * w), dtype=np.int64)
     z.setflags(write=False)
     return z
-
-
-_NO_EVALS = np.zeros(0)
-_NO_EVALS.setflags(write=False)
-_NO_PTAB = np.ones(1, dtype=np.float32)  # the learned policy's arrays, for the other policies
-_NO_PLV = np.ones((K.NG + 1, MAXLEVEL + 1))
-for _a in (_NO_PTAB, _NO_PLV):
-    _a.setflags(write=False)
 
 
 class _Snapshot(NamedTuple):
@@ -94,20 +65,10 @@ class GoState:
 
     num_players = 2
 
-    def __init__(self, size: int = 9, komi: float = 7.5,
-                 playout: PlayoutSettings | None = None,
-                 prior_weights: PriorWeights | None = None,
-                 learned_priors: LearnedPriors | None = None,
-                 weights: GoWeights | None = None) -> None:
+    def __init__(self, size: int = 9, komi: float = 7.5) -> None:
         check_size(size)
         self.size = size
         self.komi = float(komi)
-        self.settings = playout or PlayoutSettings()
-        self.prior_weights = prior_weights or PriorWeights()
-        # learned priors (None: the heuristic prior_weights) from weights (None: the bundled
-        # file, loaded when first needed)
-        self.learned_priors = learned_priors
-        self.weights = weights
         self._b = K.new_board(size)
         self._z = zobrist(size)
         self._hash = 0
@@ -115,7 +76,7 @@ class GoState:
         self._undo: list[_Snapshot] = []
         self.history: list[tuple[int, int]] = []  # (colour, point) of each move, PASS too
         self.setup: list[tuple[int, int]] = []  # (colour, point) of setup/handicap stones
-        self._scratch_arrays: tuple[np.ndarray, ...] | None = None
+        self._owner: np.ndarray | None = None  # score()'s work array
         self._legal_cache: tuple[tuple[int, ...], list[int]] | None = None
 
     # -- colours, seats, turns ---------------------------------------------------------
@@ -214,7 +175,7 @@ class GoState:
             return "occupied"
         if not K.k_legal_noko(self._b, point, colour):
             return "suicide"
-        h = int(K.k_hash_after(self._b, self._z, np.int64(self._hash), point, colour))
+        h = int(k_hash_after(self._b, self._z, np.int64(self._hash), point, colour))
         if h in self._seen:
             return "superko"
         return None
@@ -227,9 +188,7 @@ class GoState:
         ``include_eyes``, the points filling one of its own true eyes are left out."""
         c = self.to_play if colour is None else colour
         out = np.empty(self._b.shape[1], dtype=np.int32)
-        seen = np.fromiter(self._seen, dtype=np.int64, count=len(self._seen))
-        seen.sort()
-        n = K.k_legal_superko(self._b, c, self._z, np.int64(self._hash), seen,
+        n = k_legal_superko(self._b, c, self._z, np.int64(self._hash), self.seen_hashes(),
                               not include_eyes, out)
         points: list[int] = out[:n].tolist()
         return points
@@ -259,7 +218,7 @@ class GoState:
                 raise IllegalMove("occupied", colour, point, self.size)
             if not K.k_legal_noko(self._b, point, colour):
                 raise IllegalMove("suicide", colour, point, self.size)
-            h = int(K.k_hash_after(self._b, self._z, np.int64(self._hash), point, colour))
+            h = int(k_hash_after(self._b, self._z, np.int64(self._hash), point, colour))
             if h in self._seen:
                 raise IllegalMove("superko", colour, point, self.size)
         self._undo.append(_Snapshot(self._b.copy(), self._hash, len(self.history)))
@@ -308,7 +267,7 @@ class GoState:
                 raise ValueError(f"setup stone on {p} would have no liberty")
             K.k_place(self._b, p, colour)
             self.setup.append((colour, p))
-        self._hash = int(K.k_hash(self._b, self._z))
+        self._hash = int(k_hash(self._b, self._z))
         self._seen = {self._hash: 1}
 
     def place_handicap(self, points: Sequence[int]) -> None:
@@ -334,13 +293,14 @@ class GoState:
     def area_owner(self) -> np.ndarray:
         """Per point (1-D, border included): BLACK, WHITE or EMPTY (neutral)."""
         owner = np.empty(self._b.shape[1], dtype=np.int32)
-        K.k_area(self._b, owner)  # uses only the scratch row of the board
+        k_area(self._b, owner)  # uses only the scratch row of the board
         return owner
 
     def score(self) -> float:
         """Tromp-Taylor area score: black area - white area - komi (> 0: black wins)."""
-        owner = self._scratch()[2]
-        return int(K.k_area(self._b, owner)) - self.komi
+        if self._owner is None:
+            self._owner = np.empty(self._b.shape[1], dtype=np.int32)
+        return int(k_area(self._b, self._owner)) - self.komi
 
     def returns(self) -> list[float]:
         """Contract: per seat (0 = black) 1 for a win, 0 for a loss, 0.5 for a jigo."""
@@ -360,14 +320,23 @@ class GoState:
         """Zobrist hash of the stones only (what superko compares)."""
         return self._hash
 
+    def seen_hashes(self) -> np.ndarray:
+        """The stone hashes of every position of the game so far, sorted (int64): a move
+        that recreates one of them breaks positional superko."""
+        seen = np.fromiter(self._seen, dtype=np.int64, count=len(self._seen))
+        seen.sort()
+        return seen
+
+    def board_array(self) -> np.ndarray:
+        """The board as the kernels hold it (the (NROWS, P) int32 array of
+        :mod:`games.go.board`). The state's own array, not a copy: read it, pass it to
+        kernels that do not write to it, or copy it; never modify it."""
+        return self._b
+
     def clone(self) -> GoState:
         new = GoState.__new__(GoState)
         new.size = self.size
         new.komi = self.komi
-        new.settings = self.settings
-        new.prior_weights = self.prior_weights
-        new.learned_priors = self.learned_priors
-        new.weights = self.weights
         new._b = self._b.copy()
         new._z = self._z
         new._hash = self._hash
@@ -375,143 +344,16 @@ class GoState:
         new._undo = list(self._undo)
         new.history = list(self.history)
         new.setup = list(self.setup)
-        new._scratch_arrays = None  # not shared: clones may be used from other threads
+        new._owner = None  # not shared: clones may be used from other threads
         new._legal_cache = self._legal_cache
         return new
 
     def diagram(self) -> str:
-        from games.go.diagram import board_diagram
-
-        return board_diagram(self)
+        return grid_diagram(self.grid().tolist())
 
     def showboard(self) -> str:
         """The diagram for GTP ``showboard`` (starts with a newline)."""
         return "\n" + self.diagram()
-
-    # -- playouts ----------------------------------------------------------------------
-    @property
-    def max_playout_moves(self) -> int:
-        return self.settings.max_moves_factor * self.size * self.size
-
-    def _scratch(self) -> tuple[np.ndarray, ...]:
-        """Work arrays for single playouts (per state object, allocated on first use)."""
-        sc = self._scratch_arrays
-        cap = self.max_playout_moves
-        if sc is None or sc[0].shape[0] < cap + 1:
-            p = self._b.shape[1]
-            sc = (np.empty(cap + 1, dtype=np.int32), np.empty(cap + 1, dtype=np.int32),
-                  np.empty(p, dtype=np.int32), np.empty(4 * p + 8, dtype=np.int32))
-            self._scratch_arrays = sc
-        return sc
-
-    def policy_arrays(self, policy: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """(ptab, plv) of the playout kernels for ``policy`` (default: the settings'): the
-        learned playout weights for policy 3, placeholders otherwise."""
-        if (self.settings.policy if policy is None else policy) != 3:
-            return _NO_PTAB, _NO_PLV
-        w = self.knowledge().playout
-        return w.pattern_table, w.policy_levels
-
-    def playout(self, rng: np.random.Generator, seat: int) -> Playout:
-        """Contract: play a copy to the end with the playout policy (simple ko inside the
-        playout). ``moves``/``players`` leave out passes; players are seats."""
-        moves, colours, owner, buf = self._scratch()
-        seed = np.uint64(int(rng.integers(1, 2**62)))
-        sc, n, _ = K.k_playout_record(self._b.copy(), seed, self.settings.policy,
-                                      pattern_table(), *self.policy_arrays(),
-                                      self.settings.sa_min, self.max_playout_moves, moves,
-                                      colours, owner, buf)
-        v = K.black_value(sc - self.komi, self.settings.score_weight, K.score_scale(self.size),
-                          self.settings.jigo)
-        return Playout(np.array([v, 1.0 - v]), _NO_EVALS, moves[:n].astype(np.int64),
-                       colours[:n].astype(np.int64) - 1)
-
-    def playout_batch(self, moves: Sequence[Any], rng: np.random.Generator, seat: int
-                      ) -> PlayoutBatch:
-        """Contract fast path for flat Monte Carlo: for each of ``moves`` (legal moves of the
-        colour to play), play it on a copy and play out; ``returns[i]`` is seat's result."""
-        first = np.asarray([int(m) for m in moves], dtype=np.int32)
-        scores = np.empty(len(first), dtype=np.int64)
-        seed = np.uint64(int(rng.integers(1, 2**62)))
-        K.k_playout_after(self._b, first, seed, self.settings.policy, pattern_table(),
-                          *self.policy_arrays(), self.settings.sa_min, self.max_playout_moves,
-                          scores)
-        black = K.black_values(scores - self.komi, self.settings.score_weight,
-                               K.score_scale(self.size), self.settings.jigo)
-        ret = black if self.colour_of(seat) == BLACK else 1.0 - black
-        k = len(first)
-        return PlayoutBatch(ret, np.zeros((k, 0)), np.zeros(k, dtype=np.int64))
-
-    def playout_scores(self, rng: np.random.Generator, n: int,
-                       policy: int | None = None) -> tuple[np.ndarray, np.ndarray]:
-        """n playouts in one kernel call: (black area - white area per playout (no komi),
-        ownership sum per point (+1 black, -1 white per playout; 1-D, border included)).
-        Passes already played do not count: a finished game is played out further."""
-        scores, own, _ = self._playout_stats(rng, n, policy)
-        return scores, own
-
-    def _playout_stats(self, rng: np.random.Generator, n: int, policy: int | None = None
-                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        scores = np.empty(n, dtype=np.int64)
-        own = np.zeros(self._b.shape[1], dtype=np.int64)
-        neutral = np.zeros(self._b.shape[1], dtype=np.int64)
-        seed = np.uint64(int(rng.integers(1, 2**62)))
-        pol = self.settings.policy if policy is None else policy
-        b = self._b.copy()
-        b[K.META, K.M_PASSES] = 0  # after the game's two passes, still play the position out
-        K.k_playout_batch(b, seed, n, pol, pattern_table(), *self.policy_arrays(pol),
-                          self.settings.sa_min, self.max_playout_moves, scores, own, neutral)
-        return scores, own, neutral
-
-    def ownership_stats(self, rng: np.random.Generator, playouts: int = 200
-                        ) -> tuple[np.ndarray, np.ndarray]:
-        """(mean final owner per point in [-1, 1] (+1 black), share of playouts in which the
-        point ends neutral); 1-D arrays indexed by point."""
-        _, own, neutral = self._playout_stats(rng, playouts)
-        return own / float(playouts), neutral / float(playouts)
-
-    # -- dead stones -------------------------------------------------------------------
-    def ownership(self, rng: np.random.Generator, playouts: int = 200) -> np.ndarray:
-        """Mean final owner per point over playouts from here, in [-1, 1] (+1 black)."""
-        _, own = self.playout_scores(rng, playouts)
-        return own / float(playouts)
-
-    def dead_stones(self, rng: np.random.Generator, playouts: int = 200) -> list[int]:
-        """Stones estimated dead: whole groups whose points end up owned by the opponent in
-        most playouts (mean ownership of the group's points past 0 towards the opponent)."""
-        from games.go.dead import dead_stones
-
-        return dead_stones(self, rng, playouts)
-
-    def final_status(self, rng: np.random.Generator, playouts: int = 200
-                     ) -> dict[str, list[int]]:
-        """GTP final_status_list: {'alive': [...], 'dead': [...], 'seki': [...]}."""
-        from games.go.dead import final_status
-
-        return final_status(self, rng, playouts)
-
-    def score_with_dead_removed(self, rng: np.random.Generator, playouts: int = 200) -> float:
-        """Area score (komi included) after removing the estimated dead stones."""
-        from games.go.dead import score_with_dead_removed
-
-        return score_with_dead_removed(self, rng, playouts)
-
-    def tree_game(self) -> TreeGame:
-        """The position as the compiled UCT (search.ctree) sees it (games.go.tree)."""
-        from games.go.tree import tree_game
-
-        return tree_game(self)
-
-    # -- priors ------------------------------------------------------------------------
-    def knowledge(self) -> GoWeights:
-        """The learned weights: ``self.weights``, else the bundled file (games.go.weights)."""
-        if self.weights is None:
-            self.weights = load_weights()
-        return self.weights
-
-    def priors(self) -> Priors:
-        """Contract: prior (value, equivalent experience) of each legal move (priors.py)."""
-        return go_priors(self, self.prior_weights)
 
     def __repr__(self) -> str:
         return f"GoState(size={self.size}, komi={self.komi}, moves={len(self.history)})"

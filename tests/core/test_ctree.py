@@ -13,6 +13,7 @@ import pytest
 
 from games.blokus_duo import BlokusConfig, BlokusState
 from games.go import GoState
+from knowledge.go.position import GoPosition
 from search.budget import Budget
 from search.ctree import C_EDGES, C_NODES, CompiledUCT, SplitMix, tree_bytes
 from search.result import SearchResult
@@ -54,10 +55,10 @@ def both(state: Any, cfg: UCTConfig, playouts: int, seed: int, eager: bool = Tru
     return a, b
 
 
-def go_position(size: int, moves: list[str]) -> GoState:
+def go_position(size: int, moves: list[str]) -> GoPosition:
     from games.go.coords import vertex_to_point
 
-    s = GoState(size, 7.0)
+    s = GoPosition(GoState(size, 7.0))
     for v in moves:
         s.play(vertex_to_point(v, size))
     return s
@@ -250,10 +251,10 @@ def test_tree_reuse_keeps_the_subtree() -> None:
 
 
 def test_reuse_compacts_the_pools() -> None:
-    s = GoState(7, 7.0)
+    s = GoPosition(GoState(7, 7.0))
     u = CompiledUCT(CONFIGS["rave"])
     for _ in range(6):
-        r = u.search(s.clone(), None, Budget(playouts=300), SplitMix(len(s.history)))
+        r = u.search(s.clone(), None, Budget(playouts=300), SplitMix(len(s.state.history)))
         s.play(r.move)
         before = int(u.counters[C_NODES])
         r = u.search(s.clone(), None, Budget(playouts=1), SplitMix(99))
@@ -277,7 +278,7 @@ def test_full_pools_go_on_without_expanding() -> None:
 
 def test_the_pools_grow() -> None:
     u = CompiledUCT(CONFIGS["rave"])
-    r = u.search(GoState(9, 7.0), None, Budget(playouts=3000), SplitMix(3))
+    r = u.search(GoPosition(GoState(9, 7.0)), None, Budget(playouts=3000), SplitMix(3))
     assert r.info["nodes"] == 3001 and r.info["pool_full"] == 0
     assert u._T is not None and len(u._T[0]) >= 3001
 
@@ -286,7 +287,7 @@ def test_no_growth_that_the_time_left_cannot_pay_for() -> None:
     # doubling a large pool took 100-300 ms on a loaded machine: done in a search's last
     # moments it overran a 1 s move by that much, so with too little time left the search
     # goes on without expanding and the next search grows
-    s = GoState(9, 7.0)
+    s = GoPosition(GoState(9, 7.0))
     u = CompiledUCT(CONFIGS["rave"])
     u.grow_seconds_per_mb = 1e6  # growing would take longer than the 1e4 s budget
     r = u.search(s.clone(), None, Budget(playouts=3000, seconds=1e4), SplitMix(3))
@@ -318,7 +319,8 @@ def test_time_budget_is_checked_between_batches() -> None:
     # search stops at the first check past the deadline, long before the playout cap
     clock = FakeClock(0.01)
     r = CompiledUCT(CONFIGS["rave"]).search(
-        GoState(9, 7.0), None, Budget(playouts=20_000, seconds=0.05, clock=clock), SplitMix(1))
+        GoPosition(GoState(9, 7.0)), None, Budget(playouts=20_000, seconds=0.05, clock=clock),
+        SplitMix(1))
     assert r.playouts == 8 + 8  # 8 first, then what half the time left allows at that rate
     assert clock.t == pytest.approx(0.07)
 

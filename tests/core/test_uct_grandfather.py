@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 from games.go import GoState
+from knowledge.go.position import GoPosition
 from search.budget import Budget
 from search.uct import UCT, Node, UCTConfig
 from tests.toygames import Nim, TicTacToe
@@ -67,7 +68,7 @@ def test_compiled_grandfather_and_rave_match_the_python_ones(
 
     def run() -> list[list[float]]:
         state = {"nim": lambda: Nim(12), "tictactoe": TicTacToe,
-                 "go": lambda: GoState(5, 0.5)}[game]()
+                 "go": lambda: GoPosition(GoState(5, 0.5))}[game]()
         u = UCT(UCTConfig(rave=True, rave_k=300, c=0.0, grandfather=5.0))
         u.search(state, None, Budget(playouts=300), np.random.default_rng(4))
         return _tree_stats(u.root)

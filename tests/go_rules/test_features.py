@@ -1,4 +1,4 @@
-"""Move features of learned ratings (games.go.features): hand-made positions for each group,
+"""Move features of learned ratings (knowledge.go.features): hand-made positions for each group,
 the ladder reader, the canonical 3x3 patterns, and the kernel against the reference."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from games.go import BLACK, PASS, WHITE, GoState, vertex_to_point
-from games.go import features as F
 from games.go.diagram import parse_diagram
-from games.go.patterns import canonical20
-from games.go.reference import RefBoard, reference_large_codes, reference_move_features
+from knowledge.go import features as F
+from knowledge.go.patterns import canonical20
+from knowledge.go.reference import RefPlayer, reference_large_codes, reference_move_features
 
 LADDER = """
  9 . . . . . . . . .
@@ -43,7 +43,7 @@ def features(s: GoState, vertex: str) -> dict[str, int]:
     p = PASS if vertex == "pass" else vertex_to_point(vertex, s.size)
     out = np.zeros((1, F.NG), dtype=np.int32)
     F.k_move_features(s._b, s.to_play, np.array([p], dtype=np.int32), out)
-    ref = reference_move_features(RefBoard.from_kernel(s._b), p, s.to_play)
+    ref = reference_move_features(RefPlayer.from_kernel(s._b), p, s.to_play)
     assert out[0].tolist() == ref
     return dict(zip(F.GROUP_NAMES, out[0].tolist(), strict=True))
 
@@ -332,7 +332,7 @@ def test_kernel_matches_reference_on_random_positions(size: int, seed: int) -> N
             arr = np.array(moves, dtype=np.int32)
             out = np.zeros((len(arr), F.NG), dtype=np.int32)
             F.k_move_features(s._b, s.to_play, arr, out)
-            ref = RefBoard.from_kernel(s._b)
+            ref = RefPlayer.from_kernel(s._b)
             for i, p in enumerate(moves):
                 assert out[i].tolist() == reference_move_features(ref, p, s.to_play), p
             large = np.zeros((len(arr), 2), dtype=np.int64)
@@ -361,7 +361,7 @@ def test_large_pattern_images_are_the_raw_codes_of_the_turned_boards() -> None:
 
 
 def test_large_gamma_reads_distance_3_before_2_and_adds_missing_parts() -> None:
-    from games.go.weights import FeatureGammas
+    from knowledge.go.weights import FeatureGammas
 
     s = position("""
         . . . . . . .

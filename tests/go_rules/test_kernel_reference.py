@@ -6,13 +6,17 @@ import numpy as np
 import pytest
 
 from games.go import BLACK, PASS, WHITE, GoState, point_to_vertex, vertex_to_point
-from games.go import kernel as K
+from games.go import board as K
 from games.go.diagram import parse_diagram
-from games.go.patterns import pattern_table
-from games.go.reference import RefBoard
+from games.go.scoring import k_area
+from knowledge.go.patterns import pattern_code, pattern_table
+from knowledge.go.playout import k_choose, k_playout, no_replies
+from knowledge.go.position import GoPosition
+from knowledge.go.reference import RefPlayer
+from knowledge.go.tactics import NG, k_self_atari, libs_after, nakade_vital
 
 
-def check_same(b: np.ndarray, ref: RefBoard) -> None:
+def check_same(b: np.ndarray, ref: RefPlayer) -> None:
     """Colours, the empty list, ko, and every point-level query agree; group arrays are
     consistent with the flood-fill groups."""
     assert b[K.COL].tolist() == ref.col
@@ -24,9 +28,9 @@ def check_same(b: np.ndarray, ref: RefBoard) -> None:
             assert K.k_legal(b, p, c) == ref.legal(p, c), (p, c)
             assert K.k_legal_noko(b, p, c) == ref.legal(p, c, use_ko=False), (p, c)
             assert K.k_is_eye(b, p, c) == ref.is_eye(p, c), (p, c)
-            assert K.k_self_atari(b, p, c) == ref.self_atari(p, c), (p, c)
-            assert K.libs_after(b, p, c) == ref.libs_after(p, c), (p, c)
-        assert K.pattern_code(b, p) == ref.pattern_code(p)
+            assert k_self_atari(b, p, c) == ref.self_atari(p, c), (p, c)
+            assert libs_after(b, p, c) == ref.libs_after(p, c), (p, c)
+        assert pattern_code(b, p) == ref.pattern_code(p)
     in_atari = {BLACK: 0, WHITE: 0}
     seen: set[int] = set()
     for p, cp in enumerate(ref.col):
@@ -48,7 +52,7 @@ def check_same(b: np.ndarray, ref: RefBoard) -> None:
     for c in (BLACK, WHITE):
         assert K.k_atari_groups(b, c) == in_atari[c]
     owner = np.empty(b.shape[1], dtype=np.int32)
-    score = K.k_area(b.copy(), owner)
+    score = k_area(b.copy(), owner)
     rscore, rowner = ref.area()
     assert score == rscore
     assert owner.tolist() == rowner
@@ -58,9 +62,9 @@ def synthetic_policy(seed: int) -> tuple[np.ndarray, np.ndarray]:
     """Random learned-policy weights (ptab, plv) of policy 3: every entry matters."""
     rng = np.random.default_rng(seed)
     ptab = np.exp(rng.normal(0.0, 1.5, 1 << 20)).astype(np.float32)
-    plv = np.exp(rng.normal(0.0, 1.0, (K.NG + 1, 11)))
+    plv = np.exp(rng.normal(0.0, 1.0, (NG + 1, 11)))
     plv[:, 0] = 1.0
-    plv[K.NG, 0] = 0.3  # the far moves' strength
+    plv[NG, 0] = 0.3  # the far moves' strength
     return ptab, plv
 
 
@@ -77,14 +81,14 @@ def test_lockstep_random_game(size: int, seed: int, policy: int) -> None:
     b = K.new_board(size)
     buf = np.empty(4 * b.shape[1] + 8, dtype=np.int32)
     gam = np.empty(16)
-    ref = RefBoard.from_kernel(b)
+    ref = RefPlayer.from_kernel(b)
     s = seed * 1_000_003
     captures = 0
     for _ in range(3 * size * size):
         if ref.passes >= 2:
             break
         c = ref.to_play
-        kp, ks = K.k_choose(b, c, np.uint64(s), policy, pat, 2, buf, ptab, plv, gam)
+        kp, ks = k_choose(b, c, np.uint64(s), policy, pat, 2, buf, ptab, plv, gam)
         p, s = ref.choose(c, s, policy, pat, 2, ptab, plv)
         assert (kp, int(ks)) == (p, s)  # the same choice from the same rng state
         rc = ref.play(p, c)
@@ -111,13 +115,13 @@ def test_playouts_identical(size: int, policy: int) -> None:
     for _ in range(2 if size >= 13 else 4):
         seed = int(rng.integers(1, 2**62))
         b = base._b.copy()
-        ref = RefBoard.from_kernel(b)
+        ref = RefPlayer.from_kernel(b)
         cap = 3 * size * size
         moves = np.empty(cap + 1, dtype=np.int32)
         owner = np.empty(b.shape[1], dtype=np.int32)
         buf = np.empty(4 * b.shape[1] + 8, dtype=np.int32)
-        sc, nm, s = K.k_playout(b, np.uint64(seed), policy, pat, ptab, plv, 2, cap, moves,
-                                owner, buf)
+        sc, nm, s = k_playout(b, np.uint64(seed), policy, pat, ptab, plv, 2, cap, moves,
+                              owner, buf, no_replies(), 0, 0.0)
         rsc, rmoves, rs = ref.playout(seed, policy, pat, 2, cap, ptab, plv)
         assert moves[:nm].tolist() == rmoves
         assert sc == rsc
@@ -127,7 +131,7 @@ def test_playouts_identical(size: int, policy: int) -> None:
 
 def test_playout_ends_with_two_passes_and_no_playable_point() -> None:
     rng = np.random.default_rng(7)
-    s = GoState(9, 7.5)
+    s = GoPosition(GoState(9, 7.5))
     for _ in range(5):
         p = s.playout(rng, 0)
         assert len(p.moves) > 40
@@ -157,9 +161,9 @@ def _black_choices(s: GoState, policies: tuple[int, ...]) -> dict[int, set[str]]
     seen: dict[int, set[str]] = {policy: set() for policy in policies}
     for seed in range(1, 41):
         for policy in policies:
-            p, ks = K.k_choose(s._b.copy(), BLACK, np.uint64(seed), policy, pat, 2, buf,
+            p, ks = k_choose(s._b.copy(), BLACK, np.uint64(seed), policy, pat, 2, buf,
                                ptab, plv, gam)
-            ref = RefBoard.from_kernel(s._b.copy())
+            ref = RefPlayer.from_kernel(s._b.copy())
             assert ref.choose(BLACK, seed, policy, pat, 2, ptab, plv) == (p, int(ks))
             seen[policy].add(point_to_vertex(p, s.size))
     return seen
@@ -208,12 +212,12 @@ def test_nakade_vital_points(rows: str, vital: str | None) -> None:
     """From any point of the region on rows 1-2, its vital point (or none); the open area
     above the wall is no eye space."""
     s = _after_white(WALL + rows, "C3")
-    ref = RefBoard.from_kernel(s._b.copy())
+    ref = RefPlayer.from_kernel(s._b.copy())
     buf = np.empty(4 * s._b.shape[1] + 8, dtype=np.int32)
     for p in ref.empties:
         below = point_to_vertex(p, s.size)[1:] in ("1", "2")
         want = vertex_to_point(vital, s.size) if vital and below else -1
-        assert K.nakade_vital(s._b, p, buf) == ref.nakade_vital(p) == want, (
+        assert nakade_vital(s._b, p, buf) == ref.nakade_vital(p) == want, (
             point_to_vertex(p, s.size))
 
 
@@ -227,8 +231,8 @@ def test_crossed_five() -> None:
      """.replace(" 4 O O . O O", " 4 O . . O O"), "B4")
     buf = np.empty(4 * s._b.shape[1] + 8, dtype=np.int32)
     c3 = vertex_to_point("C3", 5)
-    ref = RefBoard.from_kernel(s._b.copy())
-    assert K.nakade_vital(s._b, c3, buf) == ref.nakade_vital(c3) == c3
+    ref = RefPlayer.from_kernel(s._b.copy())
+    assert nakade_vital(s._b, c3, buf) == ref.nakade_vital(c3) == c3
 
 
 def test_policy_6_plays_the_vital_point() -> None:

@@ -1,4 +1,4 @@
-"""Last good reply with forgetting (games.go.lgrf) against the plain-Python reference, and its
+"""Last good reply with forgetting (knowledge.go.lgrf) against the plain-Python reference, and its
 rules on hand-made sequences."""
 
 from __future__ import annotations
@@ -6,12 +6,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games.go import kernel as K
+from games.go import board as K
 from games.go.coords import BLACK, PASS, WHITE, vertex_to_point
-from games.go.lgrf import k_playout_lgr, lgr_reply, lgr_update, new_tables
-from games.go.patterns import pattern_table
-from games.go.reference import RefBoard
 from games.go.state import GoState
+from knowledge.go.lgrf import lgr_reply, lgr_update, new_tables
+from knowledge.go.patterns import pattern_table
+from knowledge.go.playout import k_playout
+from knowledge.go.position import GoPosition
+from knowledge.go.reference import RefPlayer
 
 
 def replies_of(T: np.ndarray) -> dict[tuple[int, ...], int]:
@@ -42,18 +44,19 @@ def test_playouts_and_tables_match_the_reference(size: int, policy: int, level: 
     T = new_tables(base._b.shape[1])
     replies: dict[tuple[int, ...], int] = {}
     cap = 3 * size * size
-    ptab, plv = base.policy_arrays(policy)
+    ptab, plv = GoPosition(base).policy_arrays(policy)
     used = 0
     for i in range(12):
         seed = int(rng.integers(1, 2**62))
         b = base._b.copy()
-        ref = RefBoard.from_kernel(b)
+        ref = RefPlayer.from_kernel(b)
         moves = np.empty(cap + 1, dtype=np.int32)
         owner = np.empty(b.shape[1], dtype=np.int32)
         buf = np.empty(4 * b.shape[1] + 8, dtype=np.int32)
-        sc, nm, s = k_playout_lgr(b, np.uint64(seed), policy, pat, ptab, plv, 2, cap, moves,
-                                  owner, buf, T, level, 7.5)
-        rsc, rmoves, rs = ref.playout_lgr(seed, policy, pat, 2, cap, replies, level, 7.5)
+        sc, nm, s = k_playout(b, np.uint64(seed), policy, pat, ptab, plv, 2, cap, moves,
+                              owner, buf, T, level, 7.5)
+        rsc, rmoves, rs = ref.playout(seed, policy, pat, 2, cap, replies=replies, level=level,
+                                      komi=7.5)
         assert moves[:nm].tolist() == rmoves, f"playout {i}"
         assert (sc, int(s)) == (rsc, rs)
         assert replies_of(T) == replies

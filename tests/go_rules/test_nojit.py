@@ -11,26 +11,30 @@ from pathlib import Path
 
 import numpy as np
 
-from games.go import kernel as K
-from games.go.patterns import pattern_table
+from games.go import board as K
+from knowledge.go.patterns import pattern_table
+from knowledge.go.playout import k_playout, no_replies
+from knowledge.go.tactics import NG
 
 SCRIPT = """
 import json, sys
 import numpy as np
-from games.go import kernel as K
-from games.go.patterns import pattern_table
+from games.go import board as K
+from knowledge.go.playout import k_playout, no_replies
+from knowledge.go.tactics import NG
+from knowledge.go.patterns import pattern_table
 out = []
 rng = np.random.default_rng(0)
 ptab = np.exp(rng.normal(0.0, 1.5, 1 << 20)).astype(np.float32)
-plv = np.exp(rng.normal(0.0, 1.0, (K.NG + 1, 11)))
+plv = np.exp(rng.normal(0.0, 1.0, (NG + 1, 11)))
 for size, seed, policy in json.loads(sys.argv[1]):
     b = K.new_board(size)
     cap = 3 * size * size
     moves = np.empty(cap + 1, dtype=np.int32)
     owner = np.empty(b.shape[1], dtype=np.int32)
     buf = np.empty(4 * b.shape[1] + 8, dtype=np.int32)
-    sc, nm, s = K.k_playout(b, np.uint64(seed), policy, pattern_table(), ptab, plv, 2, cap,
-                            moves, owner, buf)
+    sc, nm, s = k_playout(b, np.uint64(seed), policy, pattern_table(), ptab, plv, 2, cap,
+                          moves, owner, buf, no_replies(), 0, 0.0)
     out.append([int(sc), moves[:nm].tolist(), int(s)])
 print(json.dumps(out))
 """
@@ -41,14 +45,14 @@ CASES = [(5, 12345, 1), (5, 999, 0), (7, 2**61 + 7, 1), (7, 4321, 3)]
 def compiled(size: int, seed: int, policy: int) -> list[object]:
     rng = np.random.default_rng(0)
     ptab = np.exp(rng.normal(0.0, 1.5, 1 << 20)).astype(np.float32)
-    plv = np.exp(rng.normal(0.0, 1.0, (K.NG + 1, 11)))
+    plv = np.exp(rng.normal(0.0, 1.0, (NG + 1, 11)))
     b = K.new_board(size)
     cap = 3 * size * size
     moves = np.empty(cap + 1, dtype=np.int32)
     owner = np.empty(b.shape[1], dtype=np.int32)
     buf = np.empty(4 * b.shape[1] + 8, dtype=np.int32)
-    sc, nm, s = K.k_playout(b, np.uint64(seed), policy, pattern_table(), ptab, plv, 2, cap,
-                            moves, owner, buf)
+    sc, nm, s = k_playout(b, np.uint64(seed), policy, pattern_table(), ptab, plv, 2, cap,
+                          moves, owner, buf, no_replies(), 0, 0.0)
     return [int(sc), moves[:nm].tolist(), int(s)]
 
 

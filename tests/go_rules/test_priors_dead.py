@@ -7,9 +7,11 @@ import pytest
 
 from games.go import BLACK, PASS, WHITE, GoState, vertex_to_point
 from games.go.diagram import parse_diagram
-from games.go.patterns import PATTERNS, matching_codes, pattern_table
-from games.go.priors import LADDER_PRIORS, PriorWeights, feature_matrix
-from games.go.reference import RefBoard, reference_features
+from knowledge.go.dead import dead_stones, final_status, score_with_dead_removed
+from knowledge.go.patterns import PATTERNS, matching_codes, pattern_table
+from knowledge.go.position import GoPosition
+from knowledge.go.priors import LADDER_PRIORS, PriorWeights, feature_matrix
+from knowledge.go.reference import RefPlayer, reference_features
 from tests.go_rules.test_features import LADDER
 
 
@@ -28,7 +30,7 @@ def test_features_match_reference(ladders: bool) -> None:
                 break
             points = [m for m in moves if m != PASS]
             f = feature_matrix(s, points, ladders)
-            ref = RefBoard.from_kernel(s._b)
+            ref = RefPlayer.from_kernel(s._b)
             for i, p in enumerate(points):
                 assert f[i].tolist() == reference_features(ref, p, s.to_play, pat, ladders), p
             if ladders:
@@ -45,7 +47,7 @@ def test_features_match_reference(ladders: bool) -> None:
 
 
 def test_priors_cover_legal_moves_and_rank_captures() -> None:
-    s = GoState(9)
+    s = GoPosition(GoState(9))
     for v in ("E5", "E6", "D6", "pass", "F6"):
         s.play(vertex_to_point(v, 9))
     pr = s.priors()
@@ -59,7 +61,7 @@ def test_priors_cover_legal_moves_and_rank_captures() -> None:
 
 
 def test_scaled_priors_keep_values_and_multiply_experience() -> None:
-    s = GoState(9)
+    s = GoPosition(GoState(9))
     for v in ("E5", "E6", "D6", "pass", "F6"):
         s.play(vertex_to_point(v, 9))
     base = s.priors()
@@ -99,18 +101,18 @@ def test_dead_stone_in_territory() -> None:
     s.place_setup(WHITE, white)
     s.to_play = BLACK
     rng = np.random.default_rng(1)
-    dead = s.dead_stones(rng, 300)
+    dead = dead_stones(s, rng, 300)
     f3 = vertex_to_point("F3", 7)
     assert dead == [f3]
-    status = s.final_status(rng, 300)
+    status = final_status(s, rng, 300)
     assert status["dead"] == [f3]
     assert len(status["alive"]) == len(black) + len(white) - 1 and not status["seki"]
     # Tromp-Taylor as is: F3 makes white's lower right neutral; without it white owns it
     assert s.score() == 29 - 13 - 0.5
-    assert s.score_with_dead_removed(rng, 300) == 28 - 21 - 0.5
+    assert score_with_dead_removed(s, rng, 300) == 28 - 21 - 0.5
     s.pass_move()
     s.pass_move()  # game over: the estimate still plays the position out
-    assert s.is_terminal() and s.dead_stones(rng, 300) == [f3]
+    assert s.is_terminal() and dead_stones(s, rng, 300) == [f3]
 
 
 SEKI = """
@@ -131,12 +133,12 @@ def test_seki_status() -> None:
     s.place_setup(BLACK, black)
     s.place_setup(WHITE, white)
     s.to_play = WHITE
-    status = s.final_status(np.random.default_rng(3), 200)
+    status = final_status(s, np.random.default_rng(3), 200)
     inner = sorted(vertex_to_point(v, 7) for v in ("B2", "C2", "B1"))
     assert status["dead"] == []
     assert status["seki"] == sorted(white + inner)
     assert len(status["alive"]) == len(black) - 3
-    own, neutral = s.ownership_stats(np.random.default_rng(4), 100)
+    own, neutral = GoPosition(s).ownership_stats(np.random.default_rng(4), 100)
     for v in ("A1", "C1"):
         assert neutral[vertex_to_point(v, 7)] > 0.9
 
@@ -153,8 +155,7 @@ def test_ladder_priors() -> None:
     ladders = LADDER_PRIORS
 
     def prior(state: GoState, move: int, weights: PriorWeights) -> float:
-        state.prior_weights = weights
-        pr = state.priors()
+        pr = GoPosition(state, prior_weights=weights).priors()
         return float(pr.values[list(pr.moves).index(move)])
 
     f = feature_matrix(s, [f5, e4], ladders=True)

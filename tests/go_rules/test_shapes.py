@@ -1,4 +1,4 @@
-"""Local shape features (games.go.shapes): the counts against the reference, symmetry, and the
+"""Local shape features (knowledge.go.shapes): the counts against the reference, symmetry, and the
 afterstate values (incremental) against a full recount."""
 
 from __future__ import annotations
@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from games.go import BLACK, WHITE, GoState
-from games.go import kernel as K
-from games.go.reference import RefBoard, reference_shape_counts
-from games.go.shapes import (
+from games.go import board as K
+from knowledge.go.reference import RefPlayer, reference_shape_counts
+from knowledge.go.shapes import (
     N_POINT,
     k_afterstate_values,
     k_shape_counts,
@@ -38,7 +38,7 @@ def test_counts_match_the_reference_and_the_colours() -> None:
         for _ in range(size * size // 2):
             moves = s.legal_moves()
             s.play(moves[int(rng.integers(len(moves) - 1))])
-        ref = RefBoard.from_kernel(s._b)
+        ref = RefPlayer.from_kernel(s._b)
         for c in (BLACK, WHITE):
             assert counts(s, c).tolist() == reference_shape_counts(ref, c)
         swapped = GoState(size)

@@ -20,7 +20,7 @@ from games.go import (
     score_string,
     vertex_to_point,
 )
-from games.go import kernel as K
+from games.go import board as K
 from games.go.diagram import parse_diagram
 from games.go.sgf import from_sgf, to_sgf
 
@@ -61,8 +61,11 @@ def test_fixed_handicap_as_gtp_spec() -> None:
 
 
 def test_contract_shapes_and_clone_independence() -> None:
+    from knowledge.go.position import GoPosition
+
     s = GoState(9, 7.5)
-    assert isinstance(s, State)
+    assert not isinstance(s, State)  # no playouts: the search plays it through a position
+    assert isinstance(GoPosition(s), State)
     assert s.num_players == 2 and s.to_move == 0 and s.to_play == BLACK
     assert len(s.legal_moves()) == 82 and s.legal_moves()[-1] == PASS
     c = s.clone()
@@ -199,8 +202,9 @@ def test_playout_batch_matches_single_playouts_statistically() -> None:
     """Flat MC fast path: shapes, seat perspective, and a capture is judged better than a
     throw-away move."""
     from games.contract import HasPlayoutBatch
+    from knowledge.go.position import GoPosition
 
-    s = GoState(7, 0.5)
+    s = GoPosition(GoState(7, 0.5))
     for v in ("D4", "D5", "C5", "pass", "E5", "pass"):
         s.play(vertex_to_point(v, 7))
     assert isinstance(s, HasPlayoutBatch) and s.to_play == BLACK
@@ -248,7 +252,7 @@ def test_forget_undo_keeps_the_position_and_its_superko_memory() -> None:
 def test_score_reward() -> None:
     """black_value: the win with a share on the margin, saturating at a quarter board; a jigo
     is black's jigo value (1/2 favouring neither side) whatever the weight."""
-    from games.go.kernel import black_value, black_values, score_scale
+    from knowledge.go.playout import black_value, black_values, score_scale
 
     assert black_value(3.0, 0.0, 20.25, 0.5) == 1.0 and black_value(-1.0, 0.0, 20.25, 0.5) == 0.0
     assert black_value(0.0, 0.3, 20.25, 0.5) == 0.5
@@ -269,15 +273,13 @@ def test_jigo_value_of_the_engine() -> None:
     """jigo_value is the engine's own value of a jigo: black's reward for a jigo is it when the
     engine is black, one minus it when white (the playouts' reward is black's)."""
     from clients.gtp.config import load_gtp_config
-    from clients.gtp.knowledge import prepare_state
+    from clients.gtp.player import search_position
     from games.go.state import GoState
 
     cfg = load_gtp_config(overrides=["jigo_value=0.2"])
     s = GoState(5, komi=0.0)
-    prepare_state(s, cfg)
-    assert s.to_move == 0 and s.settings.jigo == pytest.approx(0.2)
+    assert s.to_move == 0 and search_position(s, cfg).settings.jigo == pytest.approx(0.2)
     s.play(s.legal_moves()[0])
-    prepare_state(s, cfg)
-    assert s.to_move == 1 and s.settings.jigo == pytest.approx(0.8)
+    assert s.to_move == 1 and search_position(s, cfg).settings.jigo == pytest.approx(0.8)
     assert load_gtp_config().jigo_value == 0.5
 

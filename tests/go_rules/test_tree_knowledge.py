@@ -1,5 +1,5 @@
-"""The compiled tree's Go kernels (games/go/tree.py) with learned knowledge give the same
-trees as the Python UCT over GoState: learned priors, the TD(0) prior, playout policy 3,
+"""The compiled tree's Go kernels (knowledge/go/tree.py) with learned knowledge give the same
+trees as the Python UCT over GoPosition: learned priors, the TD(0) prior, playout policy 3,
 and the heuristic priors reading ladders with playout policy 5."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from games.go.priors import LADDER_PRIORS, LearnedPriors
-from games.go.shapes import n_shape_features
-from games.go.weights import GoWeights, load_weights
+from knowledge.go.priors import LADDER_PRIORS, LearnedPriors
+from knowledge.go.shapes import n_shape_features
+from knowledge.go.weights import GoWeights, load_weights
 from search.uct import UCTConfig
 from tests.core.test_ctree import GO_POSITIONS, assert_same, both
 from tests.goweights import make_weights

@@ -13,9 +13,8 @@ import pytest
 from clients.config import ConfigError, load_config
 from clients.gtp.config import GtpConfig
 from clients.gtp.engine import GtpEngine
-from clients.gtp.knowledge import load_knowledge
-from clients.gtp.player import SearchPlayer
-from games.go.priors import LearnedPriors
+from clients.gtp.player import SearchPlayer, load_knowledge
+from knowledge.go.priors import LearnedPriors
 from tests.goweights import make_weights
 from tests.paths import REPO
 
@@ -75,7 +74,7 @@ def test_a_weights_file_that_does_not_load_is_refused(weights_file: Path,
 
 
 def test_learned_priors_config_maps_to_the_state() -> None:
-    from clients.gtp.knowledge import learned_priors
+    from clients.gtp.player import learned_priors
 
     cfg = GtpConfig(learned_priors=True, prior_visits=7.0, prior_low=0.1, prior_high=0.7,
                     prior_tau=2.0)
@@ -85,7 +84,7 @@ def test_learned_priors_config_maps_to_the_state() -> None:
 
 
 def test_the_bundled_weights_load_and_say_how_they_were_made() -> None:
-    from games.go.weights import DEFAULT_WEIGHTS, load_weights
+    from knowledge.go.weights import DEFAULT_WEIGHTS, load_weights
 
     w = load_weights("")
     assert w.path == str(DEFAULT_WEIGHTS)
@@ -97,12 +96,12 @@ def test_the_bundled_weights_load_and_say_how_they_were_made() -> None:
 
 
 def test_bundled_weights_by_name_and_the_weights_without_large_patterns() -> None:
-    """``weights=NAME`` names a bundled file (``games/go/data/weights-NAME.npz``), an unknown
+    """``weights=NAME`` names a bundled file (``knowledge/go/data/weights-NAME.npz``), an unknown
     name is refused with the names there are, and ``weights=9x9-nolarge`` (with the other
     settings of the engine before the large patterns) loads the weights fitted without
     them."""
     from clients.gtp.config import load_gtp_config
-    from games.go.weights import DATA_DIR, bundled_weights, load_weights, weights_path
+    from knowledge.go.weights import DATA_DIR, bundled_weights, load_weights, weights_path
 
     assert {"9x9", "9x9-nolarge"} <= set(bundled_weights())
     assert weights_path("9x9-nolarge") == DATA_DIR / "weights-9x9-nolarge.npz"

@@ -367,7 +367,7 @@ def test_komi_margin_out_of_reach_searches_for_the_game_itself() -> None:
 
 
 def test_board_images_of_a_point() -> None:
-    from games.go.patterns import board_images
+    from knowledge.go.patterns import board_images
 
     assert board_images(4, 4, 9) == {(4, 4)}
     assert board_images(3, 4, 9) == {(3, 4), (5, 4), (4, 3), (4, 5)}
@@ -421,7 +421,7 @@ def test_preset_v2_is_the_default_engine_written_out() -> None:
     (all but the budget, the time management, the board, the name and the start-up), so
     that a later change of a default leaves it as it is."""
     from clients.gtp.config import PRESETS
-    from games.go.weights import weights_path
+    from knowledge.go.weights import weights_path
 
     assert list(PRESETS)[-1] == "v2"
     v2 = load_gtp_config(overrides=["preset=v2"])

@@ -13,10 +13,11 @@ import numpy as np
 import pytest
 
 from games.go import PASS, GoState
-from games.go import features as F
-from games.go.patterns import canonical20
-from games.go.priors import LearnedPriors
-from games.go.weights import load_weights
+from knowledge.go import features as F
+from knowledge.go.patterns import canonical20
+from knowledge.go.position import GoPosition
+from knowledge.go.priors import LearnedPriors
+from knowledge.go.weights import load_weights
 from tests.goweights import make_weights, random_games
 from tests.paths import REPO
 from training.go.dataset import build_contests, load_contests, sgf_files
@@ -122,26 +123,26 @@ def test_weights_file_and_manifest(weights_file: Path) -> None:
 
 def test_learned_priors_and_policy_3_use_the_weights(weights_file: Path) -> None:
     w = load_weights(str(weights_file))
-    s = GoState(9, 7.0, learned_priors=LearnedPriors(visits=30, low=0.2, high=0.8, tau=1.0),
-                weights=w)
+    s = GoPosition(GoState(9, 7.0),
+                   learned_priors=LearnedPriors(visits=30, low=0.2, high=0.8, tau=1.0), weights=w)
     for v in (40, 41, 50):
         s.play(v)
     pr = s.priors()
     assert pr.moves == s.legal_moves() and pr.moves[-1] == PASS
     pts = np.asarray(pr.moves[:-1], dtype=np.int32)
     gam = np.empty(len(pts))
-    F.k_gammas(s._b, s.to_play, pts, w.prior.pattern_table, w.prior.levels,
+    F.k_gammas(s.state.board_array(), s.to_play, pts, w.prior.pattern_table, w.prior.levels,
                *w.prior.large_table, np.empty((len(pts), F.NG), dtype=np.int32), gam)
     expect = 0.2 + 0.6 * gam / gam.max()
     assert np.allclose(pr.values[:-1], expect) and np.all(pr.counts[:-1] == 30)
     # each move's γ is its features' times its large pattern's (distance 3 first, then 2)
     codes = np.zeros((len(pts), 2), dtype=np.int64)
-    F.k_large_codes(s._b, s.to_play, pts, codes)
+    F.k_large_codes(s.state.board_array(), s.to_play, pts, codes)
     table = dict(zip(w.prior.large_codes.tolist(), w.prior.large_gammas.tolist(), strict=True))
     large = np.array([table.get(r3, table.get(r2, 1.0)) for r3, r2 in codes.tolist()])
     assert np.any(large != 1)
     plain = np.empty(len(pts))
-    F.k_gammas(s._b, s.to_play, pts, w.prior.pattern_table, w.prior.levels,
+    F.k_gammas(s.state.board_array(), s.to_play, pts, w.prior.pattern_table, w.prior.levels,
                np.zeros(0, dtype=np.int64), np.zeros(0),
                np.empty((len(pts), F.NG), dtype=np.int32), plain)
     assert np.allclose(gam, plain * large)
@@ -234,10 +235,10 @@ def test_td_value_resumes_and_feeds_the_priors(weights_file: Path, tmp_path: Pat
     assert any("resuming after 1 games" in m for m in logs)
     assert resumed.td_theta is not None
     assert np.allclose(resumed.td_theta, whole.td_theta)  # the same games either way
-    s = GoState(9, 7.0, learned_priors=LearnedPriors(visits=0.0, td_visits=10.0),
-                weights=whole)
+    s = GoPosition(GoState(9, 7.0), learned_priors=LearnedPriors(visits=0.0, td_visits=10.0),
+                   weights=whole)
     s.play(40)
-    plain = GoState(9, 7.0)
+    plain = GoPosition(GoState(9, 7.0))
     plain.play(40)
     pr, base = s.priors(), plain.priors()
     assert np.allclose(pr.counts[:-1], base.counts[:-1] + 10.0)  # heuristic + TD visits
@@ -253,7 +254,7 @@ def test_the_bundled_weights_come_from_the_bundled_games(tmp_path: Path) -> None
     moves only (the records of bench/go_strength.py name it gnugo)."""
     import tarfile
 
-    from games.go.weights import bundled_weights
+    from knowledge.go.weights import bundled_weights
     from training.go.dataset import files_digest
 
     with tarfile.open(GAMES_TAR) as tar:

@@ -1,2 +1,2 @@
 """Go learning pipelines: training games (``corvid learn go selfplay``), move-pattern weights and
-playout-policy weights learned from them (``corvid learn go learn``), written into games/go/."""
+playout-policy weights learned from them (``corvid learn go learn``), written into knowledge/go/."""

@@ -22,29 +22,49 @@ import numpy as np
 import numpy.typing as npt
 
 from games.go import PASS, GoState
-from games.go import kernel as K
-from games.go.balance import k_balance_playouts
-from games.go.patterns import canonical20
-from games.go.weights import MAXLEVEL, FeatureGammas, GoWeights, load_weights, save_weights
+from games.go import board as K
+from knowledge.go.balance import k_balance_playouts
+from knowledge.go.patterns import canonical20
+from knowledge.go.position import GoPosition
+from knowledge.go.tactics import (
+    G_ATARI,
+    G_CAPTURE,
+    G_DIST,
+    G_DIST2,
+    G_ESCAPE,
+    G_EYE,
+    G_LINE,
+    G_SELF_ATARI,
+    LEVELS,
+    NG,
+)
+from knowledge.go.weights import MAXLEVEL, FeatureGammas, GoWeights, load_weights, save_weights
 from search.learn import simulation_balancing
 from training.go.dataset import replay, sgf_files
 
-LEVEL_GROUPS = (K.G_CAPTURE, K.G_ESCAPE, K.G_ATARI, K.G_SELF_ATARI, K.G_DIST, K.G_DIST2,
-                K.G_LINE, K.G_EYE)
-PLAYOUT_LEVELS = {K.G_DIST: 2, K.G_DIST2: 2}  # the playout sees only levels 1-2 of these
+LEVEL_GROUPS = (G_CAPTURE, G_ESCAPE, G_ATARI, G_SELF_ATARI, G_DIST, G_DIST2,
+                G_LINE, G_EYE)
+PLAYOUT_LEVELS = {G_DIST: 2, G_DIST2: 2}  # the playout sees only levels 1-2 of these
 
 
 @dataclass
 class Position:
-    """A position for the learners: the kernel board, the komi, and the player to move
-    (``to_move``: seat, 0 = black)."""
+    """A position for the learners: a rules state without undo history, its kernel board,
+    its komi, and the player to move (``to_move``: seat, 0 = black)."""
 
-    board: np.ndarray
-    komi: float
+    state: GoState
+
+    @property
+    def board(self) -> np.ndarray:
+        return self.state.board_array()
+
+    @property
+    def komi(self) -> float:
+        return self.state.komi
 
     @property
     def to_move(self) -> int:
-        return int(self.board[K.META, K.M_TOPLAY]) - 1
+        return self.state.to_move
 
 
 def game_positions(data: bytes, every: int, skip: int) -> list[tuple[Position, float]]:
@@ -66,7 +86,9 @@ def game_positions(data: bytes, every: int, skip: int) -> list[tuple[Position, f
         s.to_play = colour
         if i >= skip and (i - skip) % every == 0:
             target = 0.5 if winner is None else float(winner == colour)
-            out.append((Position(s._b.copy(), s.komi), target))  # noqa: SLF001
+            t = s.clone()
+            t.forget_undo()
+            out.append((Position(t), target))
         s.play_colour(colour, p)
     return out
 
@@ -82,14 +104,14 @@ class PolicyParameters:
 
     def __init__(self, playout: FeatureGammas) -> None:
         self.base = playout
-        lidx = np.full((K.NG + 1, MAXLEVEL + 1), -1, dtype=np.int32)
+        lidx = np.full((NG + 1, MAXLEVEL + 1), -1, dtype=np.int32)
         theta: list[float] = []
         for g in LEVEL_GROUPS:
-            for lv in range(1, PLAYOUT_LEVELS.get(g, K.LEVELS[g]) + 1):
+            for lv in range(1, PLAYOUT_LEVELS.get(g, LEVELS[g]) + 1):
                 lidx[g, lv] = len(theta)
                 theta.append(float(np.log(playout.levels[g, lv])))
         self.n_levels = len(theta)
-        lidx[K.NG, 0] = len(theta)
+        lidx[NG, 0] = len(theta)
         theta.append(float(np.log(playout.scalars[0])))
         self.pattern0 = len(theta)
         self.theta0 = np.concatenate([theta, np.log(playout.gammas)])
@@ -103,13 +125,13 @@ class PolicyParameters:
         self._tables: tuple[np.ndarray, np.ndarray] = (np.zeros(0), np.zeros(0))
 
     def gammas(self, theta: npt.NDArray[np.float64]) -> FeatureGammas:
-        levels = np.ones((K.NG, MAXLEVEL + 1))
+        levels = np.ones((NG, MAXLEVEL + 1))
         for g in LEVEL_GROUPS:
             for lv in range(1, MAXLEVEL + 1):
                 if self.lidx[g, lv] >= 0:
                     levels[g, lv] = np.exp(theta[self.lidx[g, lv]])
         return FeatureGammas(levels, self.base.codes, np.exp(theta[self.pattern0:]),
-                             np.array([np.exp(theta[self.lidx[K.NG, 0]])]))
+                             np.array([np.exp(theta[self.lidx[NG, 0]])]))
 
     def tables(self, theta: npt.NDArray[np.float64]) -> tuple[np.ndarray, np.ndarray]:
         """(ptab, plv) for θ (the last ones are kept)."""
@@ -148,8 +170,7 @@ def playout_mse(positions: list[tuple[Position, float]], policy: int, playouts: 
     position (for the player to move) against its target."""
     err = 0.0
     for pos, target in positions:
-        s = GoState(int(pos.board[K.META, K.M_SIZE]), pos.komi, weights=weights)
-        s._b = pos.board.copy()  # noqa: SLF001
+        s = GoPosition(pos.state, weights=weights)
         scores, _ = s.playout_scores(rng, playouts, policy=policy)
         margin = scores - pos.komi
         black = float(np.mean(np.where(margin > 0, 1.0, np.where(margin < 0, 0.0, 0.5))))

@@ -128,7 +128,7 @@ bench/go_strength.py (RUN/sgf) hold games of corvid against GNU Go, of which onl
 moves are worth imitating.
 
 Examples:
-  corvid learn go learn --games data/gnugo10 --out games/go/data/weights-9x9.npz
+  corvid learn go learn --games data/gnugo10 --out knowledge/go/data/weights-9x9.npz
   corvid learn go learn --games runs/s1/sgf --games runs/s2/sgf --player gnugo --out w.npz
 """
 
@@ -141,7 +141,7 @@ matches the result of the recorded game from there, over positions of the games 
 and after reported). The prior part is kept. Writes --out with the manifest extended.
 
 Example:
-  corvid learn go balance --weights games/go/data/weights-9x9.npz --games data/gnugo10 \
+  corvid learn go balance --weights knowledge/go/data/weights-9x9.npz --games data/gnugo10 \
       --out balanced.npz --positions 20000 --step 0.5
 """
 

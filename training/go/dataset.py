@@ -3,9 +3,9 @@
 Each position before a move of a game (up to and including its first pass: after it, GNU Go
 and corvid only clean up dead stones) becomes one contest: the candidates are the contract's
 legal moves (``GoState.legal_moves()``: legal points not filling the mover's own true eye,
-then PASS), each described by :func:`games.go.features.k_move_features` with its pattern
-made canonical (:func:`games.go.patterns.canonical20`) and its two large-pattern codes
-(:func:`games.go.features.k_large_codes`), and the winner is the move played.
+then PASS), each described by :func:`knowledge.go.features.k_move_features` with its pattern
+made canonical (:func:`knowledge.go.patterns.canonical20`) and its two large-pattern codes
+(:func:`knowledge.go.features.k_large_codes`), and the winner is the move played.
 A move that is not a candidate (an eye filled) leaves its position out. With a ``player``
 name, only the moves of the side the record names so (SGF ``PB``/``PW``) become contests: the
 GNU Go moves of games against GNU Go, say, not its opponent's.
@@ -25,13 +25,13 @@ import structlog
 from sgfmill import sgf
 
 from games.go import PASS, GoState
-from games.go import features as F
-from games.go.patterns import canonical20
 from games.go.sgf import from_sgf
+from knowledge.go import features as F
+from knowledge.go.patterns import canonical20
 
 log = structlog.get_logger()
 
-FEATURES_VERSION = 3  # bump when games.go.features changes what it computes
+FEATURES_VERSION = 3  # bump when knowledge.go.features changes what it computes
 
 
 @dataclass
@@ -98,12 +98,12 @@ def game_contests(data: bytes, player: str | None = None
         if colour in movers and p in moves:
             arr = np.asarray(moves, dtype=np.int32)
             f = np.zeros((len(arr), F.NG), dtype=np.int32)
-            F.k_move_features(s._b, colour, arr, f)  # noqa: SLF001
+            F.k_move_features(s.board_array(), colour, arr, f)
             pat = f[:, F.G_PATTERN]
             f[:, F.G_PATTERN] = np.where(pat >= 0, canon[np.maximum(pat, 0)], -1)
             out.append(f)
             lc = np.zeros((len(arr), 2), dtype=np.int64)
-            F.k_large_codes(s._b, colour, arr, lc)  # noqa: SLF001
+            F.k_large_codes(s.board_array(), colour, arr, lc)
             large.append(lc)
             chosen.append(moves.index(p))
         s.play_colour(colour, p)

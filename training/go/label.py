@@ -80,8 +80,7 @@ def label_positions(games: Path, out: Path, *, positions: int, playouts: int, se
     """Label ``positions`` positions of the games in ``games`` (those already in ``out``
     are kept)."""
     from clients.gtp.config import load_gtp_config
-    from clients.gtp.knowledge import prepare_state
-    from clients.gtp.player import uct_config
+    from clients.gtp.player import search_position, uct_config
     from search.budget import Budget
     from search.uct import UCT
 
@@ -93,10 +92,10 @@ def label_positions(games: Path, out: Path, *, positions: int, playouts: int, se
     out.parent.mkdir(parents=True, exist_ok=True)
     for i, (f, m) in enumerate(todo):
         s = position_at(f, m)
-        prepare_state(s, cfg)
         s.forget_undo()
         rng = np.random.default_rng([seed, i, m])
-        res = UCT(uct_config(cfg)).search(s, None, Budget(playouts=playouts), rng)
+        res = UCT(uct_config(cfg)).search(search_position(s, cfg), None,
+                                          Budget(playouts=playouts), rng)
         rec = LabelledPosition(f.name, m, round(float(res.value), 5), int(res.playouts))
         with out.open("a", encoding="utf-8") as fh:
             fh.write(json.dumps(rec.__dict__) + "\n")

@@ -1,6 +1,6 @@
 """``corvid learn go learn``: Go weights files from recorded games.
 
-The prior model rates every feature group of :mod:`games.go.features` by MM
+The prior model rates every feature group of :mod:`knowledge.go.features` by MM
 (:func:`search.learn.mm_fit`) on the contests of :mod:`training.go.dataset`, and the large
 patterns that the moves played show at least ``large_min`` times in the training games (a
 candidate takes its distance-3 pattern if listed, else its distance-2 pattern if listed: one
@@ -21,8 +21,8 @@ from typing import Any
 
 import numpy as np
 
-from games.go import features as F
-from games.go.weights import MAXLEVEL, FeatureGammas, GoWeights, save_weights
+from knowledge.go import features as F
+from knowledge.go.weights import MAXLEVEL, FeatureGammas, GoWeights, save_weights
 from search.learn import mm_fit, mm_log_likelihood, mm_prediction_rate
 from training.go.dataset import (
     FEATURES_VERSION,

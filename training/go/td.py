@@ -1,6 +1,6 @@
 """``corvid learn go td``: a TD(0) value over local shapes by self-play (seed 000's RLGO).
 
-Q(s, a) = σ(φ(s∘a)ᵀθ), φ the local-shape counts of :mod:`games.go.shapes` of the position
+Q(s, a) = σ(φ(s∘a)ᵀθ), φ the local-shape counts of :mod:`knowledge.go.shapes` of the position
 after the move, seen by its player, learned by :func:`search.learn.td0_selfplay` in ε-greedy
 self-play on the empty board (area scoring, the komi given), in chunks of games so that
 progress is reported and the θ so far kept (resumable from --out). The θ goes into a copy of
@@ -16,9 +16,9 @@ from pathlib import Path
 import numpy as np
 
 from games.go import PASS, GoState
-from games.go import kernel as K
-from games.go.shapes import k_shape_counts, n_shape_features, shape_tables
-from games.go.weights import GoWeights, load_weights, save_weights
+from games.go import board as K
+from knowledge.go.shapes import k_shape_counts, n_shape_features, shape_tables
+from knowledge.go.weights import GoWeights, load_weights, save_weights
 from search.learn import td0_selfplay
 
 
@@ -26,7 +26,7 @@ def afterstate_features(state: GoState, move: int) -> np.ndarray:
     """φ of the position after the player to move plays ``move``, seen by that player."""
     two, three = shape_tables()
     c = state.to_play
-    b = state._b.copy()  # noqa: SLF001
+    b = state.board_array().copy()
     if move != PASS:
         K.k_play(b, move, c)
     out = np.empty(n_shape_features())

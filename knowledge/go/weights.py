@@ -3,21 +3,21 @@
 A weights file is an ``.npz`` (made by ``corvid learn go learn``) holding
 
 * ``prior_levels`` float64 (NG, MAXLEVEL + 1): γ of each level of each feature group of
-  :mod:`games.go.features` (column 0, "no feature", is 1), ``prior_codes`` int32 (sorted
-  canonical 3x3 codes, :func:`games.go.patterns.canonical20`) and ``prior_gammas`` their γ;
-  ``prior_large_codes`` int64 (sorted large-pattern codes, :func:`games.go.features.
+  :mod:`knowledge.go.features` (column 0, "no feature", is 1), ``prior_codes`` int32 (sorted
+  canonical 3x3 codes, :func:`knowledge.go.patterns.canonical20`) and ``prior_gammas`` their γ;
+  ``prior_large_codes`` int64 (sorted large-pattern codes, :func:`knowledge.go.features.
   large_codes`) and ``prior_large_gammas`` their γ (optional: none in older files);
 * ``playout_levels``, ``playout_codes``, ``playout_gammas``: the same for the playout policy
-  (policy 3 of :mod:`games.go.kernel`, which reads only some of the groups), and
+  (policy 3 of :mod:`knowledge.go.playout`, which reads only some of the groups), and
   ``playout_scalars`` (``[0]``: the mean γ of a move away from the last two moves);
 * ``td_theta`` (optional): the weights θ of a TD(0) value over the local shapes of
-  :mod:`games.go.shapes`, Q = σ(φᵀθ) (``corvid learn go td``);
+  :mod:`knowledge.go.shapes`, Q = σ(φᵀθ) (``corvid learn go td``);
 * ``manifest``: JSON (data, command, seed, date, figures), also written beside the file.
 
 Patterns a file does not list have γ = 1, and so do the levels of feature groups added after
 the file was made (its ``prior_levels`` has fewer rows). At run time each pattern table is
 expanded to a float32 array indexed by the raw 20-bit code of
-:func:`games.go.features.pattern20`, so the kernels need no canonical lookup.
+:func:`knowledge.go.features.pattern20`, so the kernels need no canonical lookup.
 """
 
 from __future__ import annotations
@@ -31,8 +31,8 @@ from typing import Any
 
 import numpy as np
 
-from games.go.features import NG, large_hash_table, large_images, large_with_parts
-from games.go.patterns import canonical20
+from knowledge.go.features import NG, large_hash_table, large_images, large_with_parts
+from knowledge.go.patterns import canonical20
 
 MAXLEVEL = 10
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -67,7 +67,7 @@ class FeatureGammas:
     gammas: np.ndarray  # float64, γ of each code
     # the playout policy's scalars: [0] the mean γ of a move away from the last two moves
     scalars: np.ndarray = field(default_factory=lambda: np.ones(1))
-    # the large patterns (games.go.features.large_gamma): sorted int64 codes and their γ
+    # the large patterns (knowledge.go.features.large_gamma): sorted int64 codes and their γ
     large_codes: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
     large_gammas: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
@@ -91,9 +91,9 @@ class FeatureGammas:
     @functools.cached_property
     def large_table(self) -> tuple[np.ndarray, np.ndarray]:
         """The large patterns as the kernels read them: a hash table (keys, γ) of every
-        symmetric image of each code (:func:`games.go.features.large_images`,
-        :func:`games.go.features.large_hash_table`, with the distance-2 parts that
-        :func:`games.go.features.large_with_parts` adds; empty if there are none). Read-only."""
+        symmetric image of each code (:func:`knowledge.go.features.large_images`,
+        :func:`knowledge.go.features.large_hash_table`, with the distance-2 parts that
+        :func:`knowledge.go.features.large_with_parts` adds; empty if there are none). Read-only."""
         if not len(self.large_codes):
             keys, gammas = np.zeros(0, dtype=np.int64), np.zeros(0)
         else:

@@ -4,7 +4,7 @@ Each pattern is three rows (top first) around the candidate empty point in the m
 ``X`` and ``O`` are the two colours (a pattern matches with either assignment), ``.`` empty,
 ``x`` not X (O or empty), ``o`` not O (X or empty), ``#`` off the board, ``?`` anything.
 All 8 rotations/reflections are included. The table is indexed by the 16-bit code of
-:func:`games.go.kernel.pattern_code` (2 bits per neighbour: NW N NE W E SW S SE).
+:func:`knowledge.go.patterns.pattern_code` (2 bits per neighbour: NW N NE W E SW S SE).
 """
 
 from __future__ import annotations
@@ -13,7 +13,9 @@ import functools
 import itertools
 
 import numpy as np
+from numba import njit
 
+from games.go.board import COL, GID, M_W, META, in_atari
 from games.go.coords import BLACK, BORDER, EMPTY, WHITE
 
 # (name, rows). The shapes are the classic ones of the MoGo paper (Gelly et al. 2006).
@@ -87,7 +89,7 @@ def pattern_table() -> np.ndarray:
     return table
 
 
-# -- the 20-bit codes of learned move ratings (games.go.features.pattern20) -----------------
+# -- the 20-bit codes of learned move ratings (knowledge.go.features.pattern20) -----------------
 # Cells of the 3x3 picture as (dx, dy) for the 8 neighbours in code order (NW N NE W E SW S SE,
 # dy = +1 is up) and for the 4 atari bits (N W E S).
 _CELLS = ((-1, 1), (0, 1), (1, 1), (-1, 0), (1, 0), (-1, -1), (0, -1), (1, -1))
@@ -163,3 +165,39 @@ def canonical20() -> np.ndarray:
     out = best.astype(np.int32)
     out.setflags(write=False)
     return out
+
+
+@njit(cache=True)
+def pattern_code(B: np.ndarray, p: int) -> int:
+    """The 3x3 neighbourhood of p as 16 bits: 2 bits per neighbour, NW N NE W E SW S SE
+    from the low bits up."""
+    col = B[COL]
+    w = B[META, M_W]
+    return int(col[p + w - 1] | (col[p + w] << 2) | (col[p + w + 1] << 4) | (col[p - 1] << 6)
+               | (col[p + 1] << 8) | (col[p - w - 1] << 10) | (col[p - w] << 12)
+               | (col[p - w + 1] << 14))
+
+
+@njit(cache=True)
+def swap_colours16(code: int) -> int:
+    """Swap colours 1 and 2 in a 16-bit neighbourhood code (3, off the board, stays)."""
+    return ((code & 0x5555) << 1) | ((code & 0xAAAA) >> 1)
+
+
+@njit(cache=True)
+def pattern20(B: np.ndarray, p: int, c: int) -> int:
+    """The 3x3 code of :func:`knowledge.go.patterns.pattern_code` with colours relative to c (c's
+    stones as 1) and 4 atari bits (N, W, E, S neighbour: a stone whose group has one
+    liberty) from bit 16."""
+    code = pattern_code(B, p)
+    if c == WHITE:
+        code = swap_colours16(code)
+    col = B[COL]
+    w = B[META, M_W]
+    bit = 16
+    for n in (p + w, p - 1, p + 1, p - w):
+        cn = col[n]
+        if (cn == BLACK or cn == WHITE) and in_atari(B, B[GID, n]):
+            code |= 1 << bit
+        bit += 1
+    return code

@@ -8,9 +8,10 @@ is forgotten where it is the stored reply ("forgetting"); a jigo changes nothing
 playout, the colour to play first looks up the reply to the last two moves, then to the last
 one, and plays it if it is an empty point, legal, not its own eye and not a self-atari of
 ``sa_min`` or more stones; otherwise the playout policy chooses as usual. Level 3 is level 2
-after the policy's step 1 (the atari rules of :func:`games.go.kernel.atari_rules`). No random
-number is drawn for a lookup, so the policy's stream is the same as without the tables when
-they are empty.
+after the policy's step 1 (the atari rules of :func:`knowledge.go.playout.atari_rules`). No
+random number is drawn for a lookup, so the policy's stream is the same as without the tables
+when they are empty. The playouts themselves are :func:`knowledge.go.playout.k_playout`'s,
+given the tables and the level.
 
 The tables are one int32 array ``T`` (3, P + P * P): row c (1 black, 2 white) holds reply1
 in ``[:P]`` and reply2 after it; -1 is "no reply". Passes neither answer nor are answered.
@@ -22,8 +23,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.go import kernel as K
+from games.go import board as K
 from games.go.coords import EMPTY, PASS
+from knowledge.go.tactics import k_self_atari
 
 
 def new_tables(points: int) -> np.ndarray:
@@ -50,7 +52,7 @@ def lgr_reply(B: np.ndarray, c: int, T: np.ndarray, level: int, sa_min: int) -> 
             q = T[c, last]
         if q < 0 or B[K.COL, q] != EMPTY:
             continue
-        if K.k_legal(B, q, c) and not K.k_is_eye(B, q, c) and K.k_self_atari(B, q, c) < sa_min:
+        if K.k_legal(B, q, c) and not K.k_is_eye(B, q, c) and k_self_atari(B, q, c) < sa_min:
             return int(q)
     return PASS
 
@@ -82,58 +84,3 @@ def lgr_update(T: np.ndarray, first: int, last2: int, last: int, moves: np.ndarr
         p2 = p1
         p1 = mv
         c = 3 - c
-
-
-@njit(cache=True)
-def k_playout_lgr(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray,
-                  ptab: np.ndarray, plv: np.ndarray, sa_min: int, max_moves: int,
-                  moves: np.ndarray, owner: np.ndarray, buf: np.ndarray, T: np.ndarray,
-                  level: int, komi: float) -> tuple[int, int, np.uint64]:
-    """:func:`games.go.kernel.k_playout` with the stored replies tried first (``level`` 1:
-    to the last move only, 2: to the last two first, 3: as 2 after the atari rules), then the
-    tables updated by the result (area - ``komi``). Returns (black - white area, number of
-    moves, rng state)."""
-    m = B[K.META]
-    first = m[K.M_TOPLAY]
-    last2 = m[K.M_LAST2]
-    last = m[K.M_LAST]
-    gam = np.empty(16, dtype=np.float64)
-    nm = 0
-    passes = m[K.M_PASSES]
-    while passes < 2 and nm < max_moves:
-        c = m[K.M_TOPLAY]
-        p = PASS
-        if level == 3 and policy >= 1 and m[K.M_LAST] != PASS:
-            p, s = K.atari_rules(B, c, s, buf, K.reads_ladders(policy))
-        if p == PASS:
-            p = lgr_reply(B, c, T, level, sa_min)
-        if p == PASS:
-            p, s = K.k_choose(B, c, s, policy, pat, sa_min, buf, ptab, plv, gam)
-        K.k_play(B, p, c)
-        moves[nm] = p
-        nm += 1
-        passes = m[K.M_PASSES]
-    score = K.k_area(B, owner)
-    margin = score - komi
-    lgr_update(T, first, last2, last, moves, nm, 1 if margin > 0 else 2 if margin < 0 else 0)
-    return score, nm, s
-
-
-@njit(cache=True)
-def k_playout_lgr_record(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray,
-                         ptab: np.ndarray, plv: np.ndarray, sa_min: int, max_moves: int,
-                         moves: np.ndarray, colours: np.ndarray, owner: np.ndarray,
-                         buf: np.ndarray, T: np.ndarray, level: int, komi: float
-                         ) -> tuple[int, int, np.uint64]:
-    """:func:`k_playout_lgr`, then (as :func:`games.go.kernel.k_playout_record`) the moves
-    without passes in ``moves[:n]`` and their colours in ``colours[:n]``."""
-    first = B[K.META, K.M_TOPLAY]
-    sc, nm, s = k_playout_lgr(B, s, policy, pat, ptab, plv, sa_min, max_moves, moves, owner,
-                              buf, T, level, komi)
-    k = 0
-    for i in range(nm):
-        if moves[i] != PASS:
-            moves[k] = moves[i]
-            colours[k] = first if i % 2 == 0 else 3 - first
-            k += 1
-    return sc, k, s

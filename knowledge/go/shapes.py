@@ -1,4 +1,5 @@
-"""Local shape features of a position for a learned value (seed 000's RLGO, algorithms.md §6).
+"""Local shape features of a position for a learned value (RLGO: Silver, Sutton and Müller,
+"Reinforcement Learning of Local Shape in the Game of Go", 2007; algorithms.md §6).
 
 The features of a position seen by colour c count its local shapes, the stones being c's
 (1) or the opponent's (2) and empty points 0:
@@ -20,7 +21,7 @@ import functools
 import numpy as np
 from numba import njit
 
-from games.go import kernel as K
+from games.go import board as K
 from games.go.coords import BLACK, WHITE
 
 N_POINT = 30  # 15 point classes x (own, opponent)
@@ -167,7 +168,7 @@ def k_afterstate_values(B: np.ndarray, c: int, moves: np.ndarray, two: np.ndarra
     B2 = B.copy()
     for i in range(moves.shape[0]):
         p = moves[i]
-        if K._groups_next_to(B, p, 3 - c, True)[0] >= 0:  # a capture: count everything
+        if K.groups_next_to(B, p, 3 - c, True)[0] >= 0:  # a capture: count everything
             B2[:, :] = B
             K.k_play(B2, p, c)
             k_shape_counts(B2, c, two, three, phi)

@@ -1,16 +1,17 @@
-"""Dead-stone estimation from playout ownership, and scoring with dead stones removed."""
+"""Dead-stone estimation from playout ownership, and scoring with dead stones removed.
+
+The playouts are those of the default playout settings
+(:class:`knowledge.go.position.PlayoutSettings`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numpy as np
 
-from games.go import kernel as K
+from games.go import board as K
 from games.go.coords import BLACK, EMPTY, WHITE
-
-if TYPE_CHECKING:
-    from games.go.state import GoState
+from games.go.scoring import k_area
+from games.go.state import GoState
+from knowledge.go.position import GoPosition
 
 
 def _groups(state: GoState) -> list[list[int]]:
@@ -30,7 +31,7 @@ def dead_stones(state: GoState, rng: np.random.Generator, playouts: int = 200,
     """Groups whose points the opponent owns at the end of most playouts (mean ownership
     over the group's stones beyond 0 towards the opponent). Sorted points."""
     if own is None:
-        own = state.ownership(rng, playouts)
+        own = GoPosition(state).ownership(rng, playouts)
     dead: list[int] = []
     for g in _groups(state):
         c = state.colour_at(g[0])
@@ -47,16 +48,17 @@ def final_status(state: GoState, rng: np.random.Generator, playouts: int = 200
     ends neutral (reaching both colours) in most playouts: the playout policy refuses the
     self-atari of filling a shared liberty, so seki survives the playouts, while dame get
     filled. Every other group is alive."""
-    own, neutral = state.ownership_stats(rng, playouts)
+    own, neutral = GoPosition(state).ownership_stats(rng, playouts)
     dead = set(dead_stones(state, rng, playouts, own))
     w = state.size + 2
+    col = state.board_array()[K.COL]
     alive: list[int] = []
     seki: list[int] = []
     for g in _groups(state):
         if g[0] in dead:
             continue
         libs = {q for p in g for q in (p + 1, p - 1, p + w, p - w)
-                if state._b[K.COL, q] == EMPTY}  # noqa: SLF001
+                if col[q] == EMPTY}
         if any(neutral[q] > 0.5 for q in libs):
             seki.extend(g)
         else:
@@ -68,8 +70,8 @@ def score_with_dead_removed(state: GoState, rng: np.random.Generator,
                             playouts: int = 200) -> float:
     """Area score (black - white - komi) after taking the estimated dead stones off."""
     dead = dead_stones(state, rng, playouts)
-    b = state._b.copy()  # noqa: SLF001 (same package)
+    b = state.board_array().copy()
     b[K.COL, dead] = EMPTY
     owner = np.empty(b.shape[1], dtype=np.int32)
-    diff = K.k_area(b, owner)
+    diff = k_area(b, owner)
     return diff - state.komi

@@ -8,7 +8,7 @@ pattern code. The groups:
 PATTERN      :func:`pattern20`: the 8 neighbours (empty, the mover's, the opponent's,
              off the board) and whether each orthogonal neighbour's group is in atari,
              with the mover's stones always as colour 1 (so black and white share it);
-             :mod:`games.go.patterns` makes it canonical under the 8 symmetries
+             :mod:`knowledge.go.patterns` makes it canonical under the 8 symmetries
 CAPTURE      1 the capture saves one of our groups in atari, 2 it captures the stone(s)
              of the last move, 3 it captures one stone, 4 two or more
 ESCAPE       (no capture) a group of ours in atari next to the move gets out of atari:
@@ -53,9 +53,11 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.go import kernel as K
-from games.go.coords import BLACK, BORDER, EMPTY, PASS, WHITE
-from games.go.kernel import (
+from games.go import board as K
+from games.go.board import group_libs
+from games.go.coords import BORDER, EMPTY, PASS
+from knowledge.go.patterns import pattern20, square_symmetry
+from knowledge.go.tactics import (
     G_ATARI,
     G_CAPTURE,
     G_DIST,
@@ -70,18 +72,21 @@ from games.go.kernel import (
     G_SELF_ATARI,
     LADDER_DEPTH,
     LADDER_NODES,
+    LEVELS,
     NG,
+    atari_level,
     capture_level,
     coulom_distance,
     distance_level,
-    group_libs,
+    edge_line,
+    empty_area,
+    escape_level,
+    k_self_atari,
     ladder_attack,
     ladder_captured,
-    pattern20,
+    libs_after,
 )
-from games.go.patterns import square_symmetry
 
-LEVELS = K.LEVELS
 __all__ = [
     "G_ATARI", "G_CAPTURE", "G_DIST", "G_DIST2", "G_EMPTY_AREA", "G_ESCAPE", "G_EYE", "G_LIBS",
     "G_LINE", "G_PASS", "G_PATTERN", "G_SELF_ATARI", "GROUP_NAMES", "LADDER_DEPTH",
@@ -268,39 +273,6 @@ def large_gamma(B: np.ndarray, p: int, c: int, lkeys: np.ndarray, lgam: np.ndarr
 
 
 @njit(cache=True)
-def escape_level(B: np.ndarray, p: int, c: int, nodes: np.ndarray) -> int:
-    """The ESCAPE level with ladders read: two liberties a ladder takes are 3 (6)."""
-    level = K.escape_level(B, p, c)
-    if level == 2 or level == 5:
-        B2 = B.copy()
-        K.k_play(B2, p, c)
-        nodes[0] = 0
-        if ladder_attack(B2, p, nodes):
-            level += 1
-    return level
-
-
-@njit(cache=True)
-def atari_level(B: np.ndarray, p: int, c: int, nodes: np.ndarray) -> int:
-    """The ATARI level with ladders read (+2 when a ladder captures the group)."""
-    best = 0
-    for g in K._groups_next_to(B, p, 3 - c, False):
-        if g < 0:
-            break
-        n, l1, l2 = group_libs(B, g)
-        if n != 2 or (l1 != p and l2 != p):
-            continue
-        level = 1 if B[K.GSIZE, g] == 1 else 2
-        B2 = B.copy()
-        K.k_play(B2, p, c)
-        nodes[0] = 0
-        if ladder_captured(B2, g, nodes):
-            level += 2
-        best = max(best, level)
-    return best
-
-
-@njit(cache=True)
 def liberty_count(B: np.ndarray, g: int, cap: int) -> int:
     """The distinct liberties of the group at root g, counted up to ``cap`` (at most 8)."""
     col = B[K.COL]
@@ -335,7 +307,7 @@ def libs_level(B: np.ndarray, p: int, c: int, captures: bool) -> int:
     w = B[K.META, K.M_W]
     last = B[K.META, K.M_LAST]
     best = 0
-    for g in K._groups_next_to(B, p, 3 - c, False):
+    for g in K.groups_next_to(B, p, 3 - c, False):
         if g < 0:
             break
         if liberty_count(B, g, 4) != 3:
@@ -353,15 +325,15 @@ def libs_level(B: np.ndarray, p: int, c: int, captures: bool) -> int:
     if captures:
         return best
     after = -1
-    for g in K._groups_next_to(B, p, c, False):
+    for g in K.groups_next_to(B, p, c, False):
         if g < 0:
             break
         if liberty_count(B, g, 3) != 2:
             continue
         if after < 0:
-            after = K.libs_after(B, p, c)
+            after = libs_after(B, p, c)
         if after >= 3:
-            best = max(best, 4 if last > 0 and K._touches(B, g, last) else 3)
+            best = max(best, 4 if last > 0 and K.touches(B, g, last) else 3)
     return best
 
 
@@ -374,10 +346,8 @@ def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray,
     col = B[K.COL]
     m = B[K.META]
     w = m[K.M_W]
-    size = m[K.M_SIZE]
     last = m[K.M_LAST]
     last2 = m[K.M_LAST2]
-    nodes = np.zeros(1, dtype=np.int64)
     for i in range(moves.shape[0]):
         p = moves[i]
         for j in range(NG):
@@ -390,31 +360,20 @@ def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray,
         cap = capture_level(B, p, c)
         out[i, G_CAPTURE] = cap
         if cap == 0:
-            out[i, G_ESCAPE] = escape_level(B, p, c, nodes)
-        out[i, G_ATARI] = atari_level(B, p, c, nodes)
-        sa = K.k_self_atari(B, p, c)
+            out[i, G_ESCAPE] = escape_level(B, p, c, True)
+        out[i, G_ATARI] = atari_level(B, p, c, True)
+        sa = k_self_atari(B, p, c)
         out[i, G_SELF_ATARI] = min(sa, 3)
         out[i, G_DIST] = distance_level(coulom_distance(B, p, last))
         out[i, G_DIST2] = distance_level(coulom_distance(B, p, last2))
-        r = p // w - 1
-        cc = p % w - 1
-        line = min(min(r, cc), min(size - 1 - r, size - 1 - cc)) + 1
+        line = edge_line(B, p)
         out[i, G_LINE] = line if line <= 4 else 0
         eye = 1
         for n in (p + 1, p - 1, p + w, p - w):
             if col[n] != c and col[n] != BORDER:
                 eye = 0
         out[i, G_EYE] = eye
-        empty = 1
-        for dr in range(-3, 4):
-            for dc in range(-3 + abs(dr), 4 - abs(dr)):
-                rr = r + dr
-                c2 = cc + dc
-                if 0 <= rr < size and 0 <= c2 < size:
-                    v = col[(rr + 1) * w + c2 + 1]
-                    if v == BLACK or v == WHITE:
-                        empty = 0
-        out[i, G_EMPTY_AREA] = min(line, 4) if empty else 0
+        out[i, G_EMPTY_AREA] = min(line, 4) if empty_area(B, p) else 0
         if libs:
             out[i, G_LIBS] = libs_level(B, p, c, cap > 0)
 

@@ -2,7 +2,7 @@
 balancing (algorithms.md §8, :func:`search.learn.simulation_balancing`).
 
 The policy's parameters θ are the logarithms of its strengths: one per pattern and per level
-of :func:`games.go.kernel.playout_levels` that the weights list, and one for the far moves.
+of :func:`knowledge.go.playout.playout_levels` that the weights list, and one for the far moves.
 ``pidx`` (int32[2^20], by raw pattern code) and ``lidx`` (int32 (NG + 1, MAXLEVEL + 1), by
 group and level; ``lidx[NG, 0]`` the far moves) give each its index in θ (-1: not a
 parameter). Only the local draws of policy 3 are decisions of π (the atari rules, capture
@@ -15,21 +15,40 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from games.go import kernel as K
+from games.go import board as K
 from games.go.coords import BLACK, PASS
+from games.go.scoring import k_area
+from knowledge.go.playout import (
+    atari_rules,
+    capture_or_random,
+    draw_local,
+    local_candidates,
+    playout_levels,
+)
+from knowledge.go.tactics import (
+    G_ATARI,
+    G_CAPTURE,
+    G_DIST,
+    G_DIST2,
+    G_ESCAPE,
+    G_EYE,
+    G_LINE,
+    G_SELF_ATARI,
+    NG,
+)
 
 
 @njit(cache=True)
 def _feature_ids(B: np.ndarray, p: int, c: int, pidx: np.ndarray, lidx: np.ndarray,
                  out: np.ndarray) -> int:
-    code, cap, esc, at, sa, d1, d2, line, eye = K.playout_levels(B, p, c)
+    code, cap, esc, at, sa, d1, d2, line, eye = playout_levels(B, p, c)
     n = 0
     if pidx[code] >= 0:
         out[n] = pidx[code]
         n += 1
-    for g, lv in ((K.G_CAPTURE, cap), (K.G_ESCAPE, esc), (K.G_ATARI, at),
-                  (K.G_SELF_ATARI, sa), (K.G_DIST, d1), (K.G_DIST2, d2), (K.G_LINE, line),
-                  (K.G_EYE, eye)):
+    for g, lv in ((G_CAPTURE, cap), (G_ESCAPE, esc), (G_ATARI, at),
+                  (G_SELF_ATARI, sa), (G_DIST, d1), (G_DIST2, d2), (G_LINE, line),
+                  (G_EYE, eye)):
         if lv > 0 and lidx[g, lv] >= 0:
             out[n] = lidx[g, lv]
             n += 1
@@ -44,14 +63,14 @@ def k_balance_playouts(B0: np.ndarray, seed: np.uint64, n: int, ptab: np.ndarray
     """n playouts of policy 3 from B0 (not modified): ``z[i]`` the result for ``colour``
     (1 win, 0.5 jigo, 0 loss at ``komi``), ``grads[i]`` (zeroed here) Σ_t ∇log π over the
     local draws, ``steps[i]`` their number. Returns the rng state. Draw for draw the
-    playouts of :func:`games.go.kernel.k_playout` with policy 3."""
+    playouts of :func:`knowledge.go.playout.k_playout` with policy 3."""
     B = B0.copy()
     P = B0.shape[1]
     buf = np.empty(4 * P + 8, dtype=np.int32)
     gam = np.empty(16)
     ids = np.empty(16, dtype=np.int64)
     owner = np.empty(P, dtype=np.int32)
-    far_id = lidx[K.NG, 0]
+    far_id = lidx[NG, 0]
     s = seed
     for i in range(n):
         B[:, :] = B0
@@ -64,10 +83,10 @@ def k_balance_playouts(B0: np.ndarray, seed: np.uint64, n: int, ptab: np.ndarray
             c = m[K.M_TOPLAY]
             q = PASS
             if m[K.M_LAST] != PASS:
-                q, s = K.atari_rules(B, c, s, buf, True)
+                q, s = atari_rules(B, c, s, buf, True)
             if q == PASS:
-                k, total, far = K.local_candidates(B, c, buf, ptab, plv, gam)
-                j, s = K.draw_local(s, k, total, far, gam)
+                k, total, far = local_candidates(B, c, buf, ptab, plv, gam)
+                j, s = draw_local(s, k, total, far, gam)
                 if total > 0.0:  # a decision of the policy
                     zsum = total + far
                     for b in range(k):
@@ -84,10 +103,10 @@ def k_balance_playouts(B0: np.ndarray, seed: np.uint64, n: int, ptab: np.ndarray
                 if j >= 0:
                     q = buf[j]
                 else:
-                    q, s = K.capture_or_random(B, c, s, 3, sa_min)
+                    q, s = capture_or_random(B, c, s, 3, sa_min)
             K.k_play(B, q, c)
             nm += 1
-        score = K.k_area(B, owner) - komi
+        score = k_area(B, owner) - komi
         if score == 0:
             z[i] = 0.5
         else:

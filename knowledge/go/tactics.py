@@ -1,0 +1,456 @@
+"""Tactical reading for the playout policies and the move features (numba): self-ataris,
+liberties after a move, ladders, nakade, and the levels of a move's capture, escape, atari,
+distance and line."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from games.go.board import (
+    COL,
+    GID,
+    GSIZE,
+    M_LAST,
+    M_SIZE,
+    M_W,
+    META,
+    NXT,
+    PLIB,
+    atari_lib,
+    group_libs,
+    groups_next_to,
+    in_atari,
+    k_legal_noko,
+    k_play,
+    touches,
+)
+from games.go.coords import BLACK, BORDER, EMPTY, PASS, WHITE
+
+# move features (knowledge.go.features; the learned playout policy reads some of them)
+NG = 12  # feature groups of knowledge.go.features (column 0 of a feature row: the pattern code)
+
+
+(G_PATTERN, G_CAPTURE, G_ESCAPE, G_ATARI, G_SELF_ATARI, G_DIST, G_DIST2, G_LINE, G_EYE,
+ G_EMPTY_AREA, G_PASS, G_LIBS) = range(NG)
+
+
+LEVELS = (0, 4, 6, 4, 3, 10, 10, 4, 1, 4, 2, 4)  # levels per group (the pattern's are codes)
+
+
+# ladder reading (knowledge.go.features): extensions and positions read before giving up
+LADDER_DEPTH = 60
+
+
+LADDER_NODES = 400
+
+
+@njit(cache=True)
+def k_self_atari(B: np.ndarray, p: int, c: int) -> int:
+    """If c playing at the empty point p would leave its new group with exactly one liberty
+    and capture nothing, the size of that group; otherwise 0 (also for suicide: 0 libs)."""
+    col = B[COL]
+    w = B[META, M_W]
+    l1 = -1
+    nlib = 0
+    for n in (p + 1, p - 1, p + w, p - w):
+        cn = col[n]
+        if cn == EMPTY:
+            if nlib == 0:
+                l1 = n
+                nlib = 1
+            elif n != l1:
+                return 0
+        elif cn == 3 - c:
+            if in_atari(B, B[GID, n]):
+                return 0
+    size = 1
+    for g in groups_next_to(B, p, c, False):
+        if g < 0:
+            break
+        size += B[GSIZE, g]
+        if B[PLIB, g] > 8:
+            return 0  # >= 3 distinct liberties (each is counted at most 4 times)
+        s = g
+        while True:
+            for q in (s + 1, s - 1, s + w, s - w):
+                if col[q] == EMPTY and q != p:
+                    if nlib == 0:
+                        l1 = q
+                        nlib = 1
+                    elif q != l1:
+                        return 0
+            s = B[NXT, s]
+            if s == g:
+                break
+    if nlib == 1:
+        return size
+    return 0
+
+
+@njit(cache=True)
+def libs_after(B: np.ndarray, p: int, c: int) -> int:
+    """The liberties of the group c would form by playing at the empty point p, capped at 3
+    (3 also when the move captures: an opponent group next to p is in atari)."""
+    col = B[COL]
+    w = B[META, M_W]
+    l1 = -1
+    l2 = -1
+    for n in (p + 1, p - 1, p + w, p - w):
+        cn = col[n]
+        if cn == EMPTY:
+            if l1 < 0:
+                l1 = n
+            elif l2 < 0:
+                l2 = n
+            else:
+                return 3
+        elif cn == 3 - c and in_atari(B, B[GID, n]):
+            return 3
+    for g in groups_next_to(B, p, c, False):
+        if g < 0:
+            break
+        if B[PLIB, g] > 12:
+            return 3  # >= 4 distinct liberties, so >= 3 besides p
+        s = g
+        while True:
+            for q in (s + 1, s - 1, s + w, s - w):
+                if col[q] == EMPTY and q != p and q != l1 and q != l2:
+                    if l1 < 0:
+                        l1 = q
+                    elif l2 < 0:
+                        l2 = q
+                    else:
+                        return 3
+            s = B[NXT, s]
+            if s == g:
+                break
+    return 0 if l1 < 0 else 1 if l2 < 0 else 2
+
+
+@njit(cache=True)
+def nakade_vital(B: np.ndarray, q: int, buf: np.ndarray) -> int:
+    """The vital point of the empty region containing the empty point q when it could be an
+    eye space too small to live in, else -1: the region (flood fill, ``buf[0:5]`` scratch)
+    has 3 to 5 points, every stone around it is of one colour (the edge may bound it too),
+    and its shape is a three (the middle point), a pyramid four (the point next to three
+    others), a crossed five (the centre) or a bulky five (the point of its square next to
+    the fifth point). Straight, bent and square fours and the other fives have no vital
+    point here: they live, or are dead whatever is played."""
+    col = B[COL]
+    w = B[META, M_W]
+    buf[0] = q
+    k = 1
+    i = 0
+    around = 0  # the colour of the stones around the region (0: none seen yet)
+    while i < k:
+        p = buf[i]
+        i += 1
+        for n in (p + 1, p - 1, p + w, p - w):
+            cn = col[n]
+            if cn == EMPTY:
+                seen = False
+                for j in range(k):
+                    if buf[j] == n:
+                        seen = True
+                        break
+                if not seen:
+                    if k == 5:
+                        return -1
+                    buf[k] = n
+                    k += 1
+            elif cn != BORDER:
+                if around == 0:
+                    around = cn
+                elif cn != around:
+                    return -1
+    if k < 3 or around == 0:
+        return -1
+    edges = 0
+    best = -1
+    top = 0
+    for a in range(k):
+        d = 0
+        p = buf[a]
+        for b in range(k):
+            n = buf[b]
+            if n == p + 1 or n == p - 1 or n == p + w or n == p - w:
+                d += 1
+        edges += d
+        if d > top:
+            top = d
+            best = p
+    edges //= 2
+    if k == 3 or (k == 4 and top == 3) or (k == 5 and (top == 4 or edges == 5)):
+        return best
+    return -1
+
+
+@njit(cache=True)
+def escape_laddered(B: np.ndarray, lib: int, c: int) -> bool:
+    """c extends at ``lib`` out of atari (to at least two liberties): does it get only two,
+    and does a ladder then catch it?"""
+    B2 = B.copy()
+    k_play(B2, lib, c)
+    n, _, _ = group_libs(B2, B2[GID, lib])
+    if n != 2:
+        return False
+    nodes = np.zeros(1, dtype=np.int64)
+    return ladder_attack(B2, lib, nodes)
+
+
+@njit(cache=True)
+def coulom_distance(B: np.ndarray, p: int, q: int) -> int:
+    """dx + dy + max(dx, dy) between two points (q may be PASS: a large number)."""
+    if q == PASS or q <= 0:
+        return 1000
+    w = int(B[META, M_W])
+    dx = abs(p % w - q % w)
+    dy = abs(p // w - q // w)
+    return dx + dy + max(dx, dy)
+
+
+@njit(cache=True)
+def distance_level(d: int) -> int:
+    if d < 2:
+        return 0
+    if d <= 9:
+        return d - 1
+    if d <= 12:
+        return 9
+    if d <= 16:
+        return 10
+    return 0
+
+
+@njit(cache=True)
+def capture_level(B: np.ndarray, p: int, c: int) -> int:
+    """The CAPTURE level of c playing at p (0: captures nothing)."""
+    o = 3 - c
+    col = B[COL]
+    w = B[META, M_W]
+    last = B[META, M_LAST]
+    stones = 0
+    saves = False
+    takes_last = False
+    for g in groups_next_to(B, p, o, True):
+        if g < 0:
+            break
+        stones += B[GSIZE, g]
+        if last > 0 and col[last] == o and B[GID, last] == g:
+            takes_last = True
+        s = g
+        while True:
+            for q in (s + 1, s - 1, s + w, s - w):
+                if col[q] == c and in_atari(B, B[GID, q]):
+                    saves = True
+            s = B[NXT, s]
+            if s == g:
+                break
+    if stones == 0:
+        return 0
+    if saves:
+        return 1
+    if takes_last:
+        return 2
+    return 3 if stones == 1 else 4
+
+
+@njit(cache=True)
+def _attacker_in_atari_next_to(B: np.ndarray, g: int, a: int) -> bool:
+    col = B[COL]
+    w = B[META, M_W]
+    s = g
+    while True:
+        for q in (s + 1, s - 1, s + w, s - w):
+            if col[q] == a and in_atari(B, B[GID, q]):
+                return True
+        s = B[NXT, s]
+        if s == g:
+            break
+    return False
+
+
+@njit(cache=True)
+def _defend(T: np.ndarray, stone: int, depth: int, nodes: np.ndarray) -> int:
+    """The defender's turn in a ladder, on T (changed): 0 escaped, 1 captured, 2 the attacker
+    is to move against two liberties."""
+    d = T[COL, stone]
+    g = T[GID, stone]
+    nodes[0] += 1
+    if depth >= LADDER_DEPTH or nodes[0] > LADDER_NODES:
+        return 0
+    if not in_atari(T, g) or _attacker_in_atari_next_to(T, g, 3 - d):
+        return 0
+    lib = atari_lib(T, g)
+    if not k_legal_noko(T, lib, d):
+        return 1
+    k_play(T, lib, d)
+    n, _, _ = group_libs(T, T[GID, stone])
+    return 0 if n >= 3 else 1 if n <= 1 else 2
+
+
+@njit(cache=True)
+def _ladder(B: np.ndarray, stone: int, attacker: bool, nodes: np.ndarray) -> bool:
+    """Is the group at ``stone`` captured in a ladder? With ``attacker`` the attacker is to
+    move (three or more liberties: no; one: yes; two: it tries each, smaller point first),
+    else the defender, in atari. A depth-first search with a stack of boards (numba's cache
+    mishandles recursive functions); the defender has one move, so a capture found under
+    any attacker choice answers the whole question."""
+    d = B[COL, stone]
+    a = 3 - d
+    base = 0
+    if not attacker:
+        T0 = B.copy()
+        r = _defend(T0, stone, 0, nodes)
+        if r != 2:
+            return r == 1
+        B = T0
+        base = 1
+    n, l1, l2 = group_libs(B, B[GID, stone])
+    if n >= 3:
+        return False
+    if n <= 1:
+        return True
+    stack = np.empty((LADDER_DEPTH + 2, B.shape[0], B.shape[1]), dtype=B.dtype)
+    libs = np.empty((LADDER_DEPTH + 2, 2), dtype=np.int64)
+    branch = np.zeros(LADDER_DEPTH + 2, dtype=np.int64)
+    stack[0] = B
+    libs[0, 0] = l1
+    libs[0, 1] = l2
+    k = 0
+    while k >= 0:
+        if branch[k] == 2:
+            k -= 1
+            continue
+        A = libs[k, branch[k]]
+        branch[k] += 1
+        S = stack[k]
+        if not k_legal_noko(S, A, a):
+            continue
+        T = stack[k + 1]
+        T[:, :] = S
+        k_play(T, A, a)
+        if T[COL, stone] != d or not in_atari(T, T[GID, stone]):
+            continue
+        r = _defend(T, stone, k + base, nodes)
+        if r == 1:
+            return True
+        if r == 2:
+            _, l1, l2 = group_libs(T, T[GID, stone])
+            k += 1
+            libs[k, 0] = l1
+            libs[k, 1] = l2
+            branch[k] = 0
+    return False
+
+
+@njit(cache=True)
+def ladder_captured(B: np.ndarray, stone: int, nodes: np.ndarray) -> bool:
+    """The group at ``stone`` is in atari and its colour is to move: is it captured in a
+    ladder? (``nodes[0]``: positions read so far, 0 for a fresh reading.)"""
+    return _ladder(B, stone, False, nodes)
+
+
+@njit(cache=True)
+def ladder_attack(B: np.ndarray, stone: int, nodes: np.ndarray) -> bool:
+    """The attacker is to move against the group at ``stone``: can a ladder capture it?"""
+    return _ladder(B, stone, True, nodes)
+
+
+@njit(cache=True)
+def escape_level(B: np.ndarray, p: int, c: int, ladders: bool) -> int:
+    """The ESCAPE level of c playing at p, which captures nothing: 0 if no group of c next
+    to p is in atari or if the move leaves it in atari, 1 three or more liberties, 2 two
+    (3 with ``ladders`` when a ladder then takes the group); + 3 when the last move gave
+    that atari. Copies the board only when a group of c next to p is in atari."""
+    last = B[META, M_LAST]
+    new = False
+    any_atari = False
+    for g in groups_next_to(B, p, c, True):
+        if g < 0:
+            break
+        any_atari = True
+        if last > 0 and touches(B, g, last):
+            new = True
+    if not any_atari:
+        return 0
+    B2 = B.copy()
+    k_play(B2, p, c)
+    n, _, _ = group_libs(B2, B2[GID, p])
+    if n <= 1:
+        return 0
+    level = 1 if n >= 3 else 2
+    if level == 2 and ladders:
+        nodes = np.zeros(1, dtype=np.int64)
+        if ladder_attack(B2, p, nodes):
+            level = 3
+    return level + 3 if new else level
+
+
+@njit(cache=True)
+def _put_in_atari(B: np.ndarray, g: int, p: int) -> int:
+    """g if it is the root of a group of two liberties, p one of them; else -1."""
+    if g < 0:
+        return -1
+    n, l1, l2 = group_libs(B, g)
+    return g if n == 2 and (l1 == p or l2 == p) else -1
+
+
+@njit(cache=True)
+def groups_put_in_atari(B: np.ndarray, p: int, c: int) -> tuple[int, int, int, int]:
+    """The roots of the distinct opponent groups that c playing at the empty point p puts
+    in atari (two liberties now, p one of them), in neighbour order; -1 in the places of
+    the other groups and after the last."""
+    g0, g1, g2, g3 = groups_next_to(B, p, 3 - c, False)
+    return (_put_in_atari(B, g0, p), _put_in_atari(B, g1, p), _put_in_atari(B, g2, p),
+            _put_in_atari(B, g3, p))
+
+
+@njit(cache=True)
+def atari_level(B: np.ndarray, p: int, c: int, ladders: bool) -> int:
+    """The ATARI level of c playing at p: 0 if no opponent group goes into atari, else 1
+    for a one-stone group, 2 for a larger one, + 2 with ``ladders`` when a ladder then
+    captures it (the highest if several)."""
+    best = 0
+    for g in groups_put_in_atari(B, p, c):
+        if g < 0:
+            continue
+        level = 1 if B[GSIZE, g] == 1 else 2
+        if ladders:
+            B2 = B.copy()
+            k_play(B2, p, c)
+            nodes = np.zeros(1, dtype=np.int64)
+            if ladder_captured(B2, g, nodes):
+                level += 2
+        best = max(best, level)
+    return best
+
+
+@njit(cache=True)
+def edge_line(B: np.ndarray, p: int) -> int:
+    """The line of the point p: 1 on the edge, 2 next to it, and so on."""
+    w = B[META, M_W]
+    size = B[META, M_SIZE]
+    r = p // w - 1
+    cc = p % w - 1
+    return int(min(min(r, cc), min(size - 1 - r, size - 1 - cc)) + 1)
+
+
+@njit(cache=True)
+def empty_area(B: np.ndarray, p: int) -> bool:
+    """No stone within Manhattan distance 3 of the point p."""
+    col = B[COL]
+    w = B[META, M_W]
+    size = B[META, M_SIZE]
+    r = p // w - 1
+    cc = p % w - 1
+    for dr in range(-3, 4):
+        for dc in range(-3 + abs(dr), 4 - abs(dr)):
+            rr = r + dr
+            c2 = cc + dc
+            if 0 <= rr < size and 0 <= c2 < size:
+                v = col[(rr + 1) * w + c2 + 1]
+                if v == BLACK or v == WHITE:
+                    return False
+    return True
