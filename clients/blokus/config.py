@@ -43,7 +43,7 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     seconds: Annotated[float, msgspec.Meta(gt=0)] = 1.0  # the host's limit per move
     playouts: Annotated[int, msgspec.Meta(ge=0)] = 0  # a cap per move (0: none)
     margin: Annotated[float, msgspec.Meta(ge=0)] = 0.25  # seconds kept back from each move
-    seed: int = 0
+    seed: int = 0  # the search's random generator (0: fresh randomness)
     team_code: str = "01"
     weights: str = ""  # a weights .npz (corvid blokus learn); "" = the bundled file
     # the opening book (corvid blokus book): "" = the bundled one, "none" = no book, or a file

@@ -165,7 +165,7 @@ class BlokusPlayer:
     def __init__(self, cfg: PlayerConfig, core: Core | None = None) -> None:
         self.cfg = cfg
         self.core = core or Core(cfg)
-        self.rng = np.random.default_rng(cfg.seed)
+        self.rng = np.random.default_rng(cfg.seed or None)
         self.state: BlokusState | None = None
         self.colour: int | None = None
         self.my_first: int | None = None  # our first placement (2013 replays)

@@ -27,7 +27,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
     playouts: Annotated[int, msgspec.Meta(ge=0)] = 3000
     # even when the clock is nearly out (about 1 ms each on 9x9)
     min_playouts: Annotated[int, msgspec.Meta(ge=0)] = 16
-    seed: int = 1
+    seed: int = 1  # the search's random generator (0: fresh randomness)
     # search processes: 1 searches here; N > 1 runs root-parallel UCT in N worker processes
     # (search.parallel), each with its own tree kept across moves, the root visits merged
     workers: Annotated[int, msgspec.Meta(ge=1, le=64)] = 1

@@ -106,7 +106,7 @@ class SearchPlayer:
     def __init__(self, config: GtpConfig) -> None:
         self.config = config
         self.core = make_core(config)
-        self.rng = np.random.default_rng(config.seed)
+        self.rng = np.random.default_rng(config.seed or None)
         self.pool: WorkerPool | None = None  # with workers > 1, started by start()
         self.game = 0  # the workers' session: a new game starts new trees
         self.workers_failed = False  # then search here, until `workers` is set again
@@ -150,7 +150,7 @@ class SearchPlayer:
             self.core = make_core(config)
             self.game += 1  # the workers' trees were grown with the old settings
         if old.seed != config.seed:
-            self.rng = np.random.default_rng(config.seed)
+            self.rng = np.random.default_rng(config.seed or None)
         if old.workers != config.workers:
             self.close()
             self.workers_failed = False
