@@ -41,8 +41,8 @@ class Playout(NamedTuple):
         The intermediate evaluations r_0 .. r_{N-2} of the playout for the seat it was asked
         about, one per turn of that seat (a "turn" runs from one of its moves to the next),
         on the same scale as ``returns``. The core appends r_{N-1} = returns[seat] itself
-        and applies α discounting (algorithms.md §2). Empty when the game defines none:
-        then every α gives plain Monte Carlo.
+        and applies α discounting (Konuma, Honda, Hoki and Nishino; docs/references.md).
+        Empty when the game defines none: then every α gives plain Monte Carlo.
     moves, players
         The moves played in the playout and the seat that played each, in order (for RAVE /
         AMAF). Games that do not support RAVE may return empty arrays.
@@ -146,7 +146,7 @@ class HasInfoSets(Protocol):
 
 
 class Priors(NamedTuple):
-    """Prior knowledge for new tree nodes, as equivalent experience (algorithms.md §5).
+    """Prior knowledge for new tree nodes, as equivalent experience (Gelly and Silver 2007).
 
     For each move in ``moves``: ``values[i]`` in [0, 1] is the prior mean for the player to
     move and ``counts[i]`` the number of virtual visits it is worth. ``order`` (optional,

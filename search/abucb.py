@@ -1,4 +1,4 @@
-"""α-β over UCB bounds (algorithms.md §9): a fixed-depth tree whose leaves are estimated by
+"""α-β over UCB bounds (docs/references.md): a fixed-depth tree whose leaves are estimated by
 playouts, grown where a minimax over optimistic and pessimistic bounds points.
 
 1. Build the game tree to ``depth`` plies, keeping at most ``width`` moves per node (the

@@ -1,4 +1,5 @@
-"""TD-style α discounting of intermediate rewards (algorithms.md §2, "Crow").
+"""TD-style α discounting of intermediate rewards (Konuma, Honda, Hoki and Nishino, the
+client "Crow").
 
 V(0) = r_0, V(t) = (1-α) V(t-1) + α r_t, V = V(N-1); equivalently V = Σ ω_t r_t with
 ω_0 = (1-α)^{N-1} and ω_t = α (1-α)^{N-1-t} for t > 0. α = 1 gives V = r_{N-1} = R.

@@ -1,4 +1,4 @@
-"""Iterative-deepening α-β (negamax) with an evaluation passed in (algorithms.md §7).
+"""Iterative-deepening α-β (negamax) with an evaluation passed in (Osaki and Kotani's player).
 
 The searcher sees a game only through the contract (``legal_moves``, ``play``, ``clone`` or
 ``undo``, ``is_terminal``, ``returns``, ``to_move``, ``key``) and an evaluation

@@ -1,4 +1,4 @@
-"""Bandit index policies over vectors of arm statistics (algorithms.md §1).
+"""Bandit index policies over vectors of arm statistics (Auer, Cesa-Bianchi and Fischer 2002).
 
 Arms are arrays: ``n`` pulls, ``s`` sum of rewards, ``s2`` sum of squared rewards. Rewards
 lie in [0, 1]. Unpulled arms get +inf so every arm is pulled once first.

@@ -590,7 +590,7 @@ class CompiledUCT:
         self.counters = np.zeros(N_COUNTERS, dtype=np.int64)
         self.counters[C_ROOT] = -1
         # seconds per MB of new pool that growing took (allocation, first touch, copy), the
-        # largest seen; a first guess from a loaded 2-core machine
+        # largest seen; a first guess, measured on a loaded machine
         self.grow_seconds_per_mb = 0.003
         self.grows_deferred = 0  # in the last search: growths put off for lack of time
 

@@ -1,4 +1,5 @@
-"""Determinised flat Monte Carlo with a bandit at the root (algorithms.md §1–2).
+"""Determinised flat Monte Carlo with a bandit at the root (Konuma, Honda, Hoki and Nishino;
+Auer, Cesa-Bianchi and Fischer 2002).
 
 Arms are the root's legal moves. Each playout picks an arm by UCB1-TUNED (or UCB1), takes
 one world (a sampled determinisation when the root is an info set, else a clone), plays the

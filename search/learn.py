@@ -1,4 +1,5 @@
-"""Learning playout policies and values (algorithms.md §6 and §8), generic over the contract.
+"""Learning playout policies and values (Gelly and Silver 2007; Silver and Tesauro 2009),
+generic over the contract.
 
 A game provides ``features(state, move) -> np.ndarray`` (a vector φ(s, a); binary features as
 0/1) through the callable passed in; nothing here knows a game.
@@ -12,7 +13,7 @@ A game provides ``features(state, move) -> np.ndarray`` (a vector φ(s, a); bina
   g = Σ_j z_j/(N T) Σ_t ∇log π(s_t,a_t), ∇log π = φ(s,a) − Σ_b π(s,b) φ(s,b),
   θ ← θ + α (V*(s) − V̂(s)) g.
 * :func:`mm_fit` — move-pattern ratings by minorization-maximization (Coulom 2007,
-  algorithms.md §10): each candidate move is a team of features, P(j) = γ_j / Σ_k γ_k with
+  Coulom 2007): each candidate move is a team of features, P(j) = γ_j / Σ_k γ_k with
   γ_j = Π_{i∈j} γ_i, fitted to the moves chosen; :func:`mm_log_likelihood`,
   :func:`mm_prediction_rate`.
 """
@@ -142,7 +143,7 @@ def simulation_balancing(positions: Sequence[tuple[Any, float]], features: Featu
                          batch: int = 1,
                          on_position: Callable[[int, float, float], None] | None = None
                          ) -> Vec:
-    """Simulation balancing (Silver & Tesauro; algorithms.md §8).
+    """Simulation balancing (Silver and Tesauro 2009).
 
     ``positions`` are (state, V*) pairs with V* the target value of the state for ``seat``
     (default: the player to move). Each iteration visits every position: V̂ from
@@ -222,7 +223,7 @@ def fit_softmax(X: npt.NDArray[np.float64], offsets: npt.NDArray[np.int64],
                 chosen: npt.NDArray[np.int64], *, l2: float = 1.0, prior: Vec | None = None,
                 iterations: int = 50, tol: float = 1e-8, start: Vec | None = None) -> Vec:
     """Maximum a posteriori fit of a softmax choice model (imitation of the decisions taken,
-    algorithms.md §6/§8: the starting point of simulation balancing).
+    Gelly and Silver 2007: the starting point of simulation balancing).
 
     Decision g chose row ``offsets[g] + chosen[g]`` among rows ``offsets[g]:offsets[g+1]``
     of ``X``. Maximises Σ_g log π_θ(chosen_g) − (l2/2) ||θ − prior||² by Newton's method

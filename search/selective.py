@@ -1,4 +1,4 @@
-"""An evaluation function learned from selective simulations (algorithms.md §7, Blokus Duo).
+"""An evaluation function learned from selective simulations (Osaki and Kotani, Blokus Duo).
 
 A linear evaluation v = w·x of a feature vector x (from the seat to move's view), normalised
 V = σ(k v) = 1 / (1 + exp(-k v)), is trained so that V approximates the win rate r of

@@ -1,4 +1,5 @@
-"""UCT with RAVE, priors, progressive widening and tree reuse (algorithms.md §3–5).
+"""UCT with RAVE, priors, progressive widening and tree reuse (Kocsis and Szepesvári 2006;
+Gelly and Silver 2007).
 
 * Child statistics live as arrays on the parent node (visits ``N``, value sums ``W``, RAVE
   visits ``RN`` and sums ``RW``); selection is one vectorised argmax.

@@ -1,4 +1,5 @@
-"""Move features φ(s, a) of Daihinmin for learned policies (algorithms.md §6, §8, §11).
+"""Move features φ(s, a) of Daihinmin for learned policies (Gelly and Silver 2007; Silver and
+Tesauro 2009).
 
 A feature vector describes one legal move (or the pass) of the player to move, from what that
 player knows: its hand ``h``, the cards the other players still hold taken together

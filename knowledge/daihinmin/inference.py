@@ -1,4 +1,4 @@
-"""Inference of the hidden hands from every observed action (algorithms.md §11).
+"""Inference of the hidden hands from every observed action.
 
 A model of how each opponent acts, P(a | hand, public state) — the learned softmax policy of
 :mod:`knowledge.daihinmin.learned`, smoothed as (1 − ε) π + ε / |candidates| so that no observed

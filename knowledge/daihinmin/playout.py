@@ -63,8 +63,8 @@ _DIAMOND3 = 1 << card_index(2, 0)
 def intermediate(st: np.ndarray, seat: int, reward: int) -> float:
     """r_t at a turn of ``seat`` on the scale of the returns, (points - 1) / 4:
     REWARD_PLAYERS: the points expected if the k players still in finished in random order,
-    ((k + 1) / 2 - 1) / 4 (algorithms.md §2); REWARD_CARDS: the points if they finished in
-    the order of the cards they hold, fewest first (ties share the places)."""
+    ((k + 1) / 2 - 1) / 4 (α discounting, Konuma et al.); REWARD_CARDS: the points if they
+    finished in the order of the cards they hold, fewest first (ties share the places)."""
     k = NP - st[NOUT]
     if reward == REWARD_CARDS:
         mine = popcount(st[H0 + seat])

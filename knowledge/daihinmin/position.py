@@ -93,8 +93,8 @@ class World:
     """A full state (one world) played out with the settings: the contract ``State`` the
     search plays on. ``seat``: the searching seat, whose r_t the playouts record, whose sure
     finishes they take and whose return they α-discount over its turns in the playout
-    (algorithms.md §2; the turns inside the tree are not part of the discounting); None: the
-    seat each playout is asked about."""
+    (Konuma et al.'s α discounting; the turns inside the tree are not part of the
+    discounting); None: the seat each playout is asked about."""
 
     num_players = R.NP
 

@@ -1,5 +1,5 @@
 """Playouts of the learned policy (policy 3) that also return Σ_t ∇log π, for simulation
-balancing (algorithms.md §8, :func:`search.learn.simulation_balancing`).
+balancing (Silver and Tesauro 2009, :func:`search.learn.simulation_balancing`).
 
 The policy's parameters θ are the logarithms of its strengths: one per pattern and per level
 of :func:`knowledge.go.playout.playout_levels` that the weights list, and one for the far moves.

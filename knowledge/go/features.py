@@ -1,4 +1,4 @@
-"""Move features for learned move ratings (algorithms.md §10), as numba kernels.
+"""Move features for learned move ratings (Coulom 2007), as numba kernels.
 
 :func:`k_move_features` describes each candidate move of the colour c to play by one level per
 feature group (0: the move does not have the feature), and column 0 holds the move's 3x3

@@ -1,4 +1,4 @@
-"""Prior knowledge for new UCT nodes, as equivalent experience (algorithms.md §5).
+"""Prior knowledge for new UCT nodes, as equivalent experience (Gelly and Silver 2007).
 
 Two sources. The heuristic priors (:class:`PriorWeights`): every legal move starts from the
 even-game prior (``even_wins`` of ``even_visits``); each feature of the move (from
@@ -6,7 +6,7 @@ even-game prior (``even_wins`` of ``even_visits``); each feature of the move (fr
 wins as visits, a bad one adds visits only (michi's and Fuego's scheme; the figures are
 ours). The learned priors (:class:`LearnedPriors`, used when a position has them): the move's
 strength γ from the learned feature ratings of a weights file (:mod:`knowledge.go.weights`,
-algorithms.md §10) gives r = (γ / max γ)^τ and ``visits`` pseudo-visits at value
+Coulom 2007) gives r = (γ / max γ)^τ and ``visits`` pseudo-visits at value
 low + (high - low) r (:func:`knowledge.go.features.k_learned_priors`); with ``td_visits``,
 every point also gets that many pseudo-visits at the TD(0) value σ(φᵀθ) of the position
 after it (:mod:`knowledge.go.shapes`). PASS keeps its heuristic prior. The node's

@@ -1,5 +1,5 @@
 """Local shape features of a position for a learned value (RLGO: Silver, Sutton and Müller,
-"Reinforcement Learning of Local Shape in the Game of Go", 2007; algorithms.md §6).
+"Reinforcement Learning of Local Shape in the Game of Go", 2007).
 
 The features of a position seen by colour c count its local shapes, the stones being c's
 (1) or the opponent's (2) and empty points 0:

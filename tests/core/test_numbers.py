@@ -1,4 +1,5 @@
-"""The decision core's formulas pinned to hand-computed numbers (algorithms.md §1, §3-5).
+"""The decision core's formulas pinned to hand-computed numbers (Auer, Cesa-Bianchi and
+Fischer 2002; Kocsis and Szepesvári 2006; Gelly and Silver 2007).
 
 Each test fails for a plausible wrong formula: a different variance term in UCB1-TUNED, a β
 without the square root or without the 3, widening thresholds that are not the cumulative

@@ -192,7 +192,8 @@ def test_a_file_from_before_a_feature_group_loads_with_its_gammas_at_1(
         weights_file: Path, tmp_path: Path) -> None:
     with np.load(weights_file) as z:
         arrays = {k: z[k] for k in z.files}
-    arrays["prior_levels"] = arrays["prior_levels"][:F.G_LIBS]  # as files before stop 36
+    # as files made before the capturing-race group
+    arrays["prior_levels"] = arrays["prior_levels"][:F.G_LIBS]
     old = tmp_path / "old.npz"
     np.savez_compressed(old, **arrays)
     w = load_weights(str(old))

@@ -1,4 +1,4 @@
-"""Stage 4: simulation balancing of the softmax policy (algorithms.md §8, seed 003), with the
+"""Stage 4: simulation balancing of the softmax policy (Silver and Tesauro 2009), with the
 generic learner ``search.learn.simulation_balancing``.
 
 Training positions are full positions (every hand known) taken from game logs of strong

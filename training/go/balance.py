@@ -1,7 +1,7 @@
 """``corvid learn go balance``: simulation balancing of the learned playout policy (policy 3).
 
 Starting from a weights file (``corvid learn go learn``), the playout part's strengths are tuned
-by :func:`search.learn.simulation_balancing` (algorithms.md §8) so that the mean result of
+by :func:`search.learn.simulation_balancing` (Silver and Tesauro 2009) so that the mean result of
 policy-3 playouts from a position matches its target value: here the result of the recorded
 game from that position for the player to move (an unbiased, noisy estimate of the value
 under the recording engine's play), on positions sampled from the games. The prior part of

@@ -62,8 +62,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         "the prior model (default 3; 0: none)")
     q.add_argument("--drop", action="append", default=[], metavar="GROUP",
                    help="leave a feature group out of the prior model (repeatable; e.g. "
-                        "libs, the capturing-race group added at stop 36, to refit the "
-                        "weights of earlier stops)")
+                        "libs, the capturing-race group, to refit weights without "
+                        "it)")
     q.set_defaults(func=run_learn_command)
     b = sub.add_parser("balance", help="tune the playout policy's weights by simulation "
                        "balancing", description=BALANCE,
@@ -117,7 +117,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 
 
 LEARN = """\
-Fit Go weights to recorded games (algorithms.md §10): the move-feature strengths of the
+Fit Go weights to recorded games (Coulom 2007): the move-feature strengths of the
 priors and of the playout policy, by minorization-maximization, on every position of the
 games in --games (each a directory of .sgf files, e.g. from `corvid learn go selfplay`), and write
 them to --out (.npz, with its manifest beside it as .json: data, command, date, figures).
@@ -134,7 +134,7 @@ Examples:
 
 
 BALANCE = """\
-Simulation balancing (algorithms.md §8) of the learned playout policy (policy 3): starting
+Simulation balancing (Silver and Tesauro 2009) of the learned playout policy (policy 3): starting
 from --weights, tune the playout part so that the mean result of playouts from a position
 matches the result of the recorded game from there, over positions of the games in --games
 (every 4th from move 6 to the first pass; the last --test-share held out, their MSE before
@@ -147,10 +147,11 @@ Example:
 
 
 LABEL = """\
-Label positions of recorded games with deep-search values, for seed 000's measure (the MSE
-of each playout policy's value, bench/go_mse.py): --positions positions drawn from the games
-in --games (seeded), each searched by corvid gtp's UCT with --playouts playouts (its
-default settings, or --set ones); the label is the root's value for the player to move.
+Label positions of recorded games with deep-search values, for the MSE measure of the
+playout policies (each policy's value against them, bench/go_mse.py): --positions positions
+drawn from the games in --games (seeded), each searched by corvid gtp's UCT with --playouts
+playouts (its default settings, or --set ones); the label is the root's value for the player
+to move.
 Appends one JSON line per position to --out, so the same command resumes.
 
 Example:
@@ -178,7 +179,7 @@ def run_label_command(args: argparse.Namespace) -> int:
 
 
 TD = """\
-Learn a value of local shapes by TD(0) in self-play (seed 000's RLGO; algorithms.md §6):
+Learn a value of local shapes by TD(0) in self-play (RLGO: Silver, Sutton and Müller 2007):
 Q(s, a) = sigmoid(phi(s after a) . theta) over 1x1 (by location), 2x2 and 3x3 shapes seen
 by the mover, self-play epsilon-greedy on Q. Writes a copy of --weights with the value
 (td_theta), saved every 100 games; the same command resumes from --out. corvid gtp uses it

@@ -6,7 +6,7 @@ settings, changed by ``--set``) with a large playout budget; the label is the ro
 for the player to move. One JSON line per position in the output file (game file, move
 number, value, playouts), appended as each finishes, so an interrupted run resumes (with
 the same games directory, seed and count, the same positions are drawn). These are the
-"labelled positions" of seed 000's measure (bench/go_mse.py).
+"labelled positions" of the playout policies' MSE measure (bench/go_mse.py).
 """
 
 from __future__ import annotations

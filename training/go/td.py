@@ -1,4 +1,5 @@
-"""``corvid learn go td``: a TD(0) value over local shapes by self-play (seed 000's RLGO).
+"""``corvid learn go td``: a TD(0) value over local shapes by self-play (RLGO: Silver, Sutton
+and Müller 2007).
 
 Q(s, a) = σ(φ(s∘a)ᵀθ), φ the local-shape counts of :mod:`knowledge.go.shapes` of the position
 after the move, seen by its player, learned by :func:`search.learn.td0_selfplay` in ε-greedy
