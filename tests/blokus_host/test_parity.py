@@ -18,11 +18,13 @@ import numpy as np
 import pytest
 
 from clients.blokus.config import PlayerConfig
-from clients.blokus.evaluation import BlokusEval, blokus_features
 from clients.blokus.player import Core
-from games.blokus_duo import BlokusConfig, BlokusState
-from games.blokus_duo import kernels as K
-from games.blokus_duo.features import _selective
+from games.blokus_duo import BlokusState
+from knowledge.blokus_duo import policy as P
+from knowledge.blokus_duo.evaluation import BlokusEval, blokus_features
+from knowledge.blokus_duo.features import selective_simulation
+from knowledge.blokus_duo.position import BlokusPosition
+from knowledge.blokus_duo.settings import BlokusConfig
 from search.alphabeta import AlphaBetaConfig
 from search.budget import Budget
 
@@ -34,10 +36,11 @@ WEIGHTED = BlokusConfig(playout="weighted", size_weights=(0.1, 0.2, 0.3, 0.6, 1.
 KNOWLEDGE = BlokusConfig(priors="knowledge", open_pieces=3, open_min_size=5)
 
 
-def position(plies: int, config: BlokusConfig = BlokusConfig()) -> BlokusState:
+def position(plies: int) -> BlokusState:
     """The position after ``plies`` moves of a seeded uniform playout."""
-    s = BlokusState(first=plies % 2, config=config)
-    walk = BlokusState(first=plies % 2).playout(np.random.default_rng(100 + plies), 0)
+    s = BlokusState(first=plies % 2)
+    walk = BlokusPosition(BlokusState(first=plies % 2)).playout(
+        np.random.default_rng(100 + plies), 0)
     for m in walk.moves[:plies].tolist():
         s.play(m)
     return s
@@ -51,7 +54,7 @@ def _result(res: Any) -> dict[str, Any]:
 
 def _search(cfg: PlayerConfig, plies: int, playouts: int) -> dict[str, Any]:
     core = Core(cfg)
-    s = position(plies, cfg.game)
+    s = position(plies)
     return _result(core.search(s, Budget(playouts=playouts), np.random.default_rng(plies)))
 
 
@@ -72,7 +75,7 @@ def kernel_values() -> dict[str, Any]:
     out: dict[str, Any] = {}
     for plies in PLIES:
         for name, cfg in (("uniform", BlokusConfig()), ("weighted", WEIGHTED)):
-            s = position(plies, cfg)
+            s = BlokusPosition(position(plies), cfg)
             p = s.playout(np.random.default_rng(plies), 1)
             out[f"playout/{name}/{plies}"] = {"moves": p.moves.tolist(),
                                               "players": p.players.tolist(),
@@ -80,15 +83,15 @@ def kernel_values() -> dict[str, Any]:
             moves = s.legal_moves()[:12]
             b = s.playout_batch(moves, np.random.default_rng(plies), s.to_move)
             out[f"batch/{name}/{plies}"] = b.returns.tolist()
-            pol, w = s._policy()
+            pol, w = P.playout_params(cfg)
             picks = np.empty(200, dtype=np.int64)
-            K.k_sample_picks(s.geo.kernel_args, s.board, s.forb, s.forbb, s.att, s.used,
-                             s.cand, s.ncand, s.meta, s.to_move_colour, pol, w,
+            r = s.state
+            P.k_sample_picks(r.geo.kernel_args, *r.arrays(), r.to_move_colour, pol, w,
                              np.array([plies], dtype=np.uint64), picks,
-                             np.zeros(s.geo.num_cells, dtype=np.uint8))
+                             np.zeros(r.geo.num_cells, dtype=np.uint8))
             out[f"picks/{name}/{plies}"] = picks.tolist()
         for name, cfg in (("size", BlokusConfig()), ("knowledge", KNOWLEDGE)):
-            pr = position(plies, cfg).priors()
+            pr = BlokusPosition(position(plies), cfg).priors()
             out[f"priors/{name}/{plies}"] = {"moves": [int(m) for m in pr.moves],
                                              "values": pr.values.tolist(),
                                              "counts": pr.counts.tolist()}
@@ -98,15 +101,15 @@ def kernel_values() -> dict[str, Any]:
 def evaluation_values() -> dict[str, Any]:
     out: dict[str, Any] = {}
     rng = np.random.default_rng(7)
-    w = rng.normal(size=len(blokus_features(BlokusState()))) * 0.05
+    w = rng.normal(size=len(blokus_features(BlokusPosition(BlokusState())))) * 0.05
     ev = BlokusEval(w, 0.02)
     for plies in PLIES:
-        s = position(plies)
+        s = BlokusPosition(position(plies))
         f = s.features()
         out[f"features/{plies}"] = [float(f.sum()), float(f @ np.arange(len(f)))]
         moves = s.legal_moves()[:30]
         out[f"children/{plies}"] = ev.child_values(s, moves).tolist()
-        rate, sim = _selective(s, w, 0.02, 6, 3, np.random.default_rng(plies))
+        rate, sim = selective_simulation(s.state, w, 0.02, 6, 3, np.random.default_rng(plies))
         out[f"selective/{plies}"] = {"rate": rate, "moves": sim}
     return out
 
