@@ -19,7 +19,7 @@ from typing import Any
 import numpy as np
 import structlog
 
-from games.blokus_duo import PASS
+from games.blokus_duo import PASS, BlokusState
 from games.contract import FloatArray
 from knowledge.blokus_duo.features import (
     NUM_PLANES,
@@ -54,7 +54,7 @@ class BlokusEval(LinearEval):
         self._scratch: dict[int, tuple[np.ndarray, ...]] = {}
         self.kernel_error: str | None = None  # set if the compiled path ever failed
 
-    def _buffers(self, state: Any) -> tuple[np.ndarray, ...]:
+    def _buffers(self, state: BlokusState) -> tuple[np.ndarray, ...]:
         """Scratch arrays for a rules state's size (one set per size)."""
         size = state.geo.size
         buf = self._scratch.get(size)
@@ -80,7 +80,7 @@ class BlokusEval(LinearEval):
             structlog.get_logger().error("child_kernel_failed", error=self.kernel_error)
             return super().child_values(state, moves)
 
-    def _compiled(self, state: Any, moves: list[Any], c: int) -> np.ndarray:
+    def _compiled(self, state: BlokusState, moves: list[Any], c: int) -> np.ndarray:
         g = state.geo
         mv = np.asarray(moves, dtype=np.int64)
         raw = np.empty(len(mv))
