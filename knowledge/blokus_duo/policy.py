@@ -67,16 +67,14 @@ POLICY_WEIGHTS = 15
 
 
 @hot(inline=True)
-def k_gain(c, q, corners, ncorners, board, forb, att, cap):
-    """How many new attach points colour c's placement q creates (its corner cells that are
-    empty, not forbidden to c and not yet c's attach points), counted up to ``cap``."""
+def k_gain(c, q, corners, ncorners, board, forb, att):
+    """How many new attach points colour c's placement q creates: its corner cells that are
+    empty, not forbidden to c and not yet c's attach points (counted without branching on
+    each cell: faster than stopping at a cap)."""
     gain = 0
     for j in range(ncorners[q]):
-        if gain >= cap:
-            break
         x = corners[q, j]
-        if board[x] < 0 and forb[c, x] == 0 and att[c, x] == 0:
-            gain += 1
+        gain += board[x] < 0 and forb[c, x] == 0 and att[c, x] == 0
     return gain
 
 
@@ -114,7 +112,7 @@ def k_weight(c, q, weights, cells, ncells, corners, ncorners, board, forb, att, 
                 return wt
     if weights[W_GAIN] < 1.0:
         cap = weights[W_GAIN_CAP]
-        gain = k_gain(c, q, corners, ncorners, board, forb, att, cap)
+        gain = k_gain(c, q, corners, ncorners, board, forb, att)
         if gain < cap:
             wt *= weights[W_GAIN] ** (cap - gain)
     return wt

@@ -134,7 +134,7 @@ def k_priors(cells, ncells, corners, ncorners, edges, nedges, start, board, forb
                 v = min(1.0, max(0.0, 0.5 + pp[P_SIZE_BONUS] * (k - 3.0)))
             values[i] = v
             continue
-        gain = k_gain(c, q, corners, ncorners, board, forb, att, pp[P_GAIN_CAP])
+        gain = k_gain(c, q, corners, ncorners, board, forb, att)
         take = 0
         spent = -1
         dmin = S
@@ -146,7 +146,7 @@ def k_priors(cells, ncells, corners, ncorners, edges, nedges, start, board, forb
                 dmin = dist[x]
         for j in range(nedges[q]):
             spent += att[c, edges[q, j]]
-        v = (0.5 + pp[P_SIZE] * (k - 3.0) + pp[P_GAIN] * gain
+        v = (0.5 + pp[P_SIZE] * (k - 3.0) + pp[P_GAIN] * min(gain, pp[P_GAIN_CAP])
              + pp[P_TAKE] * take - pp[P_WASTE] * max(spent, 0)
              + pp[P_FRONT] * max(0.0, pp[P_FRONT_RADIUS] - dmin))
         values[i] = min(VALUE_MAX, max(VALUE_MIN, v))
