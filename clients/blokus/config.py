@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import msgspec
 
 from clients.config import load_config
-from games.blokus_duo import BlokusConfig
+from knowledge.blokus_duo.settings import BlokusConfig
 from search.abucb import ABUCBConfig
 from search.alphabeta import AlphaBetaConfig
 from search.flat import FlatConfig
