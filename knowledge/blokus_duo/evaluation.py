@@ -1,7 +1,7 @@
 """The learned linear evaluation on Blokus Duo, with a compiled path for the children, and
 its bundled weights (``data/weights.npz``, made by ``corvid blokus learn``).
 
-:class:`BlokusEval` is a :class:`search.selective.LinearEval` over the game's §7 feature
+:class:`BlokusEval` is a :class:`search.selective.LinearEval` over the game's evaluation feature
 vector (``position.features()``, from the mover's view) whose ``child_values(position,
 moves)`` values every child ``position + move`` for the mover in one numba call, without
 building the children: each move is applied to scratch copies of the board, forbidden and
@@ -35,7 +35,7 @@ DEFAULT_WEIGHTS = DATA_DIR / "weights.npz"
 
 
 def blokus_features(position: BlokusPosition) -> np.ndarray:
-    """The §7 feature vector of a Blokus Duo position from the mover's view."""
+    """The evaluation feature vector of a Blokus Duo position from the mover's view."""
     return np.asarray(position.features(), dtype=np.float64)
 
 

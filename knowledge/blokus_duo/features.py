@@ -1,4 +1,4 @@
-"""Evaluation features for a learned linear evaluation (algorithms.md §7, Osaki & Kotani).
+"""Evaluation features for a learned linear evaluation (Osaki and Kotani).
 
 Nine feature planes per colour, each a value per board cell:
 

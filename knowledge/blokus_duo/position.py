@@ -131,7 +131,7 @@ class BlokusPosition:
         return Priors(moves, values, counts)
 
     def features(self, colour: int | None = None) -> FloatArray:
-        """The §7 evaluation features from ``colour``'s view (default: the mover); layout in
+        """The evaluation features from ``colour``'s view (default: the mover); layout in
         :mod:`knowledge.blokus_duo.features`."""
         s = self.state
         return _features.features(s, s.to_move_colour if colour is None else colour)

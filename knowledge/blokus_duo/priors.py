@@ -1,5 +1,5 @@
 # mypy: disable-error-code="no-untyped-def,no-untyped-call"
-"""The priors of the legal moves of Blokus Duo for the tree search (algorithms.md §5).
+"""The priors of the legal moves of Blokus Duo for the tree search (Gelly and Silver 2007).
 
 One numba kernel, :func:`k_priors`, gives every legal placement of the mover a prior value
 and an equivalent experience (pseudo-visits); ``BlokusPosition.priors()`` (the Python UCT) and

@@ -1,4 +1,5 @@
-"""§7 evaluation features: numba kernel vs plain-Python reference, and hand-checked values."""
+"""The evaluation features of the learned evaluation: numba kernel vs plain-Python reference,
+and hand-checked values."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The compiled best-of-n simulation of Blokus Duo (features.selective_simulation, the hot
-loop of the §7 learner) against the plain-Python one of search.selective."""
+loop of the selective-simulation learner) against the plain-Python one of search.selective."""
 
 from __future__ import annotations
 

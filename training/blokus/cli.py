@@ -10,7 +10,7 @@ def register_learn(subparsers: argparse._SubParsersAction) -> None:  # type: ign
     from training.blokus.learn import add_arguments
 
     lp = subparsers.add_parser(
-        "learn", help="train the learned evaluation (algorithms.md 7), compiled, resumable",
+        "learn", help="train the learned evaluation (Osaki and Kotani), compiled, resumable",
         description="Best-of-n selective-simulation learning of the linear evaluation "
         "(compiled simulations); writes a weights .npz for --set core=alphabeta "
         "--set weights=FILE, with its manifest (command, seed, date). Checkpoints every "

@@ -1,4 +1,4 @@
-"""``corvid blokus learn``: the best-of-n selective-simulation learner (algorithms.md §7) on
+"""``corvid blokus learn``: the best-of-n selective-simulation learner (Osaki and Kotani) on
 Blokus Duo, with the simulations compiled (``knowledge.blokus_duo.evaluation.selective_simulate``)
 and resumable.
 
