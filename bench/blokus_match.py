@@ -69,10 +69,9 @@ class Side:
             return PASS, {}
         if len(moves) == 1:
             return moves[0], {}
-        s = state.clone()
-        s.config = self.cfg.game  # the player's own playout policy and priors
         t = time.perf_counter()
-        res = self.core.search(s, self.budget, self.rng)
+        # the core plays the position with the player's own playout policy and priors
+        res = self.core.search(state.clone(), self.budget, self.rng)
         dt = time.perf_counter() - t
         move = int(res.move)  # type: ignore[call-overload,unused-ignore]
         if move not in moves:

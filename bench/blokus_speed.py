@@ -28,12 +28,15 @@ import time
 import _common  # noqa: F401  (the repository on sys.path; stale numba caches dropped)
 import numpy as np
 
-from games.blokus_duo import BlokusConfig, BlokusState
+from games.blokus_duo import BlokusState
 from games.blokus_duo import kernels as K
+from knowledge.blokus_duo.features import features
+from knowledge.blokus_duo.position import BlokusPosition
+from knowledge.blokus_duo.settings import BlokusConfig
 
 
 def batch_rate(policy: str, n: int) -> float:
-    s = BlokusState(first=0, config=BlokusConfig(playout=policy))
+    s = BlokusPosition(BlokusState(first=0), BlokusConfig(playout=policy))
     rng = np.random.default_rng(1)
     s.playout_batch(s.legal_moves()[:2], rng, 0)  # compile / warm up
     best = 0.0
@@ -47,7 +50,7 @@ def batch_rate(policy: str, n: int) -> float:
 
 
 def single_rate(n: int) -> float:
-    s = BlokusState(first=0, config=BlokusConfig(playout="uniform"))
+    s = BlokusPosition(BlokusState(first=0), BlokusConfig(playout="uniform"))
     rng = np.random.default_rng(2)
     s.playout(rng, 0)
     t = time.process_time()
@@ -69,7 +72,7 @@ def search_rate(playouts: int, compiled: bool = True, repeats: int = 3,
     cfg = PlayerConfig(core="uct", compiled=compiled, book="none")  # a search, not the book
     if priors:
         cfg = msgspec.structs.replace(cfg, prior_kind=priors)
-    s = BlokusState(first=0, config=cfg.game)
+    s = BlokusState(first=0)
     rng = np.random.default_rng(4)
     Core(cfg).search(s.clone(), Budget(playouts=20), rng)  # compile / load
     best = 0.0
@@ -85,8 +88,8 @@ def movegen(games: int) -> tuple[float, float, int, float]:
     rng = np.random.default_rng(3)
     positions = []
     for _ in range(games):
-        s = BlokusState(first=0, config=BlokusConfig(playout="uniform"))
-        p = s.playout(rng, 0)
+        s = BlokusState(first=0)
+        p = BlokusPosition(s, BlokusConfig(playout="uniform")).playout(rng, 0)
         for m in p.moves.tolist():
             positions.append(s.clone())
             s.play(m)
@@ -108,10 +111,10 @@ def movegen(games: int) -> tuple[float, float, int, float]:
         for s in positions:
             s.legal_placements()
     inc = (time.process_time() - t) / (reps * len(positions)) * 1e6
-    positions[0].features()
+    features(positions[0], 0)
     t = time.process_time()
     for s in positions:
-        s.features()
+        features(s, s.to_move_colour)
     feat = (time.process_time() - t) / len(positions) * 1e6
     return scratch, inc, total // (reps * len(positions)), feat
 
@@ -135,14 +138,14 @@ def main() -> int:
     rows = [
         ("uniform playouts/s (batch kernel)", f"{uni:,.0f}"),
         ("weighted playouts/s (batch kernel)", f"{wei:,.0f}"),
-        ("uniform playouts/s (state.playout)", f"{single:,.0f}"),
+        ("uniform playouts/s (position.playout)", f"{single:,.0f}"),
         (f"search playouts/s (uct, {'Python' if args.python_tree else 'compiled'} tree)",
          f"{search:,.0f}"),
         ("search ratio (search / uniform kernel)", f"{search / uni:.2f}"),
         ("full movegen µs (k_generate)", f"{scratch:.1f}"),
         ("legal_placements µs (incremental)", f"{inc:.1f}"),
         ("mean legal moves per position", f"{mean_moves}"),
-        ("features µs (state.features)", f"{feat:.1f}"),
+        ("features µs (features)", f"{feat:.1f}"),
     ]
     w = max(len(r[0]) for r in rows)
     for name, val in rows:

@@ -29,8 +29,9 @@ def _go(seed: int) -> Any:
 
 def _blokus(seed: int) -> Any:
     from games.blokus_duo import BlokusState
+    from knowledge.blokus_duo.position import BlokusPosition
 
-    return BlokusState(first=seed % 2)
+    return BlokusPosition(BlokusState(first=seed % 2))
 
 
 GAMES: dict[str, Callable[[int], Any]] = {

@@ -144,12 +144,13 @@ def _warmup(player: object) -> None:
     compile cache a path first met in a timed move costs seconds: a fallback move."""
     from clients.blokus.player import BlokusPlayer
     from games.blokus_duo import BlokusState
+    from knowledge.blokus_duo.position import BlokusPosition
     from search.budget import Budget
 
     assert isinstance(player, BlokusPlayer)
     t = time.perf_counter()
-    s = BlokusState(config=player.cfg.game)
-    s.play(s.legal_placements()[0])
+    s = BlokusPosition(BlokusState(), player.cfg.game)
+    s.play(s.state.legal_placements()[0])
     s.clone()  # each move clones the state for the search thread
     try:
         for _ in range(2):

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from clients.config import ConfigError, CoreMap, load_config
-from games.blokus_duo import BlokusConfig
+from knowledge.blokus_duo.settings import BlokusConfig
 from search.abucb import ABUCBConfig
 from search.alphabeta import AlphaBetaConfig
 from search.flat import FlatConfig

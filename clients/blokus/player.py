@@ -21,9 +21,10 @@ import structlog
 import zmq
 
 from clients.blokus.config import PARALLEL_CORES, PlayerConfig
-from clients.blokus.evaluation import BlokusEval, blokus_features
 from games.blokus_duo import PASS, BlokusState
-from games.blokus_duo.book import DEFAULT_BOOK, Book
+from knowledge.blokus_duo.book import DEFAULT_BOOK, Book
+from knowledge.blokus_duo.evaluation import DEFAULT_WEIGHTS, BlokusEval, blokus_features
+from knowledge.blokus_duo.position import BlokusPosition
 from protocols.icfpt import FirstMovePrompt, SecondMovePrompt, TurnPrompt
 from search.alphabeta import AlphaBeta, AlphaBetaConfig
 from search.budget import Budget
@@ -34,9 +35,6 @@ from search.selective import load_weights
 log = structlog.get_logger()
 _POOL_ERRORS = (RuntimeError, TimeoutError, OSError, zmq.ZMQError)
 
-DATA_DIR = Path(__file__).resolve().parent / "data"
-DEFAULT_WEIGHTS = DATA_DIR / "weights.npz"
-
 
 def load_eval(path: str) -> tuple[BlokusEval, str]:
     """The learned evaluation from ``path`` ("" = the bundled weights; zero weights if none)."""
@@ -46,7 +44,7 @@ def load_eval(path: str) -> tuple[BlokusEval, str]:
         return BlokusEval(w, k), str(p)
     if path:
         raise FileNotFoundError(f"weights file {path} not found")
-    dim = len(blokus_features(BlokusState()))
+    dim = len(blokus_features(BlokusPosition(BlokusState())))
     return BlokusEval(np.zeros(dim), 0.02), "zero"
 
 
@@ -82,8 +80,9 @@ def core_spec(cfg: PlayerConfig) -> tuple[CoreName, msgspec.Struct]:
 
 
 class Core:
-    """One decision core behind a uniform ``search(state, budget, rng)``; with ``workers`` >
-    1 the playout cores search root-parallel in worker processes (started by :meth:`start`),
+    """One decision core behind a uniform ``search(state, budget, rng)``: the book's move, or
+    a search of the position played with the config's game settings; with ``workers`` > 1
+    the playout cores search root-parallel in worker processes (started by :meth:`start`),
     and here alone (logging why) if the workers fail."""
 
     def __init__(self, cfg: PlayerConfig) -> None:
@@ -110,7 +109,7 @@ class Core:
         try:
             self.pool = WorkerPool(workers=self.cfg.workers)
             name, conf = core_spec(self.cfg)
-            warm = BlokusState(config=self.cfg.game)
+            warm = BlokusPosition(BlokusState(), self.cfg.game)
             rng = np.random.default_rng(0)
             for _ in range(2):  # the second search re-roots each worker's tree
                 res = self.pool.search(name, conf, warm, warm.to_move,
@@ -137,25 +136,27 @@ class Core:
 
     def search(self, state: BlokusState, budget: Budget, rng: np.random.Generator
                ) -> SearchResult:
+        """The move for the mover of ``state`` (searched on ``state`` itself: pass a copy)."""
         if self.book is not None:
             move = self.book.lookup(state)
             if move is not None:
                 return SearchResult(move=move, value=float("nan"), moves=[move], visits=[0],
                                     values=[float("nan")], playouts=0, elapsed=0.0,
                                     info={"book": True})
+        position = BlokusPosition(state, self.cfg.game)
         if self.cfg.workers > 1 and not self.workers_failed:
             self.start()
             if self.pool is not None:
                 name, conf = core_spec(self.cfg)
                 slack = None if budget.seconds is None else budget.seconds + 0.5
                 try:
-                    return self.pool.search(name, conf, state, state.to_move, budget, rng,
+                    return self.pool.search(name, conf, position, state.to_move, budget, rng,
                                             session=f"game-{self.game}", reply_timeout=slack)
                 except _POOL_ERRORS as e:
                     self._workers_failed(e)
                     if budget.seconds is not None:
                         budget = Budget(playouts=8)  # the time went waiting: a few here
-        result: SearchResult = self.searcher.search(state, state.to_move, budget, rng)
+        result: SearchResult = self.searcher.search(position, state.to_move, budget, rng)
         return result
 
 
@@ -180,7 +181,7 @@ class BlokusPlayer:
         self.core.reset()
 
     def _new_state(self, first: int) -> BlokusState:
-        return BlokusState(first=first, config=self.cfg.game)
+        return BlokusState(first=first)
 
     def observe(self, event: FirstMovePrompt | SecondMovePrompt | TurnPrompt) -> None:
         """Bring the state up to date with a prompt (our move is to be chosen next)."""

@@ -1,5 +1,5 @@
 # mypy: disable-error-code="no-untyped-def,no-untyped-call"
-"""numba kernels of Blokus Duo: incremental move lists, random and weighted playouts.
+"""numba kernels of the Blokus Duo rules: the board, incremental move lists, scores.
 
 State arrays (owned by :class:`games.blokus_duo.state.BlokusState`, ``S`` cells, ``NP``
 placements):
@@ -31,8 +31,7 @@ eb_word, eb_mask, bcpp_start, bcpp, bcpp_mask, bcpp_piece, diamond_nbr, pstart,
 diamond_word, diamond_bit, diamond_index, bcpp_pat, bcpp_ent) and the
 state arrays ``(board, forb, forbb, att, used, cand, ncand, meta)`` in this order.
 
-Randomness: a splitmix64 generator whose one-word state (a uint64 array of length 1) is
-seeded by the caller, so playouts are reproducible from a seed.
+The playout policies over these kernels are in :mod:`knowledge.blokus_duo.policy`.
 """
 
 from __future__ import annotations
@@ -81,37 +80,6 @@ META_LEN = 12
 
 NUM_PIECES = 21
 _DROW = (0, 1, 4, 9, 16, 25, 32, 37, 40)  # first diamond bit of each row
-MAX_PLAYOUT_MOVES = 4 * NUM_PIECES + 4
-_COMPACT_AFTER = 16  # k_pick: compact the lists after this many dead draws in one pick
-
-POLICY_UNIFORM = 0
-POLICY_WEIGHTED = 1
-
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_M1 = np.uint64(0xBF58476D1CE4E5B9)
-_M2 = np.uint64(0x94D049BB133111EB)
-
-
-@hot(inline=True)
-def rng_next(s: Any) -> Any:
-    """splitmix64: advance the one-word state ``s[0]`` and return 64 random bits."""
-    s[0] += _GOLDEN
-    z = s[0]
-    z = (z ^ (z >> np.uint64(30))) * _M1
-    z = (z ^ (z >> np.uint64(27))) * _M2
-    return z ^ (z >> np.uint64(31))
-
-
-@hot(inline=True)
-def rng_below(s: Any, n: int) -> Any:
-    """Uniform in 0..n-1 for 0 < n < 2**32 (multiply-shift: no slow 64-bit division)."""
-    return np.int64(((rng_next(s) >> np.uint64(32)) * np.uint64(n)) >> np.uint64(32))
-
-
-@hot(inline=True)
-def rng_unit(s: Any) -> float:
-    return float(rng_next(s) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
-
 
 @njit(cache=True)
 def k_init(start, piece, bcp_start, bcp, pstart, bb_word, bb_mask, board, forb, forbb, att,
@@ -150,6 +118,29 @@ def k_valid(c, q, piece, bb_word, bb_mask, forbb, used):
 
 
 @hot(inline=True)
+def k_cover(cells, ncells, edges, nedges, corners, ncorners, board, forb, att, c, move, mark):
+    """The board, forbidden and attach-point updates of colour c placing ``move``: its cells
+    taken, its edge cells forbidden to c, and each corner cell that becomes a new attach
+    point of c set to ``mark`` in ``att`` (:func:`k_play` marks them 2, then lists the
+    placements through them)."""
+    for i in range(ncells[move]):
+        x = cells[move, i]
+        board[x] = c
+        forb[0, x] = 1
+        forb[1, x] = 1
+        att[0, x] = 0
+        att[1, x] = 0
+    for i in range(nedges[move]):
+        x = edges[move, i]
+        forb[c, x] = 1
+        att[c, x] = 0
+    for i in range(ncorners[move]):
+        x = corners[move, i]
+        if forb[c, x] == 0 and att[c, x] == 0:
+            att[c, x] = mark
+
+
+@hot(inline=True)
 def k_play(G, board, forb, forbb, att, used, cand, ncand, meta, move):
     """Play ``move`` (a placement, or -1 to pass) for the colour to move. No legality check."""
     (cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond,
@@ -166,17 +157,8 @@ def k_play(G, board, forb, forbb, att, used, cand, ncand, meta, move):
         return
     meta[M_PASSES] = 0
     n = ncells[move]
-    for i in range(n):
-        x = cells[move, i]
-        board[x] = c
-        forb[0, x] = 1
-        forb[1, x] = 1
-        att[0, x] = 0
-        att[1, x] = 0
-    for i in range(nedges[move]):
-        x = edges[move, i]
-        forb[c, x] = 1
-        att[c, x] = 0
+    # the cells, the forbidden edge cells and the new attach points (marked 2)
+    k_cover(cells, ncells, edges, nedges, corners, ncorners, board, forb, att, c, move, 2)
     w = bb_word[move]
     for i in range(2):
         forbb[0, w + i] |= bb_mask[move, i]
@@ -194,11 +176,7 @@ def k_play(G, board, forb, forbb, att, used, cand, ncand, meta, move):
     meta[M_LAST_PIECE + c] = p
     meta[M_REMAINING + c] -= n
     meta[M_LAST_MOVE + c] = move
-    # new attach points (marked 2), then the placements through them not already listed
-    for i in range(ncorners[move]):
-        x = corners[move, i]
-        if forb[c, x] == 0 and att[c, x] == 0:
-            att[c, x] = 2
+    # the placements through the new attach points not already listed
     one = np.uint64(1)
     for j in range(ncorners[move]):
         x = corners[move, j]
@@ -396,147 +374,6 @@ def k_compact(c, bb_word, bb_mask, pstart, forbb, cand, ncand):
     return total
 
 
-# weighted playouts: the layout of the policy's weights (BlokusState._policy())
-W_NEAR = 6  # factor of a placement touching the opponent's last placement (edge or corner)
-W_FAR = 7  # ... of one that does not
-W_GAIN = 8  # factor per new attach point short of W_GAIN_CAP (1: no corner-gain term)
-W_GAIN_CAP = 9
-W_NOTAKE = 10  # factor of a placement covering none of the opponent's attach points
-W_OPEN_PIECES = 11  # while the mover has placed fewer pieces than this ...
-W_OPEN = 12  # ... a placement of fewer than 5 squares gets this factor
-W_REWARD = 13  # the reward: weight of the score margin term (0: win/draw/loss only) ...
-W_REWARD_SCALE = 14  # ... the margin that counts fully
-POLICY_WEIGHTS = 15
-
-
-@hot(inline=True)
-def k_weight(c, q, weights, cells, ncells, corners, ncorners, board, forb, att, meta, near,
-             last, u):
-    """The weighted policy's weight (in (0, 1]) of colour c's legal placement q: size, the
-    opening, local reply to the opponent's last placement (``near`` marks its edge and corner
-    cells, ``last`` >= 0), taking the opponent's attach points, corner gain (new attach
-    points). Every factor is at most 1, so as soon as the product so far is at most ``u`` it
-    is returned at once (the placement is rejected by ``u`` either way)."""
-    n = ncells[q]
-    wt = weights[n]
-    if n < 5 and meta[M_PLACED + c] < weights[W_OPEN_PIECES]:
-        wt *= weights[W_OPEN]
-    f = weights[W_FAR]
-    if last >= 0:
-        for j in range(n):
-            if near[cells[q, j]]:
-                f = weights[W_NEAR]
-                break
-    wt *= f
-    if wt <= u:
-        return wt
-    if weights[W_NOTAKE] < 1.0:
-        o = 1 - c
-        take = False
-        for j in range(n):
-            if att[o, cells[q, j]]:
-                take = True
-                break
-        if not take:
-            wt *= weights[W_NOTAKE]
-            if wt <= u:
-                return wt
-    if weights[W_GAIN] < 1.0:
-        cap = weights[W_GAIN_CAP]
-        gain = 0
-        for j in range(ncorners[q]):
-            x = corners[q, j]
-            if board[x] < 0 and forb[c, x] == 0 and att[c, x] == 0:
-                gain += 1
-                if gain >= cap:
-                    break
-        if gain < cap:
-            wt *= weights[W_GAIN] ** (cap - gain)
-    return wt
-
-
-@hot(inline=True)
-def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, ncorners,
-           bb_word, bb_mask, pstart, board, forb, forbb, att, used, cand, ncand, meta, near,
-           rng):
-    """Draw colour c's playout move from its candidate buckets, or -1 (pass) if it has none.
-
-    uniform: every legal placement with the same probability (rejection over the lazy
-    buckets: a uniform entry; an illegal one is dropped and the draw repeated; after
-    ``_COMPACT_AFTER`` dead draws all of c's buckets are compacted at once).
-    weighted: probability proportional to :func:`k_weight` (rejection sampling: a uniform
-    legal placement is accepted when a uniform number is below its weight). ``near`` is a
-    (S,) uint8 scratch array."""
-    total = 0
-    for p in range(NUM_PIECES):
-        total += ncand[c, p]
-    last = -1
-    if policy == POLICY_WEIGHTED:
-        last = meta[M_LAST_MOVE + 1 - c]
-        if last >= 0:
-            for i in range(nedges[last]):
-                near[edges[last, i]] = 1
-            for i in range(ncorners[last]):
-                near[corners[last, i]] = 1
-    q = -1
-    misses = 0
-    while total > 0:
-        r = rng_below(rng, total)
-        p = 0
-        while r >= ncand[c, p]:
-            r -= ncand[c, p]
-            p += 1
-        idx = pstart[p] + r
-        q = cand[c, idx]
-        w = bb_word[q]
-        if ((forbb[c, w] & bb_mask[q, 0]) | (forbb[c, w + 1] & bb_mask[q, 1])) != 0:
-            n = ncand[c, p] - 1
-            cand[c, idx] = cand[c, pstart[p] + n]
-            ncand[c, p] = n
-            total -= 1
-            q = -1
-            misses += 1
-            if misses == _COMPACT_AFTER:
-                # mostly dead entries: drop them all in one pass, then draw among the rest
-                total = k_compact(c, bb_word, bb_mask, pstart, forbb, cand, ncand)
-            continue
-        if policy == POLICY_UNIFORM:
-            break
-        u = rng_unit(rng)
-        if k_weight(c, q, weights, cells, ncells, corners, ncorners, board, forb, att, meta,
-                    near, last, u) > u:
-            break
-        q = -1
-    if last >= 0:
-        for i in range(nedges[last]):
-            near[edges[last, i]] = 0
-        for i in range(ncorners[last]):
-            near[corners[last, i]] = 0
-    return q
-
-
-@njit(cache=True)
-def k_sample_picks(G, board, forb, forbb, att, used, cand, ncand, meta, colour, policy, weights,
-                   rng, out, near):
-    """Draw ``len(out)`` playout moves for ``colour`` from the same position (picking only
-    drops dead list entries, so the position does not change): for testing the policies.
-    ``near``: a zeroed (S,) uint8 scratch array."""
-    cells = G[0]
-    ncells = G[1]
-    piece = G[2]
-    corners = G[3]
-    ncorners = G[4]
-    edges = G[5]
-    nedges = G[6]
-    bb_word = G[11]
-    bb_mask = G[12]
-    pstart = G[20]
-    for i in range(out.shape[0]):
-        out[i] = k_pick(colour, policy, weights, cells, ncells, piece, edges, nedges, corners,
-                        ncorners, bb_word, bb_mask, pstart, board, forb, forbb, att, used, cand,
-                        ncand, meta, near, rng)
-
-
 @hot(inline=True)
 def k_score(meta, c):
     """The contest score of colour c: -(squares left), +15 for all 21 (+20 if the last piece
@@ -545,64 +382,6 @@ def k_score(meta, c):
     if meta[M_PLACED + c] == NUM_PIECES:
         s += 20 if meta[M_LAST_PIECE + c] == 0 else 15
     return s
-
-
-@hot(inline=True)
-def k_reward(d, weight, scale):
-    """The reward of a finished game for a colour whose score margin (own - opponent) is
-    ``d``: 1 win, 0.5 draw, 0 loss, blended with the margin: (1 - weight) * that + weight *
-    (0.5 + 0.5 * clip(d / scale, -1, 1)). In [0, 1]; the two colours' rewards sum to 1."""
-    r = 1.0 if d > 0 else 0.0 if d < 0 else 0.5
-    if weight > 0.0:
-        m = min(1.0, max(-1.0, d / scale))
-        r = (1.0 - weight) * r + weight * (0.5 + 0.5 * m)
-    return r
-
-
-@hot()
-def k_playout(G, board, forb, forbb, att, used, cand, ncand, meta, policy, weights, rng,
-              moves_out, colours_out, near):
-    """Play the (mutable) state to the end; record the moves and who played them. Returns
-    the number of moves played. ``near``: a zeroed (S,) uint8 scratch array. (No numba
-    runtime: no allocation, no reference counting in the loop.)"""
-    (cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond,
-     bb_word, bb_mask, eb_word, eb_mask, bcpp_start, bcpp, bcpp_mask, bcpp_piece, diamond_nbr,
-     pstart, diamond_word, diamond_bit, diamond_index, bcpp_pat, bcpp_ent) = G
-    n = 0
-    while meta[M_OVER] == 0:
-        c = meta[M_TO_MOVE]
-        q = k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, ncorners,
-                   bb_word, bb_mask, pstart, board, forb, forbb, att, used, cand, ncand, meta,
-                   near, rng)
-        moves_out[n] = q
-        colours_out[n] = c
-        n += 1
-        k_play(G, board, forb, forbb, att, used, cand, ncand,
-               meta, q)
-    return n
-
-
-@njit(cache=True)
-def k_playout_copy(G, board, forb, forbb, att, used, cand, ncand, meta, policy, weights, rng,
-                   moves_out, colours_out, scores_out):
-    """:func:`k_playout` on a copy (allocated here); the state is not changed. The final
-    scores of colours 0 and 1 go to ``scores_out``. Returns the number of moves played."""
-    board2 = np.empty_like(board)
-    forb2 = np.empty_like(forb)
-    forbb2 = np.empty_like(forbb)
-    att2 = np.empty_like(att)
-    used2 = np.empty_like(used)
-    cand2 = np.empty_like(cand)
-    ncand2 = np.empty_like(ncand)
-    meta2 = np.empty_like(meta)
-    near = np.zeros(board.shape[0], dtype=np.uint8)
-    k_copy_state(G[20], board, forb, forbb, att, used, cand, ncand, meta, board2, forb2,
-                 forbb2, att2, used2, cand2, ncand2, meta2)
-    n = k_playout(G, board2, forb2, forbb2, att2, used2, cand2, ncand2, meta2, policy, weights,
-                  rng, moves_out, colours_out, near)
-    scores_out[0] = k_score(meta2, 0)
-    scores_out[1] = k_score(meta2, 1)
-    return n
 
 
 @hot(inline=True)
@@ -626,32 +405,3 @@ def k_copy_state(pstart, board, forb, forbb, att, used, cand, ncand, meta, board
             base = pstart[p]
             for i in range(ncand[c, p]):
                 cand2[c, base + i] = cand[c, base + i]
-
-
-@hot()
-def k_playout_batch(G, board, forb, forbb, att, used, cand, ncand, meta, board2, forb2, forbb2,
-                    att2, used2, cand2, ncand2, meta2, near, first_moves, colour, policy,
-                    weights, rng, out_returns, out_scores):
-    """For each ``first_moves[i]``: copy the state into the scratch arrays, play that move (a
-    placement or -1), play out to the end; write colour ``colour``'s return (1 win, 0.5 draw,
-    0 loss, or the blend of :func:`k_reward`) and its score difference (own - opponent). The
-    root state is not changed."""
-    (cells, ncells, piece, corners, ncorners, edges, nedges, bcp_start, bcp, bcp_mask, diamond,
-     bb_word, bb_mask, eb_word, eb_mask, bcpp_start, bcpp, bcpp_mask, bcpp_piece, diamond_nbr,
-     pstart, diamond_word, diamond_bit, diamond_index, bcpp_pat, bcpp_ent) = G
-    for b in range(first_moves.shape[0]):
-        k_copy_state(pstart, board, forb, forbb, att, used, cand, ncand, meta,
-                     board2, forb2, forbb2, att2, used2, cand2, ncand2, meta2)
-        if meta2[M_OVER] == 0:
-            k_play(G, board2, forb2, forbb2, att2, used2, cand2,
-                   ncand2, meta2, first_moves[b])
-        while meta2[M_OVER] == 0:
-            c = meta2[M_TO_MOVE]
-            q = k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners,
-                       ncorners, bb_word, bb_mask, pstart, board2, forb2, forbb2, att2, used2,
-                       cand2, ncand2, meta2, near, rng)
-            k_play(G, board2, forb2, forbb2, att2, used2, cand2,
-                   ncand2, meta2, q)
-        d = k_score(meta2, colour) - k_score(meta2, 1 - colour)
-        out_scores[b] = d
-        out_returns[b] = k_reward(d, weights[W_REWARD], weights[W_REWARD_SCALE])

@@ -2,7 +2,7 @@
 the incremental kernels (no candidate lists, no attach-point bookkeeping): a brute-force
 legal-move test over every placement, the game end and the score, and a uniform random
 playout. Slow; for tests. Also :func:`generate`, the numba full generator from the board
-alone."""
+alone. The references of the playout policies and priors are ``knowledge.blokus_duo.reference``."""
 
 from __future__ import annotations
 
@@ -17,11 +17,12 @@ from games.blokus_duo import kernels as K
 from games.blokus_duo.geometry import PASS, PIECE_SIZES, geometry
 
 if TYPE_CHECKING:
-    from games.blokus_duo.state import BlokusConfig, BlokusState
+    from games.blokus_duo.state import BlokusState
 
 
 @lru_cache(maxsize=4)
-def _placements(size: int) -> tuple[list[list[tuple[int, int]]], list[int]]:
+def placements(size: int) -> tuple[list[list[tuple[int, int]]], list[int]]:
+    """The cells (x, y) of every placement and its piece."""
     g = geometry(size)
     cells = [[divmod(int(c), size)[::-1] for c in g.move_cells(m)]
              for m in range(g.num_placements)]
@@ -73,7 +74,7 @@ class RefBoard:
             self.passes += 1
         else:
             self.passes = 0
-            cells, piece = _placements(self.size)
+            cells, piece = placements(self.size)
             for x, y in cells[move]:
                 self.grid[y][x] = c
             self.pieces[c].append(piece[move])
@@ -83,7 +84,7 @@ class RefBoard:
 
 def reference_legal(b: RefBoard, colour: int) -> list[int]:
     """Every legal placement of ``colour``, by testing all of them against the rules."""
-    cells, piece = _placements(b.size)
+    cells, piece = placements(b.size)
     n = b.size
     grid = b.grid
     used = set(b.pieces[colour])
@@ -110,14 +111,15 @@ def reference_legal(b: RefBoard, colour: int) -> list[int]:
     return out
 
 
-def _neighbours(cells: set[tuple[int, int]], deltas: tuple[tuple[int, int], ...],
-                size: int) -> set[tuple[int, int]]:
+def neighbours(cells: set[tuple[int, int]], deltas: tuple[tuple[int, int], ...],
+               size: int) -> set[tuple[int, int]]:
+    """The cells on the board at one of ``deltas`` from ``cells``, not in ``cells``."""
     out = {(x + dx, y + dy) for x, y in cells for dx, dy in deltas}
     return {(x, y) for x, y in out if 0 <= x < size and 0 <= y < size} - cells
 
 
-_EDGE = ((1, 0), (-1, 0), (0, 1), (0, -1))
-_DIAG = ((1, 1), (-1, 1), (1, -1), (-1, -1))
+EDGE = ((1, 0), (-1, 0), (0, 1), (0, -1))
+DIAG = ((1, 1), (-1, 1), (1, -1), (-1, -1))
 
 
 def reference_attach(b: RefBoard, colour: int) -> set[tuple[int, int]]:
@@ -128,109 +130,17 @@ def reference_attach(b: RefBoard, colour: int) -> set[tuple[int, int]]:
     if not own:
         x, y = b.start(colour)
         return {(x, y)} if b.grid[y][x] < 0 else set()
-    edge = _neighbours(own, _EDGE, n)
-    return {(x, y) for x, y in _neighbours(own, _DIAG, n)
+    edge = neighbours(own, EDGE, n)
+    return {(x, y) for x, y in neighbours(own, DIAG, n)
             if b.grid[y][x] < 0 and (x, y) not in edge}
 
 
-def _forbidden(b: RefBoard, colour: int) -> set[tuple[int, int]]:
+def forbidden(b: RefBoard, colour: int) -> set[tuple[int, int]]:
+    """The cells where ``colour`` may not put a square: occupied, or edge-adjacent to it."""
     n = b.size
     own = {(x, y) for y in range(n) for x in range(n) if b.grid[y][x] == colour}
     occupied = {(x, y) for y in range(n) for x in range(n) if b.grid[y][x] >= 0}
-    return occupied | _neighbours(own, _EDGE, n)
-
-
-def _new_attach(b: RefBoard, colour: int, cells: list[tuple[int, int]],
-                att: set[tuple[int, int]], forb: set[tuple[int, int]]) -> int:
-    """How many new attach points placing ``cells`` creates for ``colour``."""
-    piece = set(cells)
-    corners = _neighbours(piece, _DIAG, b.size) - _neighbours(piece, _EDGE, b.size)
-    return sum(1 for x, y in corners
-               if b.grid[y][x] < 0 and (x, y) not in forb and (x, y) not in att)
-
-
-def reference_policy(b: RefBoard, colour: int, weights: list[float],
-                     uniform: bool) -> dict[int, float]:
-    """The playout policy's exact move probabilities for ``colour`` (empty: it passes).
-
-    uniform: equal. weighted: proportional to ``weights[size]`` times ``weights[6]`` when the
-    placement touches (by an edge or a corner) the opponent's last placement, else
-    ``weights[7]``; times ``weights[8]`` per new attach point short of ``weights[9]``; times
-    ``weights[10]`` if it covers none of the opponent's attach points; times ``weights[12]``
-    for a piece smaller than 5 while ``colour`` has placed fewer than ``weights[11]`` (as the
-    state's parameters: ``BlokusState._policy()[1]``)."""
-    legal = reference_legal(b, colour)
-    if not legal:
-        return {}
-    if uniform:
-        return {m: 1.0 / len(legal) for m in legal}
-    cells, _ = _placements(b.size)
-    last = b.last_move[1 - colour]
-    touch: set[tuple[int, int]] = set()
-    if last != PASS:
-        for x, y in cells[last]:
-            touch.update((x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
-        touch -= set(cells[last])
-    att = reference_attach(b, colour)
-    opp_att = reference_attach(b, 1 - colour)
-    forb = _forbidden(b, colour)
-    raw = {}
-    for m in legal:
-        cs = cells[m]
-        f = weights[6] if last != PASS and any(c in touch for c in cs) else weights[7]
-        w = weights[len(cs)] * f
-        if weights[8] < 1:
-            gain = _new_attach(b, colour, cs, att, forb)
-            if gain < weights[9]:
-                w *= weights[8] ** (weights[9] - gain)
-        if weights[10] < 1 and not any(c in opp_att for c in cs):
-            w *= weights[10]
-        if len(cs) < 5 and len(b.pieces[colour]) < weights[11]:
-            w *= weights[12]
-        raw[m] = w
-    tot = sum(raw.values())
-    return {m: v / tot for m, v in raw.items()}
-
-
-def reference_priors(b: RefBoard, colour: int, cfg: BlokusConfig
-                     ) -> dict[int, tuple[float, float]]:
-    """Each legal placement's prior (value, pseudo-count) for ``colour`` to move, from the
-    rules as ``games.blokus_duo.knowledge`` describes them."""
-    legal = reference_legal(b, colour)
-    cells, _ = _placements(b.size)
-    placed = len(b.pieces[colour])
-    prune = placed < cfg.open_pieces and any(len(cells[m]) >= cfg.open_min_size
-                                              for m in legal)
-    att = reference_attach(b, colour)
-    opp_att = reference_attach(b, 1 - colour)
-    forb = _forbidden(b, colour)
-    n = b.size
-    opp = [(x, y) for y in range(n) for x in range(n) if b.grid[y][x] == 1 - colour]
-    if not opp:
-        opp = [b.start(1 - colour)]
-    out = {}
-    for m in legal:
-        cs = cells[m]
-        k = len(cs)
-        if prune and k < cfg.open_min_size:
-            out[m] = (0.0, cfg.prune_count)
-            continue
-        if cfg.priors == "size":
-            v = 0.5
-            if placed < cfg.prior_early_pieces:
-                v = min(1.0, max(0.0, 0.5 + cfg.prior_size_bonus * (k - 3)))
-            out[m] = (v, cfg.prior_count)
-            continue
-        gain = _new_attach(b, colour, cs, att, forb)
-        take = sum(1 for c in cs if c in opp_att)
-        spent = sum(1 for c in cs if c in att) - 1
-        spent += sum(1 for c in _neighbours(set(cs), _EDGE, n) if c in att)
-        d = min(max(abs(x - u), abs(y - w)) for x, y in cs for u, w in opp)
-        v = (0.5 + cfg.prior_size * (k - 3) + cfg.prior_gain * min(gain, cfg.prior_gain_cap)
-             + cfg.prior_take * take - cfg.prior_waste * max(spent, 0)
-             + cfg.prior_front * max(0, cfg.prior_front_radius - d))
-        out[m] = (min(0.95, max(0.05, v)), cfg.prior_count)
-    return out
+    return occupied | neighbours(own, EDGE, n)
 
 
 def reference_playout(b: RefBoard, rng: random.Random) -> list[int]:

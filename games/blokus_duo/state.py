@@ -8,83 +8,20 @@ Moves are ints: a placement id (see :mod:`games.blokus_duo.geometry`) or :data:`
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any
 
-import msgspec
 import numpy as np
 
-from games.blokus_duo import kernels as _kernels
+import games.blokus_duo.kernels as _kernels
 from games.blokus_duo.geometry import PASS, PIECE_LETTERS, Geometry, geometry
-from games.contract import FloatArray, Playout, PlayoutBatch, Priors, TreeGame
 
 K: Any = _kernels  # numba dispatchers: untyped for mypy
-
-
-class BlokusConfig(msgspec.Struct, frozen=True):
-    """Playout policy, priors and reward of a Blokus Duo state (shared by its clones). The
-    defaults are the wave-1 game: uniform playouts, size priors, win/loss reward."""
-
-    playout: Literal["uniform", "weighted"] = "uniform"
-    # weighted playouts (kernels.k_weight): probability proportional to the product of the
-    # weight of the placement's size 1..5, near_factor if it touches the opponent's last
-    # placement (else far_factor), gain_factor per new attach point it creates short of
-    # gain_cap (1: no such term), notake_factor if it covers none of the opponent's attach
-    # points (1: no such term), and open_factor for a piece smaller than 5 while the mover
-    # has placed fewer than open_playout pieces
-    size_weights: tuple[float, float, float, float, float] = (0.05, 0.1, 0.25, 0.5, 1.0)
-    near_factor: float = 1.0
-    far_factor: float = 0.5
-    gain_factor: float = 1.0
-    gain_cap: int = 4
-    notake_factor: float = 1.0
-    open_playout: int = 0
-    open_factor: float = 0.1
-    # priors (games.blokus_duo.knowledge): "size" = 0.5 + prior_size_bonus * (size - 3) while
-    # the mover has placed fewer than prior_early_pieces; "knowledge" = size, attach points
-    # created and taken, spent, distance to the opponent; each worth prior_count visits
-    priors: Literal["size", "knowledge"] = "size"
-    prior_count: float = 10.0
-    prior_size_bonus: float = 0.05
-    prior_early_pieces: int = 10
-    prior_size: float = 0.03
-    prior_gain: float = 0.02
-    prior_gain_cap: int = 6
-    prior_take: float = 0.03
-    prior_waste: float = 0.02
-    prior_front: float = 0.02
-    prior_front_radius: int = 4
-    # opening pruning in the tree: while the mover has placed fewer than open_pieces pieces,
-    # placements smaller than open_min_size (when a bigger one fits) are never searched
-    open_pieces: int = 0
-    open_min_size: int = 5
-    prune_count: float = 1e4
-    # the reward of a finished game: 1/0.5/0 for win/draw/loss, blended with weight
-    # score_weight with 0.5 + 0.5 clip(margin / score_scale, -1, 1)
-    score_weight: float = 0.0
-    score_scale: float = 30.0
-
-    def __post_init__(self) -> None:
-        factors = (*self.size_weights, self.near_factor, self.far_factor, self.gain_factor,
-                   self.notake_factor, self.open_factor)
-        if min(factors) <= 0:
-            raise ValueError("playout weights and factors must be > 0 (a placement must "
-                             "stay possible)")
-        if max(self.gain_factor, self.notake_factor, self.open_factor) > 1:
-            raise ValueError("gain_factor, notake_factor and open_factor are at most 1")
-        if not 0 <= self.score_weight <= 1 or self.score_scale <= 0:
-            raise ValueError("score_weight in [0, 1] and score_scale > 0")
-        if self.prior_count < 0 or self.prune_count < 0:
-            raise ValueError("prior_count and prune_count must be >= 0")
-
-
-DEFAULT_CONFIG = BlokusConfig()
-_POLICY_CACHE: dict[BlokusConfig, tuple[int, FloatArray]] = {}
-_PRIOR_CACHE: dict[BlokusConfig, FloatArray] = {}
+PASS_KEY = 0x5A5A_0F0F_3C3C_9696  # key(): a pending pass
 
 
 class BlokusState:
-    """A Blokus Duo position under the contest rules."""
+    """A Blokus Duo position under the contest rules (the rules only: how corvid plays it is
+    :class:`knowledge.blokus_duo.position.BlokusPosition`, which wraps one)."""
 
     num_players = 2
 
@@ -92,14 +29,12 @@ class BlokusState:
         self,
         first: int = 0,
         seat_colours: tuple[int, int] = (0, 1),
-        config: BlokusConfig = DEFAULT_CONFIG,
         size: int = 14,
     ) -> None:
         if first not in (0, 1) or sorted(seat_colours) != [0, 1]:
             raise ValueError("first must be a colour (0/1); seat_colours a permutation of 0,1")
         g = geometry(size)
         self.geo: Geometry = g
-        self.config = config
         self.first = first
         self.seat_colours = tuple(seat_colours)
         S, NP = g.num_cells, g.num_placements
@@ -112,21 +47,21 @@ class BlokusState:
         self.ncand = np.empty((2, K.NUM_PIECES), dtype=np.int32)
         self.meta = np.empty(K.META_LEN, dtype=np.int64)
         K.k_init(g.start, g.piece, g.bcp_start, g.bcp, g.pstart, g.bb_word, g.bb_mask,
-                 *self._arrays(), first)
+                 *self.arrays(), first)
         self._key = 0
         self.history: list[tuple[int, int]] = []  # (colour, move)
 
-    def _arrays(self) -> tuple[Any, ...]:
-        """The state arrays in kernel order."""
+    def arrays(self) -> tuple[Any, ...]:
+        """The state arrays in kernel order (see :mod:`games.blokus_duo.kernels`), for
+        kernels that read them or copy them; only :meth:`play` changes them."""
         return (self.board, self.forb, self.forbb, self.att, self.used, self.cand, self.ncand,
                 self.meta)
 
-    def _scratch(self) -> tuple[Any, ...]:
-        """Uninitialised state arrays for a playout copy, then a zeroed ``near`` array."""
-        return (np.empty_like(self.board), np.empty_like(self.forb), np.empty_like(self.forbb),
-                np.empty_like(self.att), np.empty_like(self.used), np.empty_like(self.cand),
-                np.empty_like(self.ncand), np.empty_like(self.meta),
-                np.zeros(self.geo.num_cells, dtype=np.uint8))
+    @property
+    def placements_key(self) -> int:
+        """The Zobrist key of the placements alone (:meth:`key` adds the side to move and a
+        pending pass)."""
+        return self._key
 
     # -- seats and colours ---------------------------------------------------------------
     @property
@@ -195,7 +130,7 @@ class BlokusState:
         if move != PASS:
             self._key ^= int(g.zobrist[c, move])
         self.history.append((c, move))
-        K.k_play(g.kernel_args, *self._arrays(), move)
+        K.k_play(g.kernel_args, *self.arrays(), move)
 
     def play_code(self, code: str) -> int:
         """Play a contest ``XYpr`` code (any valid one; ``0000`` passes); returns the move."""
@@ -232,15 +167,15 @@ class BlokusState:
         return self.score(0), self.score(1)
 
     def returns(self) -> list[float]:
-        """Per seat: 1 win, 0 loss, 0.5 draw (on the current scores); with the config's
-        ``score_weight`` > 0 blended with the score margin (:meth:`reward`)."""
-        return [self.reward(self.colour_of(seat)) for seat in range(2)]
+        """Per seat: 1 win, 0 loss, 0.5 draw (on the current scores)."""
+        d = self.score(self.colour_of(0)) - self.score(self.colour_of(1))
+        r0 = 1.0 if d > 0 else 0.0 if d < 0 else 0.5
+        return [r0, 1.0 - r0]
 
     # -- contract plumbing ---------------------------------------------------------------
     def clone(self) -> BlokusState:
         s = BlokusState.__new__(BlokusState)
         s.geo = self.geo
-        s.config = self.config
         s.first = self.first
         s.seat_colours = self.seat_colours
         s.board = np.empty_like(self.board)
@@ -251,7 +186,7 @@ class BlokusState:
         s.cand = np.empty_like(self.cand)
         s.ncand = np.empty_like(self.ncand)
         s.meta = np.empty_like(self.meta)
-        K.k_copy_state(self.geo.pstart, *self._arrays(), *s._arrays())
+        K.k_copy_state(self.geo.pstart, *self.arrays(), *s.arrays())
         s._key = self._key
         s.history = list(self.history)
         return s
@@ -273,7 +208,7 @@ class BlokusState:
         g = self.geo
         k = self._key ^ int(g.zobrist_side[self.to_move_colour])
         if self.meta[K.M_PASSES]:
-            k ^= 0x5A5A_0F0F_3C3C_9696
+            k ^= PASS_KEY
         return k
 
     def diagram(self) -> str:
@@ -298,122 +233,6 @@ class BlokusState:
         else:
             lines.append(f"to move: colour {self.to_move_colour} (seat {self.to_move})")
         return "\n".join(lines)
-
-    # -- playouts ------------------------------------------------------------------------
-    def _policy(self) -> tuple[int, FloatArray]:
-        """(policy code, playout parameters) for the kernels, computed once per config: the
-        weights of ``kernels.k_weight`` (``W_*``) and the reward's (``W_REWARD*``)."""
-        cached = _POLICY_CACHE.get(self.config)
-        if cached is None:
-            cfg = self.config
-            w = np.zeros(K.POLICY_WEIGHTS)
-            w[1:6] = cfg.size_weights
-            w[K.W_NEAR] = cfg.near_factor
-            w[K.W_FAR] = cfg.far_factor
-            w[1:6] /= w[1:6].max()  # all weights in (0, 1] for rejection sampling
-            w[6:8] /= max(w[6], w[7])
-            w[K.W_GAIN] = cfg.gain_factor
-            w[K.W_GAIN_CAP] = cfg.gain_cap
-            w[K.W_NOTAKE] = cfg.notake_factor
-            w[K.W_OPEN_PIECES] = cfg.open_playout
-            w[K.W_OPEN] = cfg.open_factor
-            w[K.W_REWARD] = cfg.score_weight
-            w[K.W_REWARD_SCALE] = cfg.score_scale
-            pol = K.POLICY_UNIFORM if cfg.playout == "uniform" else K.POLICY_WEIGHTED
-            cached = _POLICY_CACHE[cfg] = (pol, w)
-        return cached
-
-    def _prior_params(self) -> FloatArray:
-        """The parameters of ``knowledge.k_priors`` (``P_*``), computed once per config."""
-        pp = _PRIOR_CACHE.get(self.config)
-        if pp is None:
-            from games.blokus_duo import knowledge as KN
-
-            cfg = self.config
-            pp = np.zeros(KN.NUM_PARAMS)
-            pp[KN.P_KIND] = 1.0 if cfg.priors == "knowledge" else 0.0
-            pp[KN.P_COUNT] = cfg.prior_count
-            pp[KN.P_SIZE_BONUS] = cfg.prior_size_bonus
-            pp[KN.P_EARLY] = cfg.prior_early_pieces
-            pp[KN.P_SIZE] = cfg.prior_size
-            pp[KN.P_GAIN] = cfg.prior_gain
-            pp[KN.P_GAIN_CAP] = cfg.prior_gain_cap
-            pp[KN.P_TAKE] = cfg.prior_take
-            pp[KN.P_WASTE] = cfg.prior_waste
-            pp[KN.P_FRONT] = cfg.prior_front
-            pp[KN.P_FRONT_RADIUS] = cfg.prior_front_radius
-            pp[KN.P_OPEN_PIECES] = cfg.open_pieces
-            pp[KN.P_OPEN_MIN] = cfg.open_min_size
-            pp[KN.P_PRUNE_COUNT] = cfg.prune_count
-            pp = _PRIOR_CACHE[self.config] = pp
-        return pp
-
-    def reward(self, colour: int) -> float:
-        """Colour's reward for the current scores (``kernels.k_reward``): 1/0.5/0, blended
-        with the score margin when the config's ``score_weight`` > 0."""
-        w = self._policy()[1]
-        d = self.score(colour) - self.score(1 - colour)
-        return float(K.k_reward(d, w[K.W_REWARD], w[K.W_REWARD_SCALE]))
-
-    def playout(self, rng: np.random.Generator, seat: int) -> Playout:
-        """Play a copy to the end with the configured policy; moves/players for RAVE."""
-        pol, w = self._policy()
-        r = np.array([rng.integers(2**63)], dtype=np.uint64)
-        moves = np.empty(K.MAX_PLAYOUT_MOVES, dtype=np.int64)
-        colours = np.empty(K.MAX_PLAYOUT_MOVES, dtype=np.int64)
-        scores = np.empty(2, dtype=np.int64)
-        n = K.k_playout_copy(self.geo.kernel_args, *self._arrays(), pol, w, r, moves, colours,
-                             scores)
-        c0 = self.seat_colours[0]
-        players = (colours[:n] != c0).astype(np.int64)  # seat 0 plays colour c0
-        r0 = float(K.k_reward(int(scores[c0] - scores[1 - c0]), w[K.W_REWARD],
-                              w[K.W_REWARD_SCALE]))
-        return Playout(np.array([r0, 1.0 - r0]), np.zeros(0), moves[:n], players)
-
-    def playout_batch(self, moves: Sequence[int], rng: np.random.Generator,
-                      seat: int) -> PlayoutBatch:
-        """For each move: play it on a copy and play out; ``seat``'s returns."""
-        g = self.geo
-        pol, w = self._policy()
-        r = np.array([rng.integers(2**63)], dtype=np.uint64)
-        first = np.asarray(list(moves), dtype=np.int64)
-        ret = np.empty(len(first))
-        sc = np.empty(len(first), dtype=np.int64)
-        K.k_playout_batch(g.kernel_args, *self._arrays(), *self._scratch(), first,
-                          self.colour_of(seat), pol, w, r, ret, sc)
-        return PlayoutBatch(ret, np.zeros((len(first), 0)), np.zeros(len(first), np.int64))
-
-    def tree_game(self) -> TreeGame:
-        """The position as the compiled UCT (search.ctree) sees it (games.blokus_duo.tree)."""
-        from games.blokus_duo.tree import tree_game
-
-        return tree_game(self)
-
-    # -- priors and features --------------------------------------------------------------
-    def priors(self) -> Priors:
-        """The prior value and pseudo-count of each legal move (games.blokus_duo.knowledge:
-        size priors or the knowledge priors, opening pruning)."""
-        moves = self.legal_moves()
-        if moves == [PASS] or not moves:
-            return Priors(moves, np.full(len(moves), 0.5), np.zeros(len(moves)))
-        from games.blokus_duo.knowledge import k_priors
-
-        g = self.geo
-        n = len(moves)
-        values = np.empty(n)
-        counts = np.empty(n)
-        k_priors(g.cells, g.ncells, g.corners, g.ncorners, g.edges, g.nedges, g.start,
-                 self.board, self.forb, self.att, self.meta, np.asarray(moves, dtype=np.int64),
-                 n, values, counts, self._prior_params(),
-                 np.empty(2 * g.num_cells, dtype=np.int64))
-        return Priors(moves, values, counts)
-
-    def features(self, colour: int | None = None) -> FloatArray:
-        """The §7 evaluation features from ``colour``'s view (default: the mover); layout in
-        :mod:`games.blokus_duo.features`."""
-        from games.blokus_duo.features import features
-
-        return features(self, self.to_move_colour if colour is None else colour)
 
 
 def _dig(v: int) -> str:

@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 
 from games.blokus_duo import BlokusState
-from games.blokus_duo.book import Book, symmetries
+from knowledge.blokus_duo.book import Book, symmetries
 
 
 def run(args: list[str]) -> int:

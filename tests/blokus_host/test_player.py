@@ -9,9 +9,11 @@ import numpy as np
 import pytest
 
 from clients.blokus.config import PlayerConfig
-from clients.blokus.evaluation import BlokusEval, blokus_features
 from clients.blokus.player import BlokusPlayer, Core, fallback_move
-from games.blokus_duo import PASS, BlokusConfig, BlokusState
+from games.blokus_duo import PASS, BlokusState
+from knowledge.blokus_duo.evaluation import BlokusEval, blokus_features
+from knowledge.blokus_duo.position import BlokusPosition
+from knowledge.blokus_duo.settings import BlokusConfig
 from protocols.icfpt import FirstMovePrompt, SecondMovePrompt, TurnPrompt
 from search.alphabeta import AlphaBetaConfig
 from search.selective import LinearEval
@@ -29,12 +31,12 @@ def _random_position(rng: np.random.Generator, plies: int, first: int = 0) -> Bl
 
 def test_child_values_kernel_matches_reference() -> None:
     rng = np.random.default_rng(5)
-    w = rng.normal(size=len(blokus_features(BlokusState()))) * 0.2
+    w = rng.normal(size=len(blokus_features(BlokusPosition(BlokusState())))) * 0.2
     fast = BlokusEval(w, 0.02)
     ref = LinearEval(w, 0.02, blokus_features)
     checked = 0
     for plies in (0, 1, 6, 15, 30, 45):
-        s = _random_position(rng, plies, first=plies % 2)
+        s = BlokusPosition(_random_position(rng, plies, first=plies % 2))
         if s.is_terminal():
             continue
         moves = s.legal_moves()
@@ -279,12 +281,13 @@ def test_root_parallel_workers_and_their_failure() -> None:
 
 
 def test_bundled_weights_load_and_fit_the_features() -> None:
-    from clients.blokus.player import DEFAULT_WEIGHTS, load_eval
+    from clients.blokus.player import load_eval
+    from knowledge.blokus_duo.evaluation import DEFAULT_WEIGHTS
 
     assert DEFAULT_WEIGHTS.exists()
     ev, where = load_eval("")
     assert where == str(DEFAULT_WEIGHTS)
-    assert len(ev.w) == len(blokus_features(BlokusState()))
+    assert len(ev.w) == len(blokus_features(BlokusPosition(BlokusState())))
     with pytest.raises(FileNotFoundError):
         load_eval("/nonexistent/weights.npz")
 

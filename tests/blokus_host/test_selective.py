@@ -1,4 +1,4 @@
-"""The best-of-n selective-simulation learner (algorithms.md §7) on Nim, where the truth is
+"""The best-of-n selective-simulation learner (Osaki and Kotani) on Nim, where the truth is
 known: the seat to move loses exactly when heap % 4 == 0."""
 
 from __future__ import annotations

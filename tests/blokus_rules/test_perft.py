@@ -113,11 +113,13 @@ def test_random_positions(seed: int) -> None:
     along kernel playouts with either colour first and both policies."""
     import numpy as np
 
-    from games.blokus_duo import BlokusConfig
+    from knowledge.blokus_duo.position import BlokusPosition
+    from knowledge.blokus_duo.settings import BlokusConfig
 
     policy = "uniform" if seed % 3 else "weighted"
-    s = BlokusState(first=seed % 2, config=BlokusConfig(playout=policy))
-    p = s.playout(np.random.default_rng(100 + seed), 0)
+    s = BlokusState(first=seed % 2)
+    p = BlokusPosition(s, BlokusConfig(playout=policy)).playout(
+        np.random.default_rng(100 + seed), 0)
     for k, m in enumerate(p.moves.tolist()):
         for colour in (0, 1):
             inc = s.legal_placements(colour)

@@ -68,12 +68,13 @@ def test_kernel_playouts_follow_reference_rules(first: int) -> None:
     """Kernel playouts replayed on the reference: each move legal there, passes only when
     blocked, same end and scores (both playout policies)."""
     for policy in ("uniform", "weighted"):
-        from games.blokus_duo import BlokusConfig
+        from knowledge.blokus_duo.position import BlokusPosition
+        from knowledge.blokus_duo.settings import BlokusConfig
 
-        s = BlokusState(first=first, config=BlokusConfig(playout=policy))
+        s = BlokusState(first=first)
         rng = np.random.default_rng(first)
         for _ in range(1):
-            p = s.playout(rng, 0)
+            p = BlokusPosition(s, BlokusConfig(playout=policy)).playout(rng, 0)
             ref = RefBoard(first=first)
             for m in p.moves.tolist():
                 legal = _legal(ref)

@@ -39,13 +39,14 @@ def test_bounds_steer_playouts_to_the_contested_leaves() -> None:
 
 def test_a_time_budget_is_kept_while_the_leaves_get_their_first_playouts() -> None:
     from games.blokus_duo import BlokusState
+    from knowledge.blokus_duo.position import BlokusPosition
 
     ticks = iter(range(10**6))
 
     def clock() -> float:  # every reading is 1 ms later: deterministic time
         return next(ticks) * 0.001
 
-    s = BlokusState()
+    s = BlokusPosition(BlokusState())
     cfg = ABUCBConfig(depth=2, width=6, min_playouts=4)
     res = ABUCB(cfg).search(s, None, Budget(seconds=0.05, clock=clock),
                             np.random.default_rng(4))
@@ -55,8 +56,9 @@ def test_a_time_budget_is_kept_while_the_leaves_get_their_first_playouts() -> No
 
 def test_batched_leaf_playouts_spend_the_budget_exactly() -> None:
     from games.blokus_duo import BlokusState
+    from knowledge.blokus_duo.position import BlokusPosition
 
-    s = BlokusState()
+    s = BlokusPosition(BlokusState())
     res = ABUCB(ABUCBConfig(depth=2, width=4, min_playouts=2, batch=8)).search(
         s, None, Budget(playouts=301), np.random.default_rng(5))
     assert res.playouts == 301 and sum(res.visits) == 301

@@ -11,8 +11,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from games.blokus_duo import BlokusConfig, BlokusState
+from games.blokus_duo import BlokusState
 from games.go import GoState
+from knowledge.blokus_duo.position import BlokusPosition
+from knowledge.blokus_duo.settings import BlokusConfig
 from knowledge.go.position import GoPosition
 from search.budget import Budget
 from search.ctree import C_EDGES, C_NODES, CompiledUCT, SplitMix, tree_bytes
@@ -127,8 +129,8 @@ def test_go_jigo_value_same_tree_as_the_reference() -> None:
 
 def blokus_position(seed: int, plies: int, first: int = 0,
                     seats: tuple[int, int] = (0, 1),
-                    config: BlokusConfig | None = None) -> BlokusState:
-    s = BlokusState(first=first, seat_colours=seats, config=config or BlokusConfig())
+                    config: BlokusConfig | None = None) -> BlokusPosition:
+    s = BlokusPosition(BlokusState(first=first, seat_colours=seats), config or BlokusConfig())
     rng = np.random.default_rng(seed)
     for _ in range(plies):
         moves = s.legal_moves()
@@ -164,7 +166,7 @@ def test_blokus_knowledge_same_tree_as_the_reference(name: str, first: int,
 def test_blokus_end_of_game_with_passes() -> None:
     s = blokus_position(2, 0)
     rng = np.random.default_rng(4)
-    while s.legal_count(0) + s.legal_count(1) > 12 and not s.is_terminal():
+    while s.state.legal_count(0) + s.state.legal_count(1) > 12 and not s.is_terminal():
         moves = s.legal_moves()
         s.play(moves[int(rng.integers(len(moves)))])
     assert not s.is_terminal()

@@ -1,3 +1,3 @@
-"""Blokus Duo learning pipelines: ``corvid blokus learn`` (the §7 evaluation, best-of-n
+"""Blokus Duo learning pipelines: ``corvid blokus learn`` (the learned evaluation, best-of-n
 selective simulations, compiled and resumable) and ``corvid blokus book`` (the opening book
 from long searches)."""

@@ -1,8 +1,8 @@
 """``corvid blokus book``: an opening book from long searches of the player's own search.
 
 From the empty board (colour 0 first: the other move order is the same games rotated, see
-``games.blokus_duo.book``), breadth first: each position of the first ``--plies`` plies gets
-one search of ``--playouts`` playouts by the player's UCT (its UCT and game settings,
+``knowledge.blokus_duo.book``), breadth first: each position of the first ``--plies`` plies
+gets one search of ``--playouts`` playouts by the player's UCT (its UCT and game settings,
 ``--set`` as for ``corvid blokus``), seeded from the seed and the position, so the
 book depends on the command alone, not on the machine or its load. The book move is the
 most visited; the ``--width`` most visited moves lead on to the positions of the next ply
@@ -28,7 +28,8 @@ import structlog
 
 from clients.blokus.config import load_player_config
 from games.blokus_duo import BlokusState
-from games.blokus_duo.book import Book, canonical_key
+from knowledge.blokus_duo.book import Book, canonical_key
+from knowledge.blokus_duo.position import BlokusPosition
 from search.budget import Budget
 from search.ctree import CompiledUCT
 
@@ -60,8 +61,7 @@ def command(args: argparse.Namespace) -> str:
 
 def search(state: BlokusState, args: argparse.Namespace, key: str) -> dict[str, Any]:
     cfg = load_player_config(None, args.set)
-    s = state.clone()
-    s.config = cfg.game
+    s = BlokusPosition(state.clone(), cfg.game)
     t = time.perf_counter()
     seed = (args.seed * 1_000_003 + zlib.crc32(key.encode())) % 2**63
     res = CompiledUCT(cfg.uct).search(s, None, Budget(playouts=args.playouts),

@@ -10,7 +10,7 @@ def register_learn(subparsers: argparse._SubParsersAction) -> None:  # type: ign
     from training.blokus.learn import add_arguments
 
     lp = subparsers.add_parser(
-        "learn", help="train the learned evaluation (algorithms.md 7), compiled, resumable",
+        "learn", help="train the learned evaluation (Osaki and Kotani), compiled, resumable",
         description="Best-of-n selective-simulation learning of the linear evaluation "
         "(compiled simulations); writes a weights .npz for --set core=alphabeta "
         "--set weights=FILE, with its manifest (command, seed, date). Checkpoints every "
@@ -33,7 +33,7 @@ def register_book(subparsers: argparse._SubParsersAction) -> None:  # type: igno
         "book", help="build the opening book from long searches, resumable",
         description="Search every position of the first plies (breadth first, the most "
         "visited moves followed) with a fixed number of playouts and write the book the "
-        "player uses (--set book=FILE; the bundled one is games/blokus_duo/data/book.json), "
+        "player uses (--set book=FILE; the bundled one is knowledge/blokus_duo/data/book.json), "
         "with its manifest. Searches are journalled as they end; a rerun resumes.")
     add_arguments(bp)
     bp.set_defaults(func=_run_book)

@@ -1,5 +1,5 @@
-"""``corvid blokus learn``: the best-of-n selective-simulation learner (algorithms.md §7) on
-Blokus Duo, with the simulations compiled (``games.blokus_duo.features.selective_simulate``)
+"""``corvid blokus learn``: the best-of-n selective-simulation learner (Osaki and Kotani) on
+Blokus Duo, with the simulations compiled (``knowledge.blokus_duo.evaluation.selective_simulate``)
 and resumable.
 
 Every ``--checkpoint-every`` updates (and when the run stops: its updates or ``--minutes`` are
@@ -36,9 +36,10 @@ from typing import Any, NamedTuple
 import numpy as np
 import structlog
 
-from clients.blokus.evaluation import BlokusEval, blokus_features
 from games.blokus_duo import BlokusState
-from games.blokus_duo.features import feature_index, selective_simulate
+from knowledge.blokus_duo.evaluation import BlokusEval, blokus_features, selective_simulate
+from knowledge.blokus_duo.features import feature_index
+from knowledge.blokus_duo.position import BlokusPosition
 from search.selective import SelectiveConfig, SelectiveLearner, load_weights, save_weights
 
 log = structlog.get_logger()
@@ -112,7 +113,7 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
     return settings
 
 
-def simulate_seeded(positions: list[BlokusState], w: np.ndarray, k: float, n: int, m: int,
+def simulate_seeded(positions: list[BlokusPosition], w: np.ndarray, k: float, n: int, m: int,
                     seeds: list[int]) -> list[float]:
     """The compiled simulations of each position, each from its own seed (a Ray task)."""
     return [selective_simulate(p, w, k, n, m, np.random.default_rng(s))
@@ -273,11 +274,11 @@ def _start(args: argparse.Namespace, settings: dict[str, Any], ckpt: Path,
     elif args.init:
         w0, _, _ = load_weights(args.init)
     elif args.prior_score:
-        w0 = np.zeros(len(blokus_features(BlokusState())))
+        w0 = np.zeros(len(blokus_features(BlokusPosition(BlokusState()))))
         w0[feature_index(0, None, own=True)] = args.prior_score
         w0[feature_index(0, None, own=False)] = -args.prior_score
     if average is None and args.average_from:
-        w = np.zeros(len(blokus_features(BlokusState()))) if w0 is None else w0
+        w = np.zeros(len(blokus_features(BlokusPosition(BlokusState())))) if w0 is None else w0
         average = Average(np.zeros_like(w), max(args.average_from, start + 1), 0)
     return w0, start, history, before, average
 
@@ -333,7 +334,7 @@ def _learn(args: argparse.Namespace, cfg: SelectiveConfig, settings: dict[str, A
     old = signal.signal(signal.SIGTERM, on_term)
     interrupted = False
     try:
-        learner.learn(BlokusState(), rng, w0=w0, progress=progress, start=start,
+        learner.learn(BlokusPosition(BlokusState()), rng, w0=w0, progress=progress, start=start,
                       history=history, on_update=on_update,
                       should_stop=(lambda: time.monotonic() - t0 > limit) if limit else None)
     except KeyboardInterrupt:

@@ -1,4 +1,4 @@
-"""Evaluation features for a learned linear evaluation (algorithms.md §7, Osaki & Kotani).
+"""Evaluation features for a learned linear evaluation (Osaki and Kotani).
 
 Nine feature planes per colour, each a value per board cell:
 
@@ -31,18 +31,18 @@ Cells are ``y*14 + x`` with row 0 at the top (contest row 1). A symmetric evalua
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 from numba import njit
 
 from games.blokus_duo import kernels as _kernels
+from games.blokus_duo.state import BlokusState
 from games.contract import FloatArray
-
-if TYPE_CHECKING:
-    from games.blokus_duo.state import BlokusState
+from knowledge.blokus_duo import policy as _policy
 
 K: Any = _kernels  # numba dispatchers: untyped for mypy
+P: Any = _policy
 NUM_PLANES = 9
 MAX_INFLUENCE = 5
 PLANE_NAMES = ("score", "effective", "dead", "sure", "infl1", "infl2", "infl3", "infl4",
@@ -147,25 +147,11 @@ def k_apply(board, forb, att, cells, ncells, edges, nedges, corners, ncorners, m
             sb, sf, sa):
     """Scratch copies ``sb``, ``sf``, ``sa`` of the board, forbidden and attach-point arrays
     after colour plays the placement ``mv`` (the updates of ``kernels.k_play`` that the
-    features read)."""
+    features read: ``kernels.k_cover``)."""
     sb[:] = board
     sf[:, :] = forb
     sa[:, :] = att
-    for j in range(ncells[mv]):
-        x = cells[mv, j]
-        sb[x] = colour
-        sf[0, x] = 1
-        sf[1, x] = 1
-        sa[0, x] = 0
-        sa[1, x] = 0
-    for j in range(nedges[mv]):
-        x = edges[mv, j]
-        sf[colour, x] = 1
-        sa[colour, x] = 0
-    for j in range(ncorners[mv]):
-        x = corners[mv, j]
-        if sf[colour, x] == 0:
-            sa[colour, x] = 1
+    K.k_cover(cells, ncells, edges, nedges, corners, ncorners, sb, sf, sa, colour, mv, 1)
 
 
 @njit(cache=True, nogil=True)
@@ -236,7 +222,7 @@ def k_selective(G, board, forb, forbb, att, used, cand, ncand, meta, board2, for
             else:
                 if 0 < n < nl:  # n distinct placements at random (partial Fisher-Yates)
                     for i in range(n):
-                        j = i + K.rng_below(rng, nl - i)
+                        j = i + P.rng_below(rng, nl - i)
                         t = out[i]
                         out[i] = out[j]
                         out[j] = t
@@ -273,33 +259,26 @@ def k_selective(G, board, forb, forbb, att, used, cand, ncand, meta, board2, for
     return wins
 
 
-def selective_simulate(state: BlokusState, w: FloatArray, k: float, n: int, m: int,
-                       rng: np.random.Generator) -> float:
-    """The win rate of ``state``'s seat to move in m best-of-n simulations (compiled; the
-    ``simulate`` hook of ``search.selective.SelectiveLearner``)."""
-    return _selective(state, w, k, n, m, rng)[0]
-
-
-def _selective(state: BlokusState, w: FloatArray, k: float, n: int, m: int,
-               rng: np.random.Generator) -> tuple[float, list[int]]:
-    """The win rate and the last simulation's moves."""
+def selective_simulation(state: BlokusState, w: FloatArray, k: float, n: int, m: int,
+                         rng: np.random.Generator) -> tuple[float, list[int]]:
+    """The win rate of ``state``'s seat to move in m best-of-n simulations (:func:`k_selective`
+    over the evaluation σ(k w·x)) and the last simulation's moves."""
     if state.is_terminal():
         return float(state.returns()[state.to_move]), []
     g = state.geo
     S = g.num_cells
-    arrays = state._arrays()  # noqa: SLF001
+    arrays = state.arrays()
     scratch = tuple(np.empty_like(a) for a in arrays)
     W = 2 * MAX_INFLUENCE + 1
     moves = np.empty(4 * 21 + 5, dtype=np.int64)
     r = np.array([rng.integers(2**63)], dtype=np.uint64)
     kernel: Any = k_selective
-    wins = kernel(g.kernel_args, *arrays, *scratch, folded_weights(w, S), float(k),
-                       int(n), int(m), state.to_move_colour, r,
-                       np.empty(g.num_placements, dtype=np.int32),
-                       np.empty(g.num_placements, dtype=np.int64), np.empty(g.num_placements),
-                       np.empty((NUM_PLANES, S)), np.zeros((W, W), dtype=np.uint8),
-                       np.empty_like(state.board), np.empty_like(state.forb),
-                       np.empty_like(state.att), moves)
+    wins = kernel(g.kernel_args, *arrays, *scratch, folded_weights(w, S), float(k), int(n),
+                  int(m), state.to_move_colour, r, np.empty(g.num_placements, dtype=np.int32),
+                  np.empty(g.num_placements, dtype=np.int64), np.empty(g.num_placements),
+                  np.empty((NUM_PLANES, S)), np.zeros((W, W), dtype=np.uint8),
+                  np.empty_like(state.board), np.empty_like(state.forb),
+                  np.empty_like(state.att), moves)
     return wins / m, [int(x) for x in moves[:int(moves[-1])]]
 
 

@@ -1,14 +1,14 @@
-# mypy: disable-error-code="no-untyped-def"
-"""Blokus Duo knowledge for the tree search: the priors of the legal moves (algorithms.md §5).
+# mypy: disable-error-code="no-untyped-def,no-untyped-call"
+"""The priors of the legal moves of Blokus Duo for the tree search (Gelly and Silver 2007).
 
 One numba kernel, :func:`k_priors`, gives every legal placement of the mover a prior value
-and an equivalent experience (pseudo-visits); ``BlokusState.priors()`` (the Python UCT) and the
-compiled tree's ``legal`` kernel (``games.blokus_duo.tree``) both call it, so both searches
-see the same game. The plain-Python reference is ``reference.reference_priors``.
+and an equivalent experience (pseudo-visits); ``BlokusPosition.priors()`` (the Python UCT) and
+the compiled tree's ``legal`` kernel (``knowledge.blokus_duo.tree``) both call it, so both
+searches see the same game. The plain-Python reference is ``reference.reference_priors``.
 
 Two kinds (``BlokusConfig.priors``):
 
-``size`` (wave 1)
+``size`` (the first player's)
     0.5 + ``prior_size_bonus`` · (size − 3) while the mover has placed fewer than
     ``prior_early_pieces`` pieces, else 0.5.
 ``knowledge``
@@ -30,12 +30,17 @@ pseudo-visits — a move the search never picks while any other has a positive v
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numba import njit
 
 from games.blokus_duo.kernels import M_PLACED, M_TO_MOVE
+from games.contract import FloatArray
+from knowledge.blokus_duo.policy import k_gain
+from knowledge.blokus_duo.settings import BlokusConfig
 
-# the parameter vector (BlokusState._prior_params())
+# the parameter vector (prior_params())
 P_KIND = 0  # 0 size, 1 knowledge
 P_COUNT = 1
 P_SIZE_BONUS = 2  # size kind
@@ -129,11 +134,7 @@ def k_priors(cells, ncells, corners, ncorners, edges, nedges, start, board, forb
                 v = min(1.0, max(0.0, 0.5 + pp[P_SIZE_BONUS] * (k - 3.0)))
             values[i] = v
             continue
-        gain = 0
-        for j in range(ncorners[q]):
-            x = corners[q, j]
-            if board[x] < 0 and forb[c, x] == 0 and att[c, x] == 0:
-                gain += 1
+        gain = k_gain(c, q, corners, ncorners, board, forb, att)
         take = 0
         spent = -1
         dmin = S
@@ -149,3 +150,24 @@ def k_priors(cells, ncells, corners, ncorners, edges, nedges, start, board, forb
              + pp[P_TAKE] * take - pp[P_WASTE] * max(spent, 0)
              + pp[P_FRONT] * max(0.0, pp[P_FRONT_RADIUS] - dmin))
         values[i] = min(VALUE_MAX, max(VALUE_MIN, v))
+
+
+@lru_cache(maxsize=64)
+def prior_params(config: BlokusConfig) -> FloatArray:
+    """The parameters of :func:`k_priors` (``P_*``) of ``config``. Shared: do not modify."""
+    pp = np.zeros(NUM_PARAMS)
+    pp[P_KIND] = 1.0 if config.priors == "knowledge" else 0.0
+    pp[P_COUNT] = config.prior_count
+    pp[P_SIZE_BONUS] = config.prior_size_bonus
+    pp[P_EARLY] = config.prior_early_pieces
+    pp[P_SIZE] = config.prior_size
+    pp[P_GAIN] = config.prior_gain
+    pp[P_GAIN_CAP] = config.prior_gain_cap
+    pp[P_TAKE] = config.prior_take
+    pp[P_WASTE] = config.prior_waste
+    pp[P_FRONT] = config.prior_front
+    pp[P_FRONT_RADIUS] = config.prior_front_radius
+    pp[P_OPEN_PIECES] = config.open_pieces
+    pp[P_OPEN_MIN] = config.open_min_size
+    pp[P_PRUNE_COUNT] = config.prune_count
+    return pp

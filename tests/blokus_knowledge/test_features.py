@@ -1,4 +1,5 @@
-"""§7 evaluation features: numba kernel vs plain-Python reference, and hand-checked values."""
+"""The evaluation features of the learned evaluation: numba kernel vs plain-Python reference,
+and hand-checked values."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ import numpy as np
 import pytest
 
 from games.blokus_duo import BlokusState
-from games.blokus_duo.features import (
+from knowledge.blokus_duo.features import (
     NUM_PLANES,
     block_len,
     feature_index,
@@ -14,6 +15,7 @@ from games.blokus_duo.features import (
     num_features,
     reference_features,
 )
+from knowledge.blokus_duo.position import BlokusPosition
 
 
 def test_layout() -> None:
@@ -24,14 +26,14 @@ def test_layout() -> None:
 
 def test_empty_board() -> None:
     s = BlokusState(first=0)
-    x = s.features()
+    x = features(s, 0)
     S = 196
     start = int(s.geo.start[0])
     assert x[feature_index(1, start)] == 1.0 and x[feature_index(1, None)] == 1.0
     # influence rings around the start square (4,4): 4d cells at distance d, minus off-board
     assert [x[feature_index(4 + k, None)] for k in range(5)] == [4, 8, 12, 16, 18]
     assert x[feature_index(0, None)] == 0 and x[feature_index(2, None)] == 0
-    assert np.array_equal(x[:1773], s.features(1)[1773:])
+    assert np.array_equal(x[:1773], features(s, 1)[1773:])
     assert len(x) == 2 * (NUM_PLANES * S + NUM_PLANES)
 
 
@@ -60,7 +62,7 @@ def test_after_monomino() -> None:
 def test_kernel_vs_reference(seed: int) -> None:
     rng = np.random.default_rng(seed)
     s = BlokusState(first=seed % 2)
-    p = s.playout(rng, 0)
+    p = BlokusPosition(s).playout(rng, 0)
     cut = int(rng.integers(1, len(p.moves)))
     for m in p.moves[:cut].tolist():
         s.play(m)

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from games.blokus_duo import PASS, BlokusState
-from games.blokus_duo.book import Book, canonical_key, frame_keys, symmetries
+from knowledge.blokus_duo.book import Book, canonical_key, frame_keys, symmetries
 
 
 def test_symmetries_are_involutions_that_keep_or_swap_the_starts() -> None:
@@ -103,11 +103,12 @@ def _position(key: str) -> BlokusState | None:
 
 
 def test_the_bundled_book() -> None:
-    from games.blokus_duo.book import DEFAULT_BOOK
+    from knowledge.blokus_duo.book import DEFAULT_BOOK
 
     book = Book.load(DEFAULT_BOOK)
     m = book.manifest
-    assert m["command"].startswith("corvid blokus book --out games/blokus_duo/data/book.json")
+    assert m["command"].startswith("corvid blokus book --out ")  # how the file was made
+    assert m["command"].split()[4].endswith("/data/book.json")
     assert m["seed"] == 1 and m["date"] and m["positions"] == len(book) >= 10
     assert book.lookup(BlokusState(first=0)) is not None  # the first move, both orders
     assert book.lookup(BlokusState(first=1)) is not None

@@ -3,37 +3,35 @@
 docstring).
 
 The kernel state is the state arrays of :mod:`games.blokus_duo.kernels` plus ``key``, an int64
-array holding the Zobrist key of the placements (``BlokusState._key``). The context holds the
-geometry, the Zobrist tables (as int64), the seat of each colour, the playout policy and its
-weights, the prior settings and scratch arrays. The kernels do what
-:class:`games.blokus_duo.state.BlokusState` does for the Python UCT, draw for draw: legal moves
-are the sorted placements, or PASS alone; priors are ``BlokusState.priors``; a playout is
-``BlokusState.playout`` with its generator seeded from the search's stream as ``x mod 2^63``.
+array holding the Zobrist key of the placements (``BlokusState.placements_key``). The context
+holds the geometry, the Zobrist tables (as int64), the seat of each colour, the playout policy
+and its weights, the prior settings and scratch arrays. The kernels do what
+:class:`knowledge.blokus_duo.position.BlokusPosition` does for the Python UCT, draw for draw:
+legal moves are the sorted placements, or PASS alone; priors are ``BlokusPosition.priors``; a
+playout is ``BlokusPosition.playout`` with its generator seeded from the search's stream as
+``x mod 2^63``.
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 import numpy as np
 from numba import njit
 
 from games.blokus_duo import kernels as K
 from games.blokus_duo.geometry import PASS
-from games.blokus_duo.knowledge import k_priors
-from games.contract import TreeGame
+from games.blokus_duo.state import PASS_KEY, BlokusState
+from games.contract import FloatArray, TreeGame
 from games.splitmix import rng_next
+from knowledge.blokus_duo import policy as P
+from knowledge.blokus_duo.priors import k_priors
 
-if TYPE_CHECKING:
-    from games.blokus_duo.state import BlokusState
-
-_PASS_KEY = np.int64(0x5A5A_0F0F_3C3C_9696)  # BlokusState.key(): a pending pass
+_PASS_KEY = np.int64(PASS_KEY)
 _SEED_MASK = np.uint64(2**63 - 1)
 # ctx: (G, zob, zside, ip, weights, pp, near, out, playout moves, their colours, rng,
 #       start cells, prior scratch)
 # ip: seat of colour 0, seat of colour 1, policy
-# weights: the playout parameters (BlokusState._policy()); pp: the prior parameters
-# (BlokusState._prior_params())
+# weights: the playout parameters (policy.playout_params); pp: the prior parameters
+# (priors.prior_params)
 
 
 @njit(cache=True)
@@ -99,14 +97,14 @@ def t_playout(ctx, st, rng, moves, players, returns):
         r = ctx[10]
         r[0] = rng_next(rng) & _SEED_MASK
         near[:] = 0
-        n = K.k_playout(G, st[0], st[1], st[2], st[3], st[4], st[5], st[6], meta, ip[2],
+        n = P.k_playout(G, st[0], st[1], st[2], st[3], st[4], st[5], st[6], meta, ip[2],
                         weights, r, buf_m, buf_c, near)
         for i in range(n):
             moves[i] = buf_m[i]
             players[i] = ip[buf_c[i]]
     c0 = 0 if ip[0] == 0 else 1  # the colour of seat 0
     d = K.k_score(meta, c0) - K.k_score(meta, 1 - c0)
-    r0 = K.k_reward(d, weights[K.W_REWARD], weights[K.W_REWARD_SCALE])
+    r0 = P.k_reward(d, weights[P.W_REWARD], weights[P.W_REWARD_SCALE])
     returns[0] = r0
     returns[1] = 1.0 - r0
     return n
@@ -115,32 +113,33 @@ def t_playout(ctx, st, rng, moves, players, returns):
 KERNELS = (t_copy, t_to_move, t_key, t_legal, t_play, t_playout)
 
 
-def tree_game(state: BlokusState) -> TreeGame:
-    """The compiled search's view of ``state``."""
+def tree_game(state: BlokusState, policy: int, weights: FloatArray,
+              prior_params: FloatArray) -> TreeGame:
+    """The compiled search's view of ``state`` playing with the playout ``policy`` and its
+    ``weights`` (``policy.playout_params``) and the priors' ``prior_params``."""
     g = state.geo
-    pol, w = state._policy()  # noqa: SLF001
     seat_of = np.array([state.seat_of(0), state.seat_of(1)], dtype=np.int64)
     ctx = (
         g.kernel_args,
         g.zobrist.view(np.int64),
         g.zobrist_side.view(np.int64),
-        np.array([seat_of[0], seat_of[1], pol], dtype=np.int64),
-        w,
-        state._prior_params(),  # noqa: SLF001
+        np.array([seat_of[0], seat_of[1], policy], dtype=np.int64),
+        weights,
+        prior_params,
         np.zeros(g.num_cells, dtype=np.uint8),
         np.empty(g.num_placements, dtype=np.int32),
-        np.empty(K.MAX_PLAYOUT_MOVES, dtype=np.int64),
-        np.empty(K.MAX_PLAYOUT_MOVES, dtype=np.int64),
+        np.empty(P.MAX_PLAYOUT_MOVES, dtype=np.int64),
+        np.empty(P.MAX_PLAYOUT_MOVES, dtype=np.int64),
         np.zeros(1, dtype=np.uint64),
         g.start,
         np.empty(2 * g.num_cells, dtype=np.int64),
     )
-    key = np.array([state._key], dtype=np.uint64).view(np.int64)  # noqa: SLF001
-    st = tuple(a.copy() for a in state._arrays()) + (key,)  # noqa: SLF001
+    key = np.array([state.placements_key], dtype=np.uint64).view(np.int64)
+    st = tuple(a.copy() for a in state.arrays()) + (key,)
     if not state.is_terminal():
         # the mover's lists compacted, as BlokusState.legal_moves() leaves them for the
         # Python search (the playouts draw from these lists)
         K.k_legal(state.to_move_colour, g.bb_word, g.bb_mask, g.pstart, st[2], st[5], st[6],
                   ctx[7])
     return TreeGame(KERNELS, ctx, st, 2, g.num_placements, g.num_placements,
-                    K.MAX_PLAYOUT_MOVES)
+                    P.MAX_PLAYOUT_MOVES)

@@ -1,0 +1,111 @@
+"""Plain-Python references of how corvid plays Blokus Duo, from the rules' reference board
+(:mod:`games.blokus_duo.reference`): the playout policies' exact move probabilities and the
+priors. Slow; for tests."""
+
+from __future__ import annotations
+
+from games.blokus_duo.geometry import PASS
+from games.blokus_duo.reference import (
+    DIAG,
+    EDGE,
+    RefBoard,
+    forbidden,
+    neighbours,
+    placements,
+    reference_attach,
+    reference_legal,
+)
+from knowledge.blokus_duo.settings import BlokusConfig
+
+
+def _new_attach(b: RefBoard, colour: int, cells: list[tuple[int, int]],
+                att: set[tuple[int, int]], forb: set[tuple[int, int]]) -> int:
+    """How many new attach points placing ``cells`` creates for ``colour``."""
+    piece = set(cells)
+    corners = neighbours(piece, DIAG, b.size) - neighbours(piece, EDGE, b.size)
+    return sum(1 for x, y in corners
+               if b.grid[y][x] < 0 and (x, y) not in forb and (x, y) not in att)
+
+
+def reference_policy(b: RefBoard, colour: int, weights: list[float],
+                     uniform: bool) -> dict[int, float]:
+    """The playout policy's exact move probabilities for ``colour`` (empty: it passes).
+
+    uniform: equal. weighted: proportional to ``weights[size]`` times ``weights[6]`` when the
+    placement touches (by an edge or a corner) the opponent's last placement, else
+    ``weights[7]``; times ``weights[8]`` per new attach point short of ``weights[9]``; times
+    ``weights[10]`` if it covers none of the opponent's attach points; times ``weights[12]``
+    for a piece smaller than 5 while ``colour`` has placed fewer than ``weights[11]`` (as the
+    parameters of ``policy.playout_params``)."""
+    legal = reference_legal(b, colour)
+    if not legal:
+        return {}
+    if uniform:
+        return {m: 1.0 / len(legal) for m in legal}
+    cells, _ = placements(b.size)
+    last = b.last_move[1 - colour]
+    touch: set[tuple[int, int]] = set()
+    if last != PASS:
+        for x, y in cells[last]:
+            touch.update((x + dx, y + dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+        touch -= set(cells[last])
+    att = reference_attach(b, colour)
+    opp_att = reference_attach(b, 1 - colour)
+    forb = forbidden(b, colour)
+    raw = {}
+    for m in legal:
+        cs = cells[m]
+        f = weights[6] if last != PASS and any(c in touch for c in cs) else weights[7]
+        w = weights[len(cs)] * f
+        if weights[8] < 1:
+            gain = _new_attach(b, colour, cs, att, forb)
+            if gain < weights[9]:
+                w *= weights[8] ** (weights[9] - gain)
+        if weights[10] < 1 and not any(c in opp_att for c in cs):
+            w *= weights[10]
+        if len(cs) < 5 and len(b.pieces[colour]) < weights[11]:
+            w *= weights[12]
+        raw[m] = w
+    tot = sum(raw.values())
+    return {m: v / tot for m, v in raw.items()}
+
+
+def reference_priors(b: RefBoard, colour: int, cfg: BlokusConfig
+                     ) -> dict[int, tuple[float, float]]:
+    """Each legal placement's prior (value, pseudo-count) for ``colour`` to move, from the
+    rules as ``knowledge.blokus_duo.priors`` describes them."""
+    legal = reference_legal(b, colour)
+    cells, _ = placements(b.size)
+    placed = len(b.pieces[colour])
+    prune = placed < cfg.open_pieces and any(len(cells[m]) >= cfg.open_min_size
+                                              for m in legal)
+    att = reference_attach(b, colour)
+    opp_att = reference_attach(b, 1 - colour)
+    forb = forbidden(b, colour)
+    n = b.size
+    opp = [(x, y) for y in range(n) for x in range(n) if b.grid[y][x] == 1 - colour]
+    if not opp:
+        opp = [b.start(1 - colour)]
+    out = {}
+    for m in legal:
+        cs = cells[m]
+        k = len(cs)
+        if prune and k < cfg.open_min_size:
+            out[m] = (0.0, cfg.prune_count)
+            continue
+        if cfg.priors == "size":
+            v = 0.5
+            if placed < cfg.prior_early_pieces:
+                v = min(1.0, max(0.0, 0.5 + cfg.prior_size_bonus * (k - 3)))
+            out[m] = (v, cfg.prior_count)
+            continue
+        gain = _new_attach(b, colour, cs, att, forb)
+        take = sum(1 for c in cs if c in opp_att)
+        spent = sum(1 for c in cs if c in att) - 1
+        spent += sum(1 for c in neighbours(set(cs), EDGE, n) if c in att)
+        d = min(max(abs(x - u), abs(y - w)) for x, y in cs for u, w in opp)
+        v = (0.5 + cfg.prior_size * (k - 3) + cfg.prior_gain * min(gain, cfg.prior_gain_cap)
+             + cfg.prior_take * take - cfg.prior_waste * max(spent, 0)
+             + cfg.prior_front * max(0, cfg.prior_front_radius - d))
+        out[m] = (min(0.95, max(0.05, v)), cfg.prior_count)
+    return out
