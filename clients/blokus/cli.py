@@ -86,6 +86,8 @@ def _play(args: argparse.Namespace, cfg: PlayerConfig, player: Any, team: str) -
     from clients.faults import ServerFault
     from protocols.transport import SerialTransport, TransportError, connect_tcp
 
+    if args.serial:
+        import serial  # noqa: F401 - pyserial, the serial extra: if missing, say so before the warm-up
     if cfg.warmup:
         _warmup(player)
     player.core.start()
