@@ -14,6 +14,9 @@ from clients.gtp.config import GtpConfig
 from clients.gtp.engine import Decision, MoveRequest
 
 HANG_GUARD = 60.0  # seconds: only so that a broken engine fails instead of hanging the run
+# seconds to look for an answer that must not come: a correct engine never sends it, a broken
+# one (no wait for the warm-up) answers the stub's move in microseconds
+NO_ANSWER_WINDOW = 0.5
 
 
 class StubPlayer:
@@ -82,6 +85,11 @@ class Session:
         one, _, self.pending = self.pending.partition(b"\n\n")
         return one
 
+    def answered_within(self, seconds: float) -> bool:
+        """Whether an answer comes within ``seconds`` (only to catch a broken engine)."""
+        ready, _, _ = select.select([self.out_r], [], [], seconds)
+        return bool(ready)
+
     def release(self) -> None:
         self.release_warm_up.set()
 
@@ -108,6 +116,7 @@ def test_protocol_commands_are_answered_while_the_warm_up_runs() -> None:
         assert got == expected if expected is not None else got.startswith(b"= ")
     assert not s.warmed.is_set()  # every answer came while the warm-up was held
     s.send("genmove w")  # waits for the warm-up
+    assert not s.answered_within(NO_ANSWER_WINDOW)
     s.release()
     assert s.answer() == b"= pass"
     assert s.player.moves_asked_warm == [True]
@@ -119,6 +128,7 @@ def test_protocol_commands_are_answered_while_the_warm_up_runs() -> None:
 def test_corvid_param_waits_for_the_warm_up() -> None:
     s = Session()
     s.send("corvid-param playouts 50")
+    assert not s.answered_within(NO_ANSWER_WINDOW)
     s.release()
     assert s.answer() == b"= "
     assert s.player.configured_warm == [True]
