@@ -26,9 +26,13 @@ class Player(MoveGenerator, Protocol):
 
 
 def warm_up(player: Player) -> None:
-    """Load (or compile) every kernel a move will run: the board's, then the player's core."""
+    """Load (or compile) every kernel a move will run. First what ``play`` runs, since the
+    controller's moves (which must not wait long) wait for the kernel being compiled; then
+    the board's playouts and priors; then the player's core."""
+    from clients.gtp.board import Board
     from clients.gtp.board import warm_up as board_warm_up
 
+    Board(5, 0.5).play(0, (2, 2))
     board_warm_up()
     player.warm_up()
 
