@@ -6,9 +6,10 @@ Each client runs as ``corvid`` processes, as a tournament starts them:
 
 * ``gtp_first_answer_s``: from starting ``corvid gtp`` to its answer to ``protocol_version``
   (sent at once);
-* ``gtp_first_genmove_s``: then, after ``boardsize 9`` and ``clear_board``, from sending
-  ``genmove b`` to its answer; the engine searches ``--seconds`` per move (playouts=0
-  seconds=S), so after a warm start this is S plus what the move costs beyond its search;
+* ``gtp_first_genmove_s``: then, after ``boardsize 9``, ``clear_board`` and ``time_settings
+  0 S 1`` (a clock of ``--seconds`` S per move), from sending ``genmove b`` to its answer,
+  searching by time only (playouts=0). The wait for the warm-up, if it is still running,
+  is on the move's clock: the answer should come within S;
 * ``uecda_connect_s``, ``blokus_connect_s``: from starting ``corvid uecda`` / ``corvid
   blokus`` to their connection to a local listener (they warm up before connecting).
 
@@ -62,15 +63,14 @@ def _answer(proc: subprocess.Popen[bytes], command: str) -> tuple[bytes, float]:
 
 def gtp(cache: Path, seconds: float) -> dict[str, float]:
     t0 = time.perf_counter()
-    proc = subprocess.Popen(CORVID + ["gtp", "--set", "playouts=0", "--set",
-                                      f"seconds={seconds:g}"],
+    proc = subprocess.Popen(CORVID + ["gtp", "--set", "playouts=0"],
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, cwd=ROOT,
                             env=_env(cache))
     try:
         _answer(proc, "protocol_version")
         first = time.perf_counter() - t0
-        _answer(proc, "boardsize 9")
-        _answer(proc, "clear_board")
+        for command in ("boardsize 9", "clear_board", f"time_settings 0 {seconds:g} 1"):
+            _answer(proc, command)
         move, genmove = _answer(proc, "genmove b")
         if not move.startswith(b"="):
             raise RuntimeError(f"genmove failed: {move!r}")
@@ -116,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--mode", choices=["all", "cold", "warm"], default="all")
     ap.add_argument("--seconds", type=float, default=1.0,
-                    help="the search time of the timed genmove (default 1)")
+                    help="the clock of the timed genmove, seconds per move (default 1)")
     ap.add_argument("--json", action="store_true", help="the figures as JSON, last line")
     args = ap.parse_args(argv)
     figures: dict[str, Any] = {"cold": None, "warm": None, "genmove_seconds": args.seconds}
