@@ -61,10 +61,17 @@ WARM_UPS: dict[str, Callable[[str], None]] = {
     "gtp": warm_gtp, "uecda": warm_uecda, "blokus": warm_blokus}
 
 
+DESCRIPTION = """\
+Compile every kernel of every core of the three clients ahead, by each client's own
+warm-up, into numba's on-disk cache (beside the sources, or in NUMBA_CACHE_DIR), so that a
+client started afterwards loads them at once instead of compiling them in its first minute.
+A kernel whose sources changed is compiled again: run this after every upgrade."""
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = subparsers.add_parser(
         "compile", help="compile every kernel ahead, so the clients start at once",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+        description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("clients", nargs="*", type=_client, metavar="CLIENT",
                    help=f"only these clients ({', '.join(WARM_UPS)}; default: all)")
     p.set_defaults(func=run)
