@@ -18,9 +18,10 @@ def warm_gtp(core: str) -> None:
     from clients.gtp.player import SearchPlayer
     from clients.gtp.warmup import warm_up
 
-    player = SearchPlayer(load_gtp_config(None, [f"core={core}"]))
+    config = load_gtp_config(None, [f"core={core}"])
+    player = SearchPlayer(config)
     try:
-        warm_up(player)
+        warm_up(player, config.default_size)
     finally:
         player.close()
 

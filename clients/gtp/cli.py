@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import queue
 import sys
@@ -93,16 +94,16 @@ def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig,
     """Answer GTP commands from ``engine_input`` until ``quit`` or end of input.
 
     ``player`` chooses the moves (default: the :class:`SearchPlayer` of ``config``). With
-    ``config.warmup`` its warm-up (``warm``, default :func:`clients.gtp.warmup.warm_up`) runs
-    in the background: the protocol is answered at once, and the first command that needs
-    the player waits for it.
+    ``config.warmup`` its warm-up (``warm``, default :func:`clients.gtp.warmup.warm_up` for
+    the default board size) runs in the background: the protocol is answered at once, and
+    the first command that needs the player waits for it.
 
     Returns 0 after ``quit``, or at the end of input with no game in progress; 1 when the
     input ends in the middle of a game without ``quit``, when no command came for
     ``idle_timeout`` seconds, or when the controller stopped reading our answers (each
     logged as ``gtp_controller_gone`` with the reason)."""
     from clients.gtp.engine import GtpEngine
-    from clients.gtp.warmup import BackgroundWarmUp
+    from clients.gtp.warmup import BackgroundWarmUp, warm_up
 
     log = structlog.get_logger()
     if player is None:
@@ -111,7 +112,8 @@ def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig,
         player = SearchPlayer(config)
     background = None
     if config.warmup:
-        background = BackgroundWarmUp(player, warm)
+        background = BackgroundWarmUp(
+            player, warm or functools.partial(warm_up, player, config.default_size))
         background.start()
     engine = GtpEngine(config, player, ready=background.wait if background else None)
     lines: queue.Queue[bytes | None] = queue.Queue()

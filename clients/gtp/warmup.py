@@ -4,7 +4,6 @@ that needs the search (``genmove``) waits for it."""
 
 from __future__ import annotations
 
-import functools
 import threading
 import time
 from collections.abc import Callable
@@ -25,27 +24,36 @@ class Player(MoveGenerator, Protocol):
     def close(self) -> None: ...
 
 
-def warm_up(player: Player) -> None:
+WARM_UP_SEARCH_SECONDS = 0.05  # the last step's search: long enough to pass every stage
+
+
+def warm_up(player: Player, size: int) -> None:
     """Load (or compile) every kernel a move will run. First what ``play`` runs, since the
     controller's moves (which must not wait long) wait for the kernel being compiled; then
-    the board's playouts and priors; then the player's core."""
+    the board's playouts and priors; then the player's core; last one short move on an
+    empty ``size`` board, which meets what a first real move would (the knowledge of that
+    board size) before the clock runs, and is forgotten."""
     from clients.gtp.board import Board
     from clients.gtp.board import warm_up as board_warm_up
+    from clients.gtp.engine import MoveRequest
 
     Board(5, 0.5).play(0, (2, 2))
     board_warm_up()
     player.warm_up()
+    player(MoveRequest(Board(size, 7.0), 0, WARM_UP_SEARCH_SECONDS, cleanup=False,
+                       deterministic=False))
+    player.reset()
 
 
 class BackgroundWarmUp:
     """The warm-up in a thread, then the player's worker processes started, so the engine
     answers the protocol at once even from a cold compile cache; :meth:`wait` blocks until
-    the player can search. ``warm`` replaces :func:`warm_up` (tests). A failed warm-up is
-    logged and the player used as it is."""
+    the player can search. ``warm`` is the warm-up (:func:`warm_up`, or a stub in tests). A
+    failed warm-up is logged and the player used as it is."""
 
-    def __init__(self, player: Player, warm: Callable[[], None] | None = None) -> None:
+    def __init__(self, player: Player, warm: Callable[[], None]) -> None:
         self.player = player
-        self.warm = warm if warm is not None else functools.partial(warm_up, player)
+        self.warm = warm
         self.done = threading.Event()
         self.lock = threading.Lock()  # the player's start and close, one at a time
         self.closed = False
