@@ -45,7 +45,7 @@ from knowledge.daihinmin.learned import load_policy
 from knowledge.daihinmin.opponents import OpponentModels
 from training.daihinmin.dataset import start_state
 
-DEFAULT_LOGS = [Path(__file__).resolve().parents[2] / "shared" / "data" / "uecda" /
+DEFAULT_LOGS = [Path(__file__).resolve().parents[1] / "tests" / "data" / "uecda" /
                 "server-log-100games.log"]
 STAGES = ((0.0, 0.33, "early"), (0.33, 0.66, "middle"), (0.66, 1.01, "late"))
 
@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("logs", nargs="*", metavar="LOG", help="tndhms game logs (default: the "
-                    "official server's 100-game log in ../shared/data/uecda)")
+                    "official server's 100-game log in tests/data/uecda)")
     ap.add_argument("--every", type=int, default=3, help="measure after every N-th play")
     ap.add_argument("--worlds", type=int, default=64, help="worlds per estimate")
     ap.add_argument("--games", type=int, default=0, help="at most this many games per log")

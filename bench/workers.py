@@ -47,7 +47,7 @@ def go_moves(workers: int, seconds: float, moves: int) -> list[int]:
 
 
 def blokus_moves(workers: int, seconds: float, moves: int) -> list[int]:
-    from clients.blokus.cli import _warmup
+    from clients.blokus.cli import warm_up
     from clients.blokus.config import PlayerConfig
     from clients.blokus.player import BlokusPlayer
     from protocols.icfpt import FirstMovePrompt
@@ -56,7 +56,7 @@ def blokus_moves(workers: int, seconds: float, moves: int) -> list[int]:
                        book="none")  # searched moves only
     player = BlokusPlayer(cfg)
     try:
-        _warmup(player)
+        warm_up(player)
         player.core.start()
         player.observe(FirstMovePrompt(1))
         out = []

@@ -63,12 +63,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 130
     except Exception as e:  # the client boundary: say what went wrong, no traceback dump
         from clients.config import ConfigError
+        from clients.extras import missing_extra
         from clients.faults import ServerFault
         from protocols.transport import TransportError
 
         if isinstance(e, ConfigError):
             print(f"corvid: {e}", file=sys.stderr)
             return 2
+        if isinstance(e, ModuleNotFoundError) and (install := missing_extra(e)) is not None:
+            structlog.get_logger().error("missing_extra", command=args.command, module=e.name)
+            print(f"corvid {args.command}: {install}", file=sys.stderr)
+            return 1
         # not our bug: one line, no traceback. The peer (server, controller, connection)
         # failed, or the system refused something asked of it (a file missing, no room)
         peer = isinstance(e, (ServerFault, TransportError, ConnectionError, TimeoutError))

@@ -1,6 +1,6 @@
-"""Where the tests find the shared recordings: ``../shared/data`` beside the repository."""
+"""Where the tests find the repository and its recordings of the real servers (``tests/data``)."""
 
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED_DATA = REPO.parent / "shared" / "data"
+DATA = REPO / "tests" / "data"

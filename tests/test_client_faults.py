@@ -1,5 +1,5 @@
-"""The clients against small hostile servers (issue 15): ``corvid uecda``, ``corvid blokus``
-and ``corvid gtp`` as processes, facing a server or controller that refuses, closes mid-game,
+"""The clients against small hostile servers: ``corvid uecda``, ``corvid blokus`` and
+``corvid gtp`` as processes, facing a server or controller that refuses, closes mid-game,
 sends garbage, stalls or contradicts the rules.
 
 Each ends within the configured time with one clear line on stderr (no traceback) and exit
@@ -29,36 +29,43 @@ CORVID = [sys.executable, "-m", "clients.cli", "--log-level", "warning"]
 
 
 class Hostile:
-    """A loopback server that runs ``script(sock)`` on each accepted connection (in turn)."""
+    """A loopback server that runs ``script(sock)`` on each accepted connection (in turn).
+
+    A script checks what the client sends with ``assert``; ``join`` raises in the test what
+    the server's thread raised, so a failed check fails the test."""
 
     def __init__(self, *scripts: Callable[[socket.socket], None]) -> None:
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.port = self.listener.getsockname()[1]
         self.scripts = list(scripts)
-        self.received: list[bytes] = []
+        self.error: BaseException | None = None
         self.thread = threading.Thread(target=self._run, daemon=True)
         self.thread.start()
 
     def _run(self) -> None:
-        with self.listener:
-            for script in self.scripts:
-                self.listener.settimeout(60)
-                conn, _ = self.listener.accept()
-                with conn:
-                    conn.settimeout(30)
-                    script(conn)
+        try:
+            with self.listener:
+                for script in self.scripts:
+                    self.listener.settimeout(60)
+                    conn, _ = self.listener.accept()
+                    with conn:
+                        conn.settimeout(30)
+                        script(conn)
+        except BaseException as e:  # raised again by join(), in the test's thread
+            self.error = e
 
     def join(self) -> None:
         self.thread.join(30)
-        assert not self.thread.is_alive()
+        assert not self.thread.is_alive(), "the hostile server did not finish"
+        if self.error is not None:
+            raise self.error
 
 
-def run(args: list[str], timeout: float = 60.0, stdin: bytes | None = None
-        ) -> tuple[int, str, float]:
-    t0 = time.monotonic()
+def run(args: list[str], timeout: float = 60.0, stdin: bytes | None = None) -> tuple[int, str]:
+    """``corvid ARGS`` as a process: its exit status and its stderr."""
     p = subprocess.run(CORVID + args, input=stdin, capture_output=True, timeout=timeout,
                        cwd=ROOT)
-    return p.returncode, p.stderr.decode(errors="replace"), time.monotonic() - t0
+    return p.returncode, p.stderr.decode(errors="replace")
 
 
 def last_line(err: str) -> str:
@@ -94,7 +101,7 @@ UECDA = ["uecda", "--set", "core=baseline", "--set", "seed=1"]
 
 
 def test_uecda_connection_refused_is_one_line() -> None:
-    code, err, took = run(UECDA + ["--port", str(free_port()), "--wait", "0.3"])
+    code, err = run(UECDA + ["--port", str(free_port()), "--wait", "0.3"])
     assert code == 1
     assert "Traceback" not in err
     assert "cannot connect to 127.0.0.1" in last_line(err)
@@ -105,7 +112,7 @@ def test_uecda_connection_refused_is_one_line() -> None:
                                   ["serve", "uecda", "--port", "-1"],
                                   ["serve", "blokus", "--port2", "70000"]])
 def test_a_bad_port_is_a_usage_error_at_once(args: list[str]) -> None:
-    code, err, _ = run(args)
+    code, err = run(args)
     assert code == 2  # argparse's usage error: nothing was started
     assert "Traceback" not in err
     line = last_line(err)
@@ -159,7 +166,7 @@ def test_uecda_against_a_broken_server(script: Callable[[socket.socket], None],
                                        message: str) -> None:
     transcript()  # made before the server starts answering
     srv = Hostile(_profile_then(script))
-    code, err, took = run(UECDA + ["--port", str(srv.port), "--set", "recv_timeout=0.5"])
+    code, err = run(UECDA + ["--port", str(srv.port), "--set", "recv_timeout=0.5"])
     srv.join()
     assert code == 1, err
     assert "Traceback" not in err
@@ -179,7 +186,7 @@ def _contradicting_match(s: socket.socket) -> None:
 
 def test_uecda_plays_on_through_a_table_that_contradicts_the_rules() -> None:
     srv = Hostile(_profile_then(_contradicting_match))
-    code, err, _ = run(UECDA + ["--port", str(srv.port)])
+    code, err = run(UECDA + ["--port", str(srv.port)])
     srv.join()
     assert code == 0, err
     assert "uecda_table_contradicts_rules" in err
@@ -247,7 +254,7 @@ def _blokus_good(s: socket.socket) -> None:
 def test_blokus_against_a_broken_host(script: Callable[[socket.socket], None],
                                       message: str) -> None:
     srv = Hostile(_team_then(script))
-    code, err, _ = run(BLOKUS + ["--port", str(srv.port), "--idle-timeout", "0.5"])
+    code, err = run(BLOKUS + ["--port", str(srv.port), "--idle-timeout", "0.5"])
     srv.join()
     assert code == 1, err
     assert "Traceback" not in err
@@ -255,7 +262,7 @@ def test_blokus_against_a_broken_host(script: Callable[[socket.socket], None],
 
 
 def test_blokus_connection_refused_is_one_line() -> None:
-    code, err, _ = run(BLOKUS + ["--port", str(free_port()), "--wait", "0.3"])
+    code, err = run(BLOKUS + ["--port", str(free_port()), "--wait", "0.3"])
     assert code == 1 and "Traceback" not in err
     assert "cannot connect" in last_line(err)
 
@@ -264,7 +271,7 @@ def test_blokus_reconnects_after_a_broken_game() -> None:
     # the protocol is one connection per game: a game the host broke is reported, the next
     # one is played on a new connection
     srv = Hostile(_team_then(_blokus_close), _team_then(_blokus_good))
-    code, err, _ = run(BLOKUS + ["--port", str(srv.port), "--games", "2"])
+    code, err = run(BLOKUS + ["--port", str(srv.port), "--games", "2"])
     srv.join()
     assert code == 1, err
     assert "1 of 2 games broken by the host" in last_line(err)
@@ -279,7 +286,7 @@ def _blokus_contradiction(s: socket.socket) -> None:
 
 def test_blokus_answers_a_prompt_that_contradicts_the_rules() -> None:
     srv = Hostile(_team_then(_blokus_contradiction))
-    code, err, _ = run(BLOKUS + ["--port", str(srv.port)])
+    code, err = run(BLOKUS + ["--port", str(srv.port)])
     srv.join()
     assert code == 0, err
 
@@ -289,13 +296,13 @@ GTP = ["gtp", "--set", "playouts=8", "--set", "warmup=false"]
 
 
 def test_gtp_input_closed_in_the_middle_of_a_game() -> None:
-    code, err, _ = run(GTP, stdin=b"boardsize 9\nplay b e5\n")
+    code, err = run(GTP, stdin=b"boardsize 9\nplay b e5\n")
     assert code == 1 and "Traceback" not in err
     assert "in the middle of a game" in err
 
 
 def test_gtp_end_of_input_with_no_game_is_fine() -> None:
-    code, err, _ = run(GTP, stdin=b"name\nversion\n")
+    code, err = run(GTP, stdin=b"name\nversion\n")
     assert code == 0, err
 
 
@@ -346,7 +353,7 @@ def test_gtp_controller_that_stops_reading() -> None:
 
 def test_a_missing_input_file_is_one_line_not_a_peer_fault(tmp_path: Path) -> None:
     missing = tmp_path / "no-such-dir"
-    code, err, _ = run(["--log-level", "info", "learn", "daihinmin", "imitate", str(missing),
+    code, err = run(["--log-level", "info", "learn", "daihinmin", "imitate", str(missing),
                         "--out", str(tmp_path / "p.json")])
     assert code == 1
     assert "Traceback" not in err

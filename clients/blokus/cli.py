@@ -89,8 +89,10 @@ def _play(args: argparse.Namespace, cfg: PlayerConfig, player: Any, team: str) -
     from clients.faults import ServerFault
     from protocols.transport import SerialTransport, TransportError, connect_tcp
 
+    if args.serial:
+        import serial  # noqa: F401 - pyserial, the serial extra: if missing, say so before the warm-up
     if cfg.warmup:
-        _warmup(player)
+        warm_up(player)
     player.core.start()
     log.info("blokus_player", core=cfg.core, workers=cfg.workers, seconds=cfg.seconds,
              margin=cfg.margin, weights=player.core.weights or None,
@@ -138,7 +140,7 @@ def _play(args: argparse.Namespace, cfg: PlayerConfig, player: Any, team: str) -
     return 0
 
 
-def _warmup(player: object) -> None:
+def warm_up(player: object) -> None:
     """Compile or load the kernels before the clock runs: two searches of the core's
     searcher (not the book), a move apart so that the second re-roots the tree. From a cold
     compile cache a path first met in a timed move costs seconds: a fallback move."""

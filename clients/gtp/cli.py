@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import queue
 import sys
 import threading
-from typing import BinaryIO
+from collections.abc import Callable
+from typing import TYPE_CHECKING, BinaryIO
 
 import structlog
 
 from clients.config import add_config_arguments
 from clients.gtp.config import GtpConfig, load_gtp_config, preset_help
+
+if TYPE_CHECKING:
+    from clients.gtp.warmup import Player
 
 DESCRIPTION = """\
 A Go engine speaking GTP 2 on stdin/stdout: UCT with RAVE and learned priors (move-pattern
@@ -87,29 +92,37 @@ def _read_lines(engine_input: BinaryIO, lines: queue.Queue[bytes | None]) -> Non
     lines.put(_EOF)
 
 
-def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig) -> int:
+def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig,
+          player: Player | None = None, warm: Callable[[], None] | None = None) -> int:
     """Answer GTP commands from ``engine_input`` until ``quit`` or end of input.
+
+    ``player`` chooses the moves (default: the :class:`SearchPlayer` of ``config``). With
+    ``config.warmup`` its warm-up (``warm``, default :func:`clients.gtp.warmup.warm_up` for
+    the default board size) runs in the background: the protocol is answered at once, and
+    the first command that needs the player waits for it.
 
     Returns 0 after ``quit``, or at the end of input with no game in progress; 1 when the
     input ends in the middle of a game without ``quit``, when no command came for
     ``idle_timeout`` seconds, or when the controller stopped reading our answers (each
     logged as ``gtp_controller_gone`` with the reason)."""
     from clients.gtp.engine import GtpEngine
-    from clients.gtp.player import SearchPlayer
+    from clients.gtp.warmup import BackgroundWarmUp, warm_up
 
     log = structlog.get_logger()
-    player = SearchPlayer(config)
-    engine = GtpEngine(config, player)
+    if player is None:
+        from clients.gtp.player import SearchPlayer
+
+        player = SearchPlayer(config)
+    background = None
+    if config.warmup:
+        background = BackgroundWarmUp(
+            player, warm or functools.partial(warm_up, player, config.default_size))
+        background.start()
+    engine = GtpEngine(config, player, ready=background.wait if background else None)
     lines: queue.Queue[bytes | None] = queue.Queue()
     reader = threading.Thread(target=_read_lines, args=(engine_input, lines),
                               name="gtp-stdin", daemon=True)
     try:
-        if config.warmup:
-            from clients.gtp.board import warm_up
-
-            warm_up()
-            player.warm_up()
-            player.start()
         log.info("gtp_ready", name=config.name, workers=config.workers)
         reader.start()
         while True:
@@ -146,7 +159,10 @@ def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig) ->
             if end:
                 return 0
     finally:
-        player.close()  # stops the worker processes, if any
+        if background is not None:  # stops the worker processes, if any
+            background.close()
+        else:
+            player.close()
 
 
 def run(args: argparse.Namespace) -> int:

@@ -136,7 +136,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
     default_komi: Annotated[float, msgspec.Meta(gt=-1000, lt=1000)] = 7.5
     min_size: int = 5
     max_size: int = 19
-    warmup: bool = True  # compile / load the kernels before the first command
+    warmup: bool = True  # load (or compile) the kernels in the background; genmove waits
     # give up (exit 1) when the controller sends no command for this long (0: wait forever)
     idle_timeout: Annotated[float, msgspec.Meta(ge=0)] = 0.0
 

@@ -84,13 +84,17 @@ def time_policy(cfg: GtpConfig) -> TimePolicy:
 
 
 class GtpEngine:
-    """Protocol state + command handlers. ``generator`` chooses moves."""
+    """Protocol state + command handlers. ``generator`` chooses moves. ``ready`` blocks until
+    the generator can search (its kernels compiled while the engine already answers): it is
+    called before each move it is asked for and before it is reconfigured."""
 
     def __init__(self, config: GtpConfig, generator: MoveGenerator,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter,
+                 ready: Callable[[], None] | None = None) -> None:
         self.config = config
         self.generator = generator
         self.clock = clock
+        self.ready = ready
         self.board = Board(config.default_size, config.default_komi)
         self.time = TimeManager(time_policy(config))
         self.opponent_name = ""
@@ -211,6 +215,10 @@ class GtpEngine:
         colour = parse_colour(args[0])
         played = sum(1 for c, _ in self.board.moves if c == colour)
         seconds = self.time.allot(colour, self.board.size ** 2, played)
+        if self.ready is not None:  # a wait for the kernels is on this move's clock
+            self.ready()
+            if seconds is not None:
+                seconds = max(seconds - (self.clock() - t0), 0.0)
         request = MoveRequest(self.board.copy(), colour, seconds,
                               cleanup or self.config.cleanup, deterministic, capture_dead=cleanup)
         try:
@@ -440,6 +448,8 @@ class GtpEngine:
             self.generator.configure(new)  # refuses settings it cannot play with
         except ConfigError as e:
             raise GtpError(f"invalid parameter: {e}") from None
+        if self.ready is not None:  # not while the warm-up still uses the generator
+            self.ready()
         self.config = new
         self.time.policy = time_policy(new)
         log.info("gtp_param", key=key, value=text)

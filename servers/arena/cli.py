@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import datetime
+import importlib.util
 import json
 import sys
 from typing import Any
@@ -107,7 +108,22 @@ def main(args: argparse.Namespace) -> int:
         return 2
 
 
+def _check_optional(args: argparse.Namespace) -> None:
+    """Fail now if a package of the ``arena`` extra this run will use is missing, rather than
+    after its games (the console script names the extra). Found, not imported: Ray reads its
+    settings from the environment when it is imported, which ``start_ray`` prepares first."""
+    needed = ["openskill"]  # the ratings of the standings
+    if args.backend == "ray":
+        needed.append("ray")
+    if args.plot:
+        needed.append("matplotlib")
+    for module in needed:
+        if importlib.util.find_spec(module) is None:
+            raise ModuleNotFoundError(f"No module named {module!r}", name=module)
+
+
 def _main(args: argparse.Namespace) -> int:
+    _check_optional(args)
     name = args.arena_game
     options: dict[str, Any] = args.options_of(args)
     if args.ray_address and args.backend != "ray":

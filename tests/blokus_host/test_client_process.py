@@ -13,8 +13,9 @@ from pathlib import Path
 import pytest
 
 from games.blokus_duo import BlokusState
-from servers.blokus.host import Host, HostConfig, summary
+from servers.blokus.host import summary
 from servers.blokus.sgf import read_moves, write_sgf
+from tests.blokus_host.helpers import HostThread
 
 pytestmark = pytest.mark.integration
 
@@ -32,35 +33,18 @@ def _client(port: int, games: int, dialect: str, *extra: str) -> subprocess.Pope
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 
-def _run_host(cfg: HostConfig) -> tuple[Host, list, threading.Thread]:  # type: ignore[type-arg]
-    host = Host(cfg)
-    results: list = []  # type: ignore[type-arg]
-
-    def run() -> None:
-        try:
-            results.extend(host.run())
-        finally:
-            host.close()
-
-    th = threading.Thread(target=run, daemon=True)
-    th.start()
-    return host, results, th
-
-
 @pytest.mark.parametrize("dialect,games", [
     ("2014", 4), pytest.param("2013", 2, marks=pytest.mark.slow)])
 def test_client_process_whole_games(dialect: str, games: int) -> None:
-    cfg = HostConfig(port=0, games=games, seat="alternate", first="alternate",
-                     dialect=dialect, opponent="biggest", timeout=1.0, connect_timeout=60.0,
-                     seed=3)
-    host, results, th = _run_host(cfg)
-    proc = _client(host.ports[0], games, dialect)
+    host = HostThread(games=games, seat="alternate", first="alternate", dialect=dialect,
+                      opponent="biggest", timeout=1.0, connect_timeout=60.0, seed=3)
+    proc = _client(host.port, games, dialect)
     try:
         _, err = proc.communicate(timeout=240)
     finally:
         if proc.poll() is None:
             proc.kill()
-    th.join(30)
+    results = host.join()
     assert proc.returncode == 0, err.decode()[-2000:]
     assert len(results) == games
     seen = set()
@@ -117,10 +101,9 @@ def test_serve_process_json_and_sgf_against_client(tmp_path: Path) -> None:
 def test_client_timeout_with_a_short_host_limit() -> None:
     # the host allows 50 ms; the client thinks it has 1 s (and searches 0.9 s, no book move
     # to answer at once): it loses on time at its first move
-    cfg = HostConfig(port=0, games=1, seat="1", first="1", timeout=0.05, connect_timeout=60.0)
-    host, results, th = _run_host(cfg)
+    host = HostThread(games=1, seat="1", first="1", timeout=0.05, connect_timeout=60.0)
     proc = subprocess.Popen(
-        [*CORVID, "--log-level", "warning", "blokus", "--port", str(host.ports[0]),
+        [*CORVID, "--log-level", "warning", "blokus", "--port", str(host.port),
          "--set", "seconds=1.0", "--set", "margin=0.1", "--set", "book=none"], cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE)
@@ -129,7 +112,7 @@ def test_client_timeout_with_a_short_host_limit() -> None:
     finally:
         if proc.poll() is None:
             proc.kill()
-    th.join(30)
+    results = host.join()
     (r,) = results
     assert r.record.reason == "timeout" and r.outcome == "loss"
     assert summary(results)["timeouts"] == 1

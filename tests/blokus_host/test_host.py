@@ -23,34 +23,14 @@ from protocols.icfpt import (
     TurnPrompt,
 )
 from protocols.transport import TcpTransport
-from servers.blokus.host import BuiltinPlayer, Host, HostConfig, play_game, schedule, summary
+from servers.blokus.host import BuiltinPlayer, HostConfig, play_game, schedule, summary
 from servers.blokus.opponents import biggest, first_legal
 from servers.blokus.sgf import GameRecord, cells_value, read_moves, write_sgf
+from tests.blokus_host.helpers import HostThread
+from tests.paths import DATA
 
 pytestmark = pytest.mark.integration
 GOLDEN = Path(__file__).resolve().parent / "data"
-
-
-class HostThread:
-    def __init__(self, **kw: object) -> None:
-        kw.setdefault("port", 0)
-        kw.setdefault("connect_timeout", 20.0)
-        self.host = Host(HostConfig(**kw))  # type: ignore[arg-type]
-        self.port = self.host.ports[0]
-        self.results: list = []  # type: ignore[type-arg]
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def _run(self) -> None:
-        try:
-            self.results = self.host.run()
-        finally:
-            self.host.close()
-
-    def join(self) -> list:  # type: ignore[type-arg]
-        self.thread.join(60)
-        assert not self.thread.is_alive()
-        return self.results
 
 
 def recv_all(t: TcpTransport) -> bytes:
@@ -178,11 +158,21 @@ def test_two_scripted_players_whole_game(dialect: str) -> None:
     port2 = h.host.ports[1]
     out: dict[int, list[object]] = {}
     raw = {1: bytearray(), 2: bytearray()}
-    th = threading.Thread(target=lambda: out.setdefault(2, _first_legal_player(
-        port2, dialect, raw[2])))
+    errors: list[BaseException] = []
+
+    def second() -> None:
+        try:
+            out[2] = _first_legal_player(port2, dialect, raw[2])
+        except BaseException as e:  # raised again below, in the test's thread
+            errors.append(e)
+
+    th = threading.Thread(target=second)
     th.start()
     out[1] = _first_legal_player(h.port, dialect, raw[1])
     th.join(30)
+    assert not th.is_alive(), "player 2 did not finish"
+    if errors:
+        raise errors[0]
     (r,) = h.join()
     # golden transcript: the exact bytes each player received (first-legal vs first-legal
     # is deterministic); a change of the host's behaviour shows as a diff of this file
@@ -260,16 +250,15 @@ def test_no_connection_ends_the_match_with_no_games() -> None:
     assert h.join() == []
 
 
-DATA = Path("/work/shared/data/blokus/random-games-legal-counts.jsonl")
+PENTOBI_GAMES = DATA / "blokus" / "random-games-legal-counts.jsonl"
 
 
-@pytest.mark.skipif(not DATA.exists(), reason="shared Pentobi recordings not available")
 def test_move_values_match_pentobi_output_and_read_back() -> None:
     """Pentobi's own move strings (its GTP engine, 30 random games): our SGF move values are
     the same strings, and a record made of them reads back and replays legally."""
     import json
 
-    games = [json.loads(line) for line in DATA.read_text().splitlines() if line.strip()]
+    games = [json.loads(line) for line in PENTOBI_GAMES.read_text().splitlines() if line.strip()]
     g = BlokusState().geo
     checked = 0
     for game in games[:10]:

@@ -11,14 +11,14 @@ import pytest
 
 from games.blokus_duo import PASS, BlokusState
 from games.blokus_duo.reference import RefBoard, generate, reference_legal
-from tests.paths import SHARED_DATA
+from tests.paths import DATA
 
-DATA = SHARED_DATA / "blokus" / "random-games-legal-counts.jsonl"
+GAMES = DATA / "blokus" / "random-games-legal-counts.jsonl"
 
 
 @lru_cache(maxsize=1)
 def games() -> list[dict[str, Any]]:
-    with open(DATA) as f:
+    with open(GAMES) as f:
         return [json.loads(line) for line in f if line.strip()]
 
 

@@ -115,11 +115,9 @@ def test_observe_follows_real_logs_for_every_player() -> None:
 
     from games.daihinmin import parse_log
     from games.daihinmin.cards import PASS
-    from tests.paths import SHARED_DATA
+    from tests.paths import DATA
 
-    path = SHARED_DATA / "uecda" / "server-log-5games-same-match.log"
-    if not path.exists():
-        pytest.skip("recorded log not available")
+    path = DATA / "uecda" / "server-log-5games-same-match.log"
     for g in parse_log(path.read_text()).games:
         hands = list(g.dealt)
         for e in g.changes or []:

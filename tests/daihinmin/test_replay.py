@@ -3,16 +3,12 @@ from pathlib import Path
 import pytest
 
 from games.daihinmin import format_log, parse_log, replay_log
-from tests.paths import SHARED_DATA
+from tests.paths import DATA
 
-DATA = SHARED_DATA / "uecda"
-SMALL = DATA / "server-log-5games-same-match.log"
-BIG = DATA / "server-log-100games.log"
-
-needs_data = pytest.mark.skipif(not SMALL.exists(), reason="recorded logs not available")
+SMALL = DATA / "uecda" / "server-log-5games-same-match.log"
+BIG = DATA / "uecda" / "server-log-100games.log"
 
 
-@needs_data
 def test_replay_5games_clean() -> None:
     r = replay_log(SMALL)
     assert r.ok, r.first_divergence
@@ -20,7 +16,6 @@ def test_replay_5games_clean() -> None:
     assert r.rejected == []
 
 
-@needs_data
 @pytest.mark.regression
 def test_replay_100games_clean() -> None:
     r = replay_log(BIG)
@@ -37,14 +32,12 @@ def test_replay_100games_clean() -> None:
     ]
 
 
-@needs_data
 @pytest.mark.parametrize("path", [SMALL, BIG])
 def test_log_round_trip(path: Path) -> None:
     text = path.read_text()
     assert format_log(parse_log(text)) == text
 
 
-@needs_data
 def test_replay_detects_divergence(tmp_path: Path) -> None:
     text = SMALL.read_text()
     # swap the result of game 2 -> the engine must name game 2

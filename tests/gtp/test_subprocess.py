@@ -3,6 +3,8 @@
 Each genmove's time is measured from the controller's side (what a tournament server
 charges) and must stay inside what the clock held when it was asked; the clocks must never
 run out. The engine plays both colours, 4 s each for the whole game, searching by time only.
+Those are wall-clock margins on a loaded machine, so that game is in the slow run; the time
+allotment itself is tested against an injected clock in ``test_timecontrol.py``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from servers.gtp.process import EngineProcess
 MAIN_TIME = 4.0
 
 
+@pytest.mark.slow
 @pytest.mark.integration
 def test_whole_game_under_time_left_pressure() -> None:
     cmd = (f"{sys.executable} -m clients.cli --log-level warning gtp "

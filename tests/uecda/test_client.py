@@ -35,7 +35,7 @@ from protocols.uecda import (
     StageTable,
 )
 from protocols.uecda.cards import hand_from_cells, move_from_cells
-from tests.paths import SHARED_DATA
+from tests.paths import DATA
 from tests.uecda.golden import load_wire
 
 
@@ -140,9 +140,7 @@ def test_fallback_when_the_search_fails() -> None:
 
 @pytest.mark.usefixtures("restore_logging")
 def test_replay_subcommand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    good = SHARED_DATA / "uecda" / "server-log-5games-same-match.log"
-    if not good.exists():
-        pytest.skip("recording not available")
+    good = DATA / "uecda" / "server-log-5games-same-match.log"
     assert corvid_main(["uecda", "replay", str(good)]) == 0
     text = good.read_text()
     bad = tmp_path / "bad.log"

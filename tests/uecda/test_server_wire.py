@@ -15,10 +15,10 @@ from protocols.uecda.cards import hand_to_cells, move_to_cells
 from protocols.uecda.table import Cells, unpack_table
 from servers.uecda.config import ServerConfig
 from servers.uecda.match import MatchServer
-from tests.paths import SHARED_DATA
+from tests.paths import DATA
 from tests.uecda.golden import load_wire
 
-LOG = SHARED_DATA / "uecda" / "server-log-5games-same-match.log"
+LOG = DATA / "uecda" / "server-log-5games-same-match.log"
 
 
 class Scripted:
@@ -66,8 +66,6 @@ def _deals_and_scripts(recorded_p0: list[Cells]) -> tuple[list[Deal], list[Scrip
 
 @pytest.mark.regression
 def test_mock_server_reproduces_the_recorded_wire() -> None:
-    if not LOG.exists():
-        pytest.skip("recording not available")
     wire = load_wire()
     recorded_p0 = [unpack_table(d)[:5] for dr, _, d in wire[1:] if dr == "C->S"]
     deals, seats = _deals_and_scripts(recorded_p0)
@@ -93,9 +91,7 @@ def test_mock_server_reproduces_the_recorded_wire() -> None:
 def test_mock_server_replays_a_recorded_match_into_the_same_log(name: str, tmp_path) -> None:  # type: ignore[no-untyped-def]
     """Every seat scripted from a real log: the server's own log says the same (deals,
     exchanges, plays, results, points)."""
-    src = SHARED_DATA / "uecda" / name
-    if not src.exists():
-        pytest.skip("recording not available")
+    src = DATA / "uecda" / name
     games = parse_log(src.read_text()).games
     deals = []
     tables: list[list[Cells]] = [[] for _ in range(5)]
