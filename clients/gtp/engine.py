@@ -445,11 +445,11 @@ class GtpEngine:
             text = "true" if text == "1" else "false"
         try:
             new = with_setting(self.config, key, parse_value(text), cores=CORE_KEYS)
+            if self.ready is not None:  # not while the warm-up still uses the generator
+                self.ready()
             self.generator.configure(new)  # refuses settings it cannot play with
         except ConfigError as e:
             raise GtpError(f"invalid parameter: {e}") from None
-        if self.ready is not None:  # not while the warm-up still uses the generator
-            self.ready()
         self.config = new
         self.time.policy = time_policy(new)
         log.info("gtp_param", key=key, value=text)
