@@ -7,7 +7,7 @@ Strength at a fixed number of playouts does not depend on the machine's load, so
 can be compared on a busy machine; seconds give the time-limited view (then note the load).
 
     python bench/blokus_match.py --a core=uct --b preset=v1 --a-budget 0.75s --b-budget 0.75s
-    python bench/blokus_match.py --a core=uct,game.playout=weighted --b core=uct \\
+    python bench/blokus_match.py --a core=uct,playout=weighted --b core=uct \\
         --budget 2000 --games 100 --out runs/weighted.jsonl --json
 
 Game i: A plays colour i mod 2, colour (i div 2) mod 2 moves first (both seats and both move

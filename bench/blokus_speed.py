@@ -71,8 +71,7 @@ def search_rate(playouts: int, compiled: bool = True, repeats: int = 3,
 
     cfg = PlayerConfig(core="uct", compiled=compiled, book="none")  # a search, not the book
     if priors:
-        cfg = msgspec.structs.replace(cfg, game=msgspec.structs.replace(cfg.game,
-                                                                        priors=priors))
+        cfg = msgspec.structs.replace(cfg, prior_kind=priors)
     s = BlokusState(first=0)
     rng = np.random.default_rng(4)
     Core(cfg).search(s.clone(), Budget(playouts=20), rng)  # compile / load

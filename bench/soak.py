@@ -171,8 +171,8 @@ def soak_uecda(seg: Segment, seed: int, args: argparse.Namespace, logdir: Path) 
 
 
 # --- Blokus Duo ------------------------------------------------------------------------------
-BLOKUS_PLAYERS = [["--set", "core=alphabeta", "--set", "time=0.15", "--set", "margin=0.1"],
-                  ["--set", "core=uct", "--set", "time=0.15", "--set", "margin=0.1"]]
+BLOKUS_PLAYERS = [["--set", "core=alphabeta", "--set", "seconds=0.15", "--set", "margin=0.1"],
+                  ["--set", "core=uct", "--set", "seconds=0.15", "--set", "margin=0.1"]]
 
 
 def soak_blokus(seg: Segment, seed: int, args: argparse.Namespace, logdir: Path) -> None:

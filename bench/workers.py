@@ -52,7 +52,7 @@ def blokus_moves(workers: int, seconds: float, moves: int) -> list[int]:
     from clients.blokus.player import BlokusPlayer
     from protocols.icfpt import FirstMovePrompt
 
-    cfg = PlayerConfig(core="uct", workers=workers, time=seconds + 0.25, margin=0.25,
+    cfg = PlayerConfig(core="uct", workers=workers, seconds=seconds + 0.25, margin=0.25,
                        book="none")  # searched moves only
     player = BlokusPlayer(cfg)
     try:

@@ -214,7 +214,7 @@ def test_uecda_waits_for_a_server_that_starts_late() -> None:
 
 
 # -- corvid blokus ----------------------------------------------------------------------------
-BLOKUS = ["blokus", "--set", "core=greedy", "--set", "warmup=false", "--set", "time=0.3",
+BLOKUS = ["blokus", "--set", "core=greedy", "--set", "warmup=false", "--set", "seconds=0.3",
           "--set", "margin=0.2", "--team-code", "hh"]
 
 

@@ -32,11 +32,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         description="Connect to an ICFPT Blokus Duo host (TCP, or a serial device) and play. "
         "Core and time are settings (listed with their defaults below): --set "
         "core=uct|alphabeta|flat|abucb|greedy (default uct: UCT with RAVE and the knowledge "
-        "priors), --set workers=N (uct, flat, abucb), --set time=1.0, --set margin=0.25, "
-        "--set weights=FILE, --set book=none|FILE (the opening book; default the bundled "
-        "one), --set seed=N. A preset names a release's player beneath the settings given "
-        "(--set preset=v1: the first release, alphabeta over the bundled evaluation; v2: the "
-        "current player, the defaults). Exit status 1 "
+        "priors), --set workers=N (uct, flat, abucb), --set seconds=1.0 (the host's limit "
+        "per move), --set margin=0.25, --set playouts=N (a cap per move; default none), "
+        "--set weights=FILE (alphabeta, greedy), --set book=none|FILE (the opening book; "
+        "default the bundled one), --set seed=N. A setting of a core not in use is refused. "
+        "A preset names a release's player beneath the settings given (--set preset=v1: "
+        "the first release, alphabeta over the bundled evaluation; v2: the current player, "
+        "the defaults). Exit status 1 "
         "when the host broke a game (closed early, garbage, silent past --idle-timeout) or "
         "could not be reached.",
     )
@@ -58,7 +60,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--idle-timeout", type=float, default=0.0, metavar="SECONDS",
                    help="give up a game when the host sends nothing for this long (default "
                    "0: wait for ever); the exit status is then 1")
-    add_config_arguments(p, PlayerConfig, example="time=0.5")
+    add_config_arguments(p, PlayerConfig, example="seconds=0.5")
     p.epilog = f"{p.epilog}\n\npresets:\n  " + "\n  ".join(preset_help().splitlines())
     p.set_defaults(func=run_play)
     sub = p.add_subparsers(dest="blokus_command", metavar="{learn,book}", title="training",
@@ -92,7 +94,7 @@ def _play(args: argparse.Namespace, cfg: PlayerConfig, player: Any, team: str) -
     if cfg.warmup:
         warm_up(player)
     player.core.start()
-    log.info("blokus_player", core=cfg.core, workers=cfg.workers, time=cfg.time,
+    log.info("blokus_player", core=cfg.core, workers=cfg.workers, seconds=cfg.seconds,
              margin=cfg.margin, weights=player.core.weights or None,
              book=player.core.book_file, dialect=args.dialect,
              team_code=team)

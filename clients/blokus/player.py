@@ -166,7 +166,7 @@ class BlokusPlayer:
     def __init__(self, cfg: PlayerConfig, core: Core | None = None) -> None:
         self.cfg = cfg
         self.core = core or Core(cfg)
-        self.rng = np.random.default_rng(cfg.seed)
+        self.rng = np.random.default_rng(cfg.seed or None)
         self.state: BlokusState | None = None
         self.colour: int | None = None
         self.my_first: int | None = None  # our first placement (2013 replays)
@@ -229,20 +229,20 @@ class BlokusPlayer:
         if len(legal) == 1:
             info["reason"] = "single_move"
             return st.code(legal[0]), info
-        seconds = self.cfg.time - self.cfg.margin - (time.perf_counter() - t0)
+        seconds = self.cfg.seconds - self.cfg.margin - (time.perf_counter() - t0)
         if self._busy is not None and self._busy.is_alive() and seconds > 0.01:
             self._busy.join(seconds)
             if self._busy.is_alive():
                 info["fallback"] = "previous_search_still_running"
                 return st.code(fb), info
             # the wait took part of this move's time
-            seconds = self.cfg.time - self.cfg.margin - (time.perf_counter() - t0)
+            seconds = self.cfg.seconds - self.cfg.margin - (time.perf_counter() - t0)
         if seconds <= 0.01:
             info["fallback"] = "no_time_left"
             return st.code(fb), info
         box: dict[str, Any] = {}
         root = st.clone()
-        budget = Budget(seconds=max(seconds - 0.02, 0.0))
+        budget = Budget(playouts=self.cfg.playouts or None, seconds=max(seconds - 0.02, 0.0))
         rng = self.rng
 
         def work() -> None:
@@ -253,7 +253,7 @@ class BlokusPlayer:
 
         th = threading.Thread(target=work, name="blokus-search", daemon=True)
         th.start()
-        th.join(max(self.cfg.time - self.cfg.margin * 0.5 - (time.perf_counter() - t0), 0.0))
+        th.join(max(self.cfg.seconds - self.cfg.margin * 0.5 - (time.perf_counter() - t0), 0.0))
         move = fb
         if th.is_alive():
             self._busy = th

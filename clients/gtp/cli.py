@@ -30,15 +30,18 @@ before `gtp`).
 
 Settings: a TOML file with --config, --set key=value, or the GTP command
 `corvid-param key value` at runtime; all of them with their defaults are listed at the end
-(docs/gtp.md explains them). The exit status is 0 after `quit` (or the end of input with no
-game in progress), 1 when the controller went away mid-game, stopped reading, or sent nothing
-for `idle_timeout` seconds.
+(docs/gtp.md explains them). The budget per move: seconds=S is S seconds per move (time only
+unless playouts=N is given too, then whichever ends first); playouts=N alone (the default
+3000) is N playouts; a clock from time_settings / time_left takes over from seconds. A
+setting of a core not in use is refused. The exit status is 0 after `quit` (or the end of
+input with no game in progress), 1 when the controller went away mid-game, stopped reading, or
+sent nothing for `idle_timeout` seconds.
 
 Examples:
   corvid gtp --set playouts=3000
-  corvid gtp --set playouts=0 --set workers=2    # time-limited, two search processes
+  corvid gtp --set seconds=1 --set workers=2     # 1 s per move, two search processes
   corvid gtp --set preset=v1                      # the first release's engine
-  gogui -program "corvid gtp --set playouts=0 --set seconds=2"   # 2 s per move
+  gogui -program "corvid gtp --set seconds=2"     # 2 s per move
   CGOS client: CommandLine = corvid --log-file corvid.log gtp --set playouts=0
 """
 

@@ -9,7 +9,7 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
-from clients.config import load_config
+from clients.config import ConfigError, CoreMap, load_config
 from protocols.gtp.common import GtpError, parse_vertex
 
 # the decision cores that can play Go (search.*), by the names of every client
@@ -20,11 +20,14 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # identity
     name: str = "corvid"
     preset: str = ""  # a release's player (PRESETS) beneath the settings given; "" = none
-    # search budget per move when no clock is set (or a cap when one is)
-    playouts: int = 3000  # 0: no playout cap (then a clock or `seconds` must limit)
-    seconds: float = 0.0  # per move when untimed; 0: playouts only
-    min_playouts: int = 16  # even when the clock is nearly out (about 1 ms each on 9x9)
-    seed: int = 1
+    # the budget per move: seconds (0: none) and an optional cap of playouts (0: none);
+    # seconds given without playouts: time only. A clock (time_settings, time_left) takes
+    # over from seconds; the playout cap stays
+    seconds: Annotated[float, msgspec.Meta(ge=0)] = 0.0
+    playouts: Annotated[int, msgspec.Meta(ge=0)] = 3000
+    # even when the clock is nearly out (about 1 ms each on 9x9)
+    min_playouts: Annotated[int, msgspec.Meta(ge=0)] = 16
+    seed: int = 1  # the search's random generator (0: fresh randomness)
     # search processes: 1 searches here; N > 1 runs root-parallel UCT in N worker processes
     # (search.parallel), each with its own tree kept across moves, the root visits merged
     workers: Annotated[int, msgspec.Meta(ge=1, le=64)] = 1
@@ -37,7 +40,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
     abucb_width: Annotated[int, msgspec.Meta(ge=0)] = 8  # moves per node by prior (0: all)
     # UCT / RAVE / priors (search.UCTConfig)
     rave: bool = True
-    rave_k: float = 1000.0
+    rave_k: Annotated[float, msgspec.Meta(gt=0)] = 1000.0
     # RAVE's weight per child by the minimum-MSE schedule, rave_k the equivalence parameter
     # (search.uct.rave_beta); false: the hand-selected schedule, one weight per node
     rave_mse: bool = False
@@ -45,7 +48,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # soon after the node counts up to 2, one at the episode's end near 0 (search.uct.rave_weight);
     # false: every later move counts 1
     rave_weighted: bool = False
-    c: float = 0.0
+    c: Annotated[float, msgspec.Meta(ge=0)] = 0.0  # UCT's exploration constant
     priors: bool = True
     # the heuristic priors (with learned_priors=false): times the equivalent experience
     # (pseudo-visits) of knowledge.go.priors.PriorWeights, and reading ladders: an escape from
@@ -54,7 +57,8 @@ class GtpConfig(msgspec.Struct, frozen=True):
     prior_scale: Annotated[float, msgspec.Meta(gt=0)] = 1.0
     ladder_priors: bool = True
     reuse: bool = True
-    grandfather: float = 10.0  # pseudo-visits a new node takes from its grandfather (0: off)
+    # pseudo-visits a new node takes from its grandfather (0: off)
+    grandfather: Annotated[float, msgspec.Meta(ge=0)] = 10.0
     # progressive widening (Coulom): a node's moves are unlocked in prior order, the first
     # widening_initial at once, the n-th more once the node has t_n = t_(n-1) + a * b^n visits
     widening: bool = False
@@ -107,24 +111,29 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # (docs/results/go.md)
     opening_9x9: str = "D5"
     # decisions
-    resign_threshold: float = 0.08  # resign below this win rate (0: never)
-    resign_min_playouts: int = 500  # ... and only after this many playouts on the root
-    resign_after: float = 0.3  # ... and not before this share of the board's points in moves
+    # resign below this win rate (0: never) ...
+    resign_threshold: Annotated[float, msgspec.Meta(ge=0, lt=1)] = 0.08
+    # ... and only after this many playouts on the root
+    resign_min_playouts: Annotated[int, msgspec.Meta(ge=0)] = 500
+    # ... and not before this share of the board's points in moves
+    resign_after: Annotated[float, msgspec.Meta(ge=0)] = 0.3
     cleanup: bool = True  # always play as under CGOS: capture dead stones before passing
-    cleanup_confidence: float = 0.9  # winning this clearly, capture dead stones before passing
-    cleanup_tolerance: float = 0.05  # ... with a move at most this much worse than the best
+    # winning this clearly, capture dead stones before passing ...
+    cleanup_confidence: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.9
+    # ... with a move at most this much worse than the best
+    cleanup_tolerance: Annotated[float, msgspec.Meta(ge=0)] = 0.05
     pass_when_won: bool = True  # pass at once after the opponent's pass if we win as is
     # time management (clients.gtp.timecontrol.TimePolicy)
-    time_reserve: float = 0.5
-    time_reserve_fraction: float = 0.05
-    time_overhead: float = 0.02
-    time_moves_fraction: float = 0.45
-    time_min_moves_left: int = 12
-    time_byoyomi_use: float = 0.7
-    time_max_seconds: float = 0.0
+    time_reserve: Annotated[float, msgspec.Meta(ge=0)] = 0.5
+    time_reserve_fraction: Annotated[float, msgspec.Meta(ge=0, lt=1)] = 0.05
+    time_overhead: Annotated[float, msgspec.Meta(ge=0)] = 0.02
+    time_moves_fraction: Annotated[float, msgspec.Meta(gt=0, le=1)] = 0.45
+    time_min_moves_left: Annotated[int, msgspec.Meta(ge=1)] = 12
+    time_byoyomi_use: Annotated[float, msgspec.Meta(gt=0, le=1)] = 0.7
+    time_max_seconds: Annotated[float, msgspec.Meta(ge=0)] = 0.0  # 0: no cap
     # board
     default_size: int = 19
-    default_komi: float = 7.5
+    default_komi: Annotated[float, msgspec.Meta(gt=-1000, lt=1000)] = 7.5
     min_size: int = 5
     max_size: int = 19
     warmup: bool = True  # load (or compile) the kernels in the background; genmove waits
@@ -135,46 +144,27 @@ class GtpConfig(msgspec.Struct, frozen=True):
         """Every setting checked once, whichever way it came (TOML, --set, corvid-param): a
         bad value or two settings that contradict each other are an error naming them."""
         if self.core not in GO_CORES:
-            raise ValueError(f"core {self.core!r} cannot play Go; the cores that can: "
-                             + ", ".join(GO_CORES))
+            raise ConfigError(f"core={self.core!r} cannot play Go; the cores that can: "
+                              + ", ".join(GO_CORES))
         if not self.name or not self.name.isprintable():
-            raise ValueError(f"name={self.name!r} must be printable text (it is a GTP answer)")
+            raise ConfigError(f"name={self.name!r} must be printable text (it is a GTP answer)")
         if not 2 <= self.min_size <= self.max_size <= 25:
-            raise ValueError(f"min_size={self.min_size} and max_size={self.max_size} must "
-                             "satisfy 2 <= min_size <= max_size <= 25")
+            raise ConfigError(f"min_size={self.min_size} and max_size={self.max_size} must "
+                              "satisfy 2 <= min_size <= max_size <= 25")
         if not self.min_size <= self.default_size <= self.max_size:
-            raise ValueError(f"default_size={self.default_size} must lie within "
-                             f"min_size..max_size ({self.min_size}..{self.max_size})")
+            raise ConfigError(f"default_size={self.default_size} must lie within "
+                              f"min_size..max_size ({self.min_size}..{self.max_size})")
         if self.lgrf not in ("auto", 0) and (self.core != "uct" or not self.compiled):
-            raise ValueError(f"lgrf={self.lgrf} needs the compiled tree (core=uct, "
-                             "compiled=true): the other cores' playouts keep no reply tables")
+            raise ConfigError(f"lgrf={self.lgrf} needs the compiled tree (core=uct, "
+                              "compiled=true): the other cores' playouts keep no reply tables")
         if self.opening_9x9:
             try:
                 point = parse_vertex(self.opening_9x9, 9)
             except GtpError:
                 point = None
             if point is None:  # not a vertex, off the board, or pass
-                raise ValueError(f"opening_9x9={self.opening_9x9!r} must be a point of the 9x9 "
+                raise ConfigError(f"opening_9x9={self.opening_9x9!r} must be a point of the 9x9 "
                                  'board (such as D5) or "" (the search chooses)')
-        for name, ok in (
-                ("playouts", self.playouts >= 0), ("seconds", self.seconds >= 0),
-                ("min_playouts", self.min_playouts >= 0), ("rave_k", self.rave_k > 0),
-                ("c", self.c >= 0), ("grandfather", self.grandfather >= 0),
-                ("resign_threshold", 0 <= self.resign_threshold < 1),
-                ("resign_min_playouts", self.resign_min_playouts >= 0),
-                ("resign_after", self.resign_after >= 0),
-                ("cleanup_confidence", 0 <= self.cleanup_confidence <= 1),
-                ("cleanup_tolerance", self.cleanup_tolerance >= 0),
-                ("time_reserve", self.time_reserve >= 0),
-                ("time_reserve_fraction", 0 <= self.time_reserve_fraction < 1),
-                ("time_overhead", self.time_overhead >= 0),
-                ("time_moves_fraction", 0 < self.time_moves_fraction <= 1),
-                ("time_min_moves_left", self.time_min_moves_left >= 1),
-                ("time_byoyomi_use", 0 < self.time_byoyomi_use <= 1),
-                ("time_max_seconds", self.time_max_seconds >= 0),
-                ("default_komi", abs(self.default_komi) < 1000)):
-            if not ok:
-                raise ValueError(f"{name}={getattr(self, name)} is out of range")
 
     @property
     def lgrf_level(self) -> int:
@@ -214,6 +204,15 @@ PRESETS: dict[str, dict[str, Any]] = {
 }
 
 
+# which cores read a setting (the others are read by every core)
+CORE_KEYS: CoreMap = {
+    key: ("uct",) for key in (
+        "compiled", "tree_mb", "rave", "rave_k", "rave_mse", "rave_weighted", "c", "priors",
+        "reuse", "grandfather", "widening", "widening_initial", "widening_a", "widening_b",
+        "lgrf")
+} | {"abucb_depth": ("abucb",), "abucb_width": ("abucb",)}
+
+
 PRESET_DOCS = {
     "v1": "the first release's engine: UCT in Python over policy-2 playouts, heuristic "
           "priors, no reply tables",
@@ -229,5 +228,6 @@ def preset_help() -> str:
 
 def load_gtp_config(path: str | Path | None = None, overrides: Iterable[str] = ()
                     ) -> GtpConfig:
-    """The engine's settings: defaults <- preset <- TOML file <- ``--set`` overrides."""
-    return load_config(GtpConfig, path, overrides, presets=PRESETS)
+    """The engine's settings: defaults <- preset <- TOML file <- ``--set`` overrides, a
+    setting of a core not in use refused."""
+    return load_config(GtpConfig, path, overrides, presets=PRESETS, cores=CORE_KEYS)

@@ -433,7 +433,8 @@ class GtpEngine:
 
     def configure(self, key: str, text: str) -> None:
         """Set one config field at runtime (``corvid-param key value``)."""
-        from clients.config import ConfigError, apply_override
+        from clients.config import ConfigError, parse_value, with_setting
+        from clients.gtp.config import CORE_KEYS
 
         fields = {f.name: f.type for f in msgspec.structs.fields(GtpConfig)}
         if key not in fields:
@@ -442,15 +443,13 @@ class GtpEngine:
             raise GtpError("invalid parameter: a preset is chosen at start (--set preset=NAME)")
         if fields[key] is bool and text in ("0", "1"):
             text = "true" if text == "1" else "false"
-        data: dict[str, Any] = {}
         try:
-            apply_override(data, f"{key}={text}")
-            new = msgspec.convert(msgspec.to_builtins(self.config) | data, GtpConfig)
+            new = with_setting(self.config, key, parse_value(text), cores=CORE_KEYS)
+            if self.ready is not None:  # not while the warm-up still uses the generator
+                self.ready()
             self.generator.configure(new)  # refuses settings it cannot play with
-        except (ConfigError, msgspec.ValidationError) as e:
+        except ConfigError as e:
             raise GtpError(f"invalid parameter: {e}") from None
-        if self.ready is not None:  # not while the warm-up still uses the generator
-            self.ready()
         self.config = new
         self.time.policy = time_policy(new)
         log.info("gtp_param", key=key, value=text)

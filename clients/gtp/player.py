@@ -106,7 +106,7 @@ class SearchPlayer:
     def __init__(self, config: GtpConfig) -> None:
         self.config = config
         self.core = make_core(config)
-        self.rng = np.random.default_rng(config.seed)
+        self.rng = np.random.default_rng(config.seed or None)
         self.pool: WorkerPool | None = None  # with workers > 1, started by start()
         self.game = 0  # the workers' session: a new game starts new trees
         self.workers_failed = False  # then search here, until `workers` is set again
@@ -150,7 +150,7 @@ class SearchPlayer:
             self.core = make_core(config)
             self.game += 1  # the workers' trees were grown with the old settings
         if old.seed != config.seed:
-            self.rng = np.random.default_rng(config.seed)
+            self.rng = np.random.default_rng(config.seed or None)
         if old.workers != config.workers:
             self.close()
             self.workers_failed = False
@@ -163,9 +163,7 @@ class SearchPlayer:
 
     def _budget(self, seconds: float | None) -> Budget:
         cfg = self.config
-        secs = cfg.seconds if cfg.seconds > 0 else None
-        if seconds is not None:
-            secs = seconds if secs is None else min(secs, seconds)
+        secs = seconds if seconds is not None else (cfg.seconds or None)  # the clock's first
         playouts = cfg.playouts if cfg.playouts > 0 else None
         if playouts is None and secs is None:
             playouts = 1000

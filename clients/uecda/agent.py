@@ -49,7 +49,7 @@ class UecdaPlayer:
     def __init__(self, config: ClientConfig, name: str) -> None:
         self.config = config
         self.name = name
-        seq = np.random.SeedSequence(config.seed)
+        seq = np.random.SeedSequence(config.seed or None)
         rng_track, rng_search = (np.random.default_rng(s) for s in seq.spawn(2))
         self.tracker = GameTracker(rng_track)
         self.decider = Decider(config, rng_search)

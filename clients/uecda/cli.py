@@ -64,10 +64,10 @@ def run(args: argparse.Namespace) -> int:
     except BaseException:
         player.close()
         raise
-    if cfg.recv_timeout is not None:
+    if cfg.recv_timeout:
         transport.set_timeout(cfg.recv_timeout)
     try:
-        games = play_match(player, transport, cfg.recv_timeout)
+        games = play_match(player, transport, cfg.recv_timeout or None)
     finally:
         transport.close()
     log.info("uecda_match_over", games=games, rejected=player.rejected,

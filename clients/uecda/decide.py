@@ -24,7 +24,7 @@ import zmq
 import games.daihinmin.rules as R
 from clients.config import ConfigError
 from clients.uecda.baseline import baseline_exchange, baseline_move
-from clients.uecda.config import ClientConfig, uses_policy_weights
+from clients.uecda.config import ClientConfig, uses_weights
 from clients.uecda.tracker import GameTracker
 from games.daihinmin.cards import ALL_CARDS, PASS, hand_str, move_str, popcount
 from games.daihinmin.kernels import gen_moves_list
@@ -72,8 +72,8 @@ class Decider:
         self.sampler: HandSampler | None = None  # deal=inference: the chain of one game
         self._sampler_game = -1
         self._resyncs = 0  # the tracker's resyncs when the last game ended
-        if config.core != "baseline" and uses_policy_weights(config):
-            self.models = OpponentModels(_load("policy_weights", config.policy_weights))
+        if config.core != "baseline" and uses_weights(config):
+            self.models = OpponentModels(_load("weights", config.weights))
         # our own moves in the playouts, if not the models' (shipped) policy
         self.own_theta = _load("own_policy", config.own_policy) if config.own_policy else None
         if config.core != "baseline" and config.deal == "inference":
@@ -85,7 +85,7 @@ class Decider:
                                           prune=config.prune)
             self.core = FlatMC(self.core_config)
         elif config.core == "uct":
-            self.core_config = UCTConfig(c=config.uct_c, reuse=False)
+            self.core_config = UCTConfig(c=config.c, reuse=False)
             self.core = UCT(self.core_config)
 
     def budget(self, spent: float = 0.0) -> Budget:
@@ -93,7 +93,7 @@ class Decider:
         ``spent``: seconds of the decision already used (by the inference), taken off the
         search's time but never more than three quarters of it."""
         cfg = self.config
-        seconds = cfg.max_seconds if cfg.seconds is None else cfg.seconds
+        seconds = cfg.seconds or cfg.max_seconds
         return Budget(playouts=cfg.playouts or None,
                       seconds=max(seconds - spent, seconds / 4), clock=self.clock)
 

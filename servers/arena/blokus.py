@@ -1,7 +1,7 @@
 """``corvid arena blokus``: Blokus Duo games on the mock ICFPT host.
 
 Players: ``corvid[:key=value,...]`` (``corvid blokus`` with ``--set key=value``; its
-``time`` is the host's ``--timeout`` unless set), ``first-legal`` and ``biggest`` (the host's
+``seconds`` is the host's ``--timeout`` unless set), ``first-legal`` and ``biggest`` (the host's
 built-in opponents: no process), ``cmd:PROGRAM ARGS`` (any ICFPT client over TCP;
 ``{host}``, ``{port}``, ``{name}`` replaced; restarted for a game when it has exited) and
 ``gtp:PROGRAM ARGS`` (a GTP Blokus engine speaking Pentobi's notation, driven by the host:
@@ -79,7 +79,7 @@ class _Client:
             ["blokus", "--host", "127.0.0.1", "--port", str(self.port), "--games",
              str(games_left), "--dialect", o.dialect, "--team-code", f"{self.slot + 1:02d}"],
             "127.0.0.1", self.port, self.player.label, self.task.seed + self.slot,
-            o.log_level, extra=[f"time={o.timeout:g}"])
+            o.log_level, extra=[f"seconds={o.timeout:g}"])
         cwd = self.task.cwd if Path(self.task.cwd).is_dir() else None
         with open(self.log, "ab") as err:
             try:
@@ -241,7 +241,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     d = Options()
     p.add_argument("--timeout", type=float, default=None, metavar="S",
                    help=f"the host's seconds per move (default {d.timeout:g}; corvid "
-                   "players get it as their time setting)")
+                   "players get it as their seconds setting)")
     p.add_argument("--engine-timeout", type=float, default=None, metavar="S",
                    help="seconds per move of gtp: players (default: --timeout), for an "
                    "engine level that needs more")

@@ -64,7 +64,7 @@ class Player:
         """The command line of a client player. ``corvid``: the game's subcommand and its
         options after ``corvid --log-level L`` (e.g. ``["uecda", "--port", "4000"]``);
         ``seed``: passed as ``--set seed=N`` unless the spec sets one; ``extra``: settings
-        the game adds unless the spec sets them (``time=1.0`` for Blokus)."""
+        the game adds unless the spec sets them (``seconds=1.0`` for Blokus)."""
         if self.kind in ("cmd", "gtp"):
             try:
                 return [a.format(host=host, port=port, name=name)

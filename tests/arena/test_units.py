@@ -24,9 +24,9 @@ def test_corvid_specs_become_set_options() -> None:
     assert argv[-6:] == ["--set", "seed=7", "--set", "playouts=3000", "--set", "alpha=0.9"]
     assert argv[argv.index("--log-level") + 2:][:3] == ["uecda", "--port", "4000"]
     # a seed in the spec wins over the task's; extra settings yield to the spec's own
-    q = blokus.GAME.parse("corvid:seed=3,time=0.5")
-    argv = q.argv(["blokus"], seed=9, extra=["time=1", "margin=0.1"])
-    assert "seed=9" not in argv and "time=1" not in argv and "margin=0.1" in argv
+    q = blokus.GAME.parse("corvid:seed=3,seconds=0.5")
+    argv = q.argv(["blokus"], seed=9, extra=["seconds=1", "margin=0.1"])
+    assert "seed=9" not in argv and "seconds=1" not in argv and "margin=0.1" in argv
     assert uecda.parse("baseline").settings == ("core=baseline",)
     assert uecda.parse("standin").kind == "server"
 

@@ -23,7 +23,7 @@ def run(args: list[str]) -> int:
 
 
 ARGS = ["--plies", "2", "--width", "2", "--playouts", "60", "--seed", "4",
-        "--set", "game.priors=knowledge", "--set", "game.open_pieces=2"]
+        "--set", "prior_kind=knowledge", "--set", "open_pieces=2"]
 
 
 def test_book_build_resume_and_play(tmp_path: Path) -> None:

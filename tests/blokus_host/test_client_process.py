@@ -23,7 +23,7 @@ _SCRIPT = Path(sys.executable).parent / "corvid"
 CORVID = [str(_SCRIPT)] if _SCRIPT.exists() else [sys.executable, "-m", "clients.cli"]
 ROOT = Path(__file__).resolve().parents[2]
 # a quick client: a tenth of a second per move, 40 ms of it for UCT (the rest is margin)
-FAST = ["--set", "time=0.1", "--set", "margin=0.06", "--set", "seed=1"]
+FAST = ["--set", "seconds=0.1", "--set", "margin=0.06", "--set", "seed=1"]
 
 
 def _client(port: int, games: int, dialect: str, *extra: str) -> subprocess.Popen[bytes]:
@@ -104,7 +104,7 @@ def test_client_timeout_with_a_short_host_limit() -> None:
     host = HostThread(games=1, seat="1", first="1", timeout=0.05, connect_timeout=60.0)
     proc = subprocess.Popen(
         [*CORVID, "--log-level", "warning", "blokus", "--port", str(host.port),
-         "--set", "time=1.0", "--set", "margin=0.1", "--set", "book=none"], cwd=ROOT,
+         "--set", "seconds=1.0", "--set", "margin=0.1", "--set", "book=none"], cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE)
     try:

@@ -25,14 +25,16 @@ from knowledge.blokus_duo.evaluation import BlokusEval, blokus_features
 from knowledge.blokus_duo.features import selective_simulation
 from knowledge.blokus_duo.position import BlokusPosition
 from knowledge.blokus_duo.settings import BlokusConfig
-from search.alphabeta import AlphaBetaConfig
 from search.budget import Budget
 
 GOLDEN = Path(__file__).resolve().parent / "data" / "parity.json"
 PLIES = (0, 3, 9, 18, 24)
-WEIGHTED = BlokusConfig(playout="weighted", size_weights=(0.1, 0.2, 0.3, 0.6, 1.0),
-                        far_factor=0.25, gain_factor=0.7, gain_cap=5, notake_factor=0.4,
-                        open_playout=7, open_factor=0.3, score_weight=0.3, score_scale=20.0)
+# weighted playouts with every term in use (the player's settings of the same names)
+WEIGHTED_SETTINGS: dict[str, Any] = {
+    "playout": "weighted", "size_weights": (0.1, 0.2, 0.3, 0.6, 1.0), "far_factor": 0.25,
+    "gain_factor": 0.7, "gain_cap": 5, "notake_factor": 0.4, "open_playout": 7,
+    "open_factor": 0.3, "score_weight": 0.3, "score_scale": 20.0}
+WEIGHTED = BlokusConfig(**WEIGHTED_SETTINGS)
 KNOWLEDGE = BlokusConfig(priors="knowledge", open_pieces=3, open_min_size=5)
 
 
@@ -65,9 +67,11 @@ def player_decisions() -> dict[str, Any]:
     for plies in (9, 18):
         out[f"uct/{plies}"] = _search(PlayerConfig(compiled=False), plies, 120)
         out[f"alphabeta/{plies}"] = _search(
-            PlayerConfig(core="alphabeta", alphabeta=AlphaBetaConfig(
-                max_depth=2, width=6, root_width=8)), plies, 400)
-        out[f"flat/{plies}"] = _search(PlayerConfig(core="flat", game=WEIGHTED), plies, 200)
+            PlayerConfig(core="alphabeta", alphabeta_depth=2, alphabeta_width=6,
+                         alphabeta_root_width=8), plies, 400)
+        flat = PlayerConfig(core="flat", prior_kind="size", **WEIGHTED_SETTINGS)
+        assert flat.game == WEIGHTED
+        out[f"flat/{plies}"] = _search(flat, plies, 200)
     return out
 
 

@@ -69,19 +69,19 @@ class Illegal(Boom):
 @pytest.mark.parametrize("core,why", [(Boom(), "search_failed"),
                                       (Illegal(), "illegal_search_move")])
 def test_fallback_is_the_biggest_piece(core: object, why: str) -> None:
-    p = BlokusPlayer(PlayerConfig(time=0.3, margin=0.1), core=core)  # type: ignore[arg-type]
+    p = BlokusPlayer(PlayerConfig(seconds=0.3, margin=0.1), core=core)  # type: ignore[arg-type]
     code = p.on_prompt(FirstMovePrompt(1))
     s = BlokusState(first=0)
     assert code == s.code(fallback_move(s))
     assert s.geo.ncells[s.geo.parse_code(code)] == 5
-    p2 = BlokusPlayer(PlayerConfig(time=0.3, margin=0.1), core=core)  # type: ignore[arg-type]
+    p2 = BlokusPlayer(PlayerConfig(seconds=0.3, margin=0.1), core=core)  # type: ignore[arg-type]
     p2.observe(FirstMovePrompt(2))
     _, info2 = p2.decide()
     assert info2["fallback"] == why
 
 
 def test_no_time_left_plays_fallback_at_once() -> None:
-    p = BlokusPlayer(PlayerConfig(time=0.3, margin=0.25), core=Boom())  # type: ignore[arg-type]
+    p = BlokusPlayer(PlayerConfig(seconds=0.3, margin=0.25), core=Boom())  # type: ignore[arg-type]
     p.observe(SecondMovePrompt(2, "56u0"))
     code, info = p.decide(time.perf_counter() - 1.0)  # the prompt came a second ago
     assert info["fallback"] == "no_time_left"
@@ -89,8 +89,8 @@ def test_no_time_left_plays_fallback_at_once() -> None:
 
 
 def _alphabeta_player(seed: int = 0) -> BlokusPlayer:
-    cfg = PlayerConfig(core="alphabeta", time=10.0, margin=0.0, seed=seed,
-                       alphabeta=AlphaBetaConfig(max_depth=1), weights="")
+    cfg = PlayerConfig(core="alphabeta", seconds=10.0, margin=0.0, seed=seed,
+                       alphabeta_depth=1, weights="")
     return BlokusPlayer(cfg)
 
 
@@ -138,7 +138,7 @@ def test_every_playout_core_plays(settings: dict[str, object]) -> None:
     from search.flat import FlatMC
     from search.uct import UCT
 
-    cfg = PlayerConfig(time=0.3, margin=0.1, seed=3, **settings)  # type: ignore[arg-type]
+    cfg = PlayerConfig(seconds=0.3, margin=0.1, seed=3, **settings)  # type: ignore[arg-type]
     p = BlokusPlayer(cfg)
     want = {"flat": FlatMC, "abucb": ABUCB}.get(str(settings["core"]),
                                                  CompiledUCT if cfg.compiled else UCT)
@@ -170,12 +170,12 @@ def test_preset_v1_is_the_first_release_player(tmp_path) -> None:  # type: ignor
     assert v1.book == "none" and v1.game == BlokusConfig()  # the first release's game
     assert v1.alphabeta == AlphaBetaConfig(max_depth=8, width=12, root_width=24)
     # what the user sets lies above the preset, in a file or an override
-    assert load_player_config(None, ["preset=v1", "alphabeta.width=16"]).alphabeta.width == 16
+    assert load_player_config(None, ["preset=v1", "alphabeta_width=16"]).alphabeta.width == 16
     f = tmp_path / "b.toml"
     f.write_text('preset = "v1"\nmargin = 0.3\n')
     c = load_player_config(f, ["seed=4"])
     assert (c.core, c.margin, c.seed, c.alphabeta.root_width) == ("alphabeta", 0.3, 4, 24)
-    with pytest.raises(ConfigError, match="unknown preset 'v0'"):
+    with pytest.raises(ConfigError, match="preset=v0: unknown preset; known: v1, v2"):
         load_player_config(None, ["preset=v0"])
     with pytest.raises(ConfigError, match="workers=2 needs core"):
         load_player_config(None, ["preset=v1", "workers=2"])
@@ -183,24 +183,78 @@ def test_preset_v1_is_the_first_release_player(tmp_path) -> None:  # type: ignor
 
 def test_preset_v2_is_the_default_player_written_out() -> None:
     """v2, the newest preset, loads to exactly the default settings, and names every setting
-    of the UCT player literally (all but the host's time, the seed, the team code, the
-    workers, the start-up and the other cores' sections), so that a later change of a
-    default leaves it as it is."""
+    of the UCT player literally (all but the host's time, the playout cap, the seed, the
+    team code, the workers, the start-up and the other cores' settings), so that a later
+    change of a default leaves it as it is."""
     import msgspec
 
-    from clients.blokus.config import PRESETS, PlayerConfig, load_player_config
-    from search.uct import UCTConfig
+    from clients.blokus.config import CORE_KEYS, PRESETS, PlayerConfig, load_player_config
 
     assert list(PRESETS)[-1] == "v2"
     v2 = load_player_config(None, ["preset=v2"])
     assert v2 == msgspec.structs.replace(PlayerConfig(), preset="v2")
-    not_a_player = {"preset", "time", "seed", "team_code", "workers", "warmup", "alphabeta",
-                    "abucb", "flat"}
+    other_cores = {k for k, cores in CORE_KEYS.items() if "uct" not in cores} - {"weights"}
+    not_a_player = {"preset", "seconds", "playouts", "seed", "team_code", "workers",
+                    "warmup"} | other_cores
     fields = {f.name for f in msgspec.structs.fields(PlayerConfig)}
     assert set(PRESETS["v2"]) == fields - not_a_player
-    assert set(PRESETS["v2"]["uct"]) == {f.name for f in msgspec.structs.fields(UCTConfig)}
-    assert set(PRESETS["v2"]["game"]) == {f.name for f in msgspec.structs.fields(BlokusConfig)}
-    assert set(PRESETS["v1"]["game"]) == set(PRESETS["v2"]["game"])
+
+
+def test_flat_settings_build_the_search_configs() -> None:
+    """The defaults build the search configs the player had before its settings were flat,
+    and each flat setting reaches its field of the config it belongs to."""
+    from clients.blokus.config import load_player_config
+    from search.abucb import ABUCBConfig
+    from search.flat import FlatConfig
+    from search.uct import UCTConfig
+
+    cfg = PlayerConfig()
+    assert cfg.uct == UCTConfig(c=0.0, rave=True, rave_k=300.0, priors=True, reuse=True)
+    assert cfg.alphabeta == AlphaBetaConfig(max_depth=8, width=12, root_width=24)
+    assert cfg.abucb == ABUCBConfig(depth=2, width=12)
+    assert cfg.flat == FlatConfig()
+    assert cfg.game == BlokusConfig(priors="knowledge")
+    fields = {  # a flat setting, the config it builds and that config's field, a new value
+        "c": ("uct", "c", 0.3), "uct_prior_count": ("uct", "prior_count", 5.0),
+        "uct_final": ("uct", "final", "mean"), "uct_max_depth": ("uct", "max_depth", 40),
+        "rave_k": ("uct", "rave_k", 50.0), "tree_mb": ("uct", "tree_mb", 64.0),
+        "alphabeta_depth": ("alphabeta", "max_depth", 3),
+        "alphabeta_root_width": ("alphabeta", "root_width", 7),
+        "alphabeta_check_every": ("alphabeta", "check_every", 4),
+        "abucb_depth": ("abucb", "depth", 3), "abucb_c": ("abucb", "c", 0.5),
+        "abucb_bounds": ("abucb", "bounds", "ucb1"), "abucb_batch": ("abucb", "batch", 2),
+        "flat_c": ("flat", "c", 0.5), "flat_final": ("flat", "final", "visits"),
+        "flat_batch": ("flat", "batch", 4), "alpha": ("flat", "alpha", 0.8),
+        "prune": ("flat", "prune", 0.5), "min_arms": ("flat", "min_arms", 2),
+        "prior_kind": ("game", "priors", "size"), "prior_count": ("game", "prior_count", 3.0),
+        "playout": ("game", "playout", "weighted"), "open_pieces": ("game", "open_pieces", 2),
+        "score_weight": ("game", "score_weight", 0.5),
+    }
+    for key, (built, field, value) in fields.items():
+        core = built if built in ("uct", "alphabeta", "abucb", "flat") else "uct"
+        text = f'"{value}"' if isinstance(value, str) else str(value)
+        cfg = load_player_config(None, [f"core={core}", f"{key}={text}"])
+        assert getattr(getattr(cfg, built), field) == value, key
+
+
+def test_seconds_and_a_playout_cap_make_the_budget() -> None:
+    """``seconds`` is the host's limit per move (the search gets it less the margin);
+    ``playouts`` caps the search (0: no cap)."""
+    from clients.blokus.config import load_player_config
+
+    budgets = []
+
+    class Record(Boom):
+        def search(self, state, budget, rng):  # type: ignore[no-untyped-def]
+            budgets.append(budget)
+            return super().search(state, budget, rng)
+
+    for sets in (["seconds=0.5"], ["seconds=0.5", "playouts=40"]):
+        cfg = load_player_config(None, [*sets, "margin=0.1"])
+        p = BlokusPlayer(cfg, core=Record())  # type: ignore[arg-type]
+        p.on_prompt(FirstMovePrompt(1))
+    assert [b.playouts for b in budgets] == [None, 40]
+    assert all(0 < b.seconds <= 0.5 - 0.1 for b in budgets)  # the margin kept back
 
 
 @pytest.mark.integration

@@ -170,7 +170,7 @@ _PLAYER: dict[str, BlokusPlayer] = {}
 
 def _player() -> BlokusPlayer:
     if "p" not in _PLAYER:  # greedy: one ply of the evaluation, fast enough to fuzz
-        _PLAYER["p"] = BlokusPlayer(PlayerConfig(core="greedy", time=0.2, margin=0.1,
+        _PLAYER["p"] = BlokusPlayer(PlayerConfig(core="greedy", seconds=0.2, margin=0.1,
                                                  warmup=False))
     return _PLAYER["p"]
 

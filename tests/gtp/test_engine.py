@@ -264,13 +264,19 @@ def test_gogui_analyze_and_overlays() -> None:
 
 def test_corvid_param() -> None:
     e, gen = make()
-    assert talk(e, "corvid-param playouts 123\ncorvid-param rave 0\ncorvid-param seconds 1.5")\
-        == b"= \n\n= \n\n= \n\n"
+    # seconds alone is a time-only budget; a playout cap given after it stays
+    assert talk(e, "corvid-param seconds 1.5") == b"= \n\n"
+    assert (e.config.seconds, e.config.playouts) == (1.5, 0)
+    assert talk(e, "corvid-param playouts 123\ncorvid-param rave 0") == b"= \n\n= \n\n"
     assert e.config.playouts == 123 and e.config.rave is False and e.config.seconds == 1.5
     assert gen.config == e.config
     assert talk(e, "corvid-param nope 1\ncorvid-param playouts many\ncorvid-param playouts") \
-        == (b"? unknown parameter nope\n\n? invalid parameter: Expected `int`, got `str` - at "
-            b"`$.playouts`\n\n? syntax error\n\n")
+        == (b"? unknown parameter nope\n\n? invalid parameter: playouts=many: playouts must be "
+            b"an integer >= 0\n\n? syntax error\n\n")
+    assert talk(e, "corvid-param abucb_depth 3") == (
+        b"? invalid parameter: abucb_depth=3 with core=uct: abucb_depth is a setting of core "
+        b"abucb\n\n")
+    assert talk(e, "corvid-param core abucb\ncorvid-param abucb_depth 3") == b"= \n\n= \n\n"
     listing = talk(e, "corvid-param").decode()
     assert "[string] playouts 123\n" in listing and "[bool] rave 0\n" in listing
     assert talk(e, "corvid-param time_max_seconds 2") == b"= \n\n"

@@ -306,10 +306,36 @@ def test_preset_v1_is_the_first_release_engine_beneath_the_settings_given() -> N
         load_gtp_config(overrides=["widening_a=0"])
     mine = load_gtp_config(overrides=["preset=v1", "compiled=true", "playouts=500"])
     assert (mine.compiled, mine.lgrf_level, mine.playouts) == (True, 0, 500)
-    with pytest.raises(ConfigError, match="unknown preset 'v9'"):
+    with pytest.raises(ConfigError, match="preset=v9: unknown preset; known: v1, v2"):
         load_gtp_config(overrides=["preset=v9"])
     e = engine()
     assert talk(e, "corvid-param preset v1").startswith(b"? invalid parameter: a preset")
+
+
+def test_seconds_is_the_time_per_move_and_a_clock_takes_over() -> None:
+    """``seconds`` alone: that time per move and no playout cap; a clock's time for the
+    move (time_settings, time_left) takes over from it; ``playouts`` caps either."""
+    timed = SearchPlayer(load_gtp_config(overrides=["seconds=2"]))
+    assert (timed._budget(None).playouts, timed._budget(None).seconds) == (None, 2.0)
+    assert timed._budget(0.5).seconds == 0.5 and timed._budget(5.0).seconds == 5.0
+    capped = SearchPlayer(load_gtp_config(overrides=["seconds=2", "playouts=400"]))
+    assert (capped._budget(None).playouts, capped._budget(None).seconds) == (400, 2.0)
+    default = SearchPlayer(load_gtp_config())
+    assert (default._budget(None).playouts, default._budget(None).seconds) == (3000, None)
+    assert (default._budget(1.0).playouts, default._budget(1.0).seconds) == (3000, 1.0)
+
+
+def test_a_setting_of_another_core_is_refused() -> None:
+    with pytest.raises(ConfigError, match="^abucb_depth=3 with core=uct: abucb_depth is a "
+                                          "setting of core abucb$"):
+        load_gtp_config(overrides=["abucb_depth=3"])
+    with pytest.raises(ConfigError, match="^rave=false with core=flat: rave is a setting of "
+                                          "core uct$"):
+        load_gtp_config(overrides=["core=flat", "rave=false"])
+    assert load_gtp_config(overrides=["core=abucb", "abucb_depth=3"]).abucb_depth == 3
+    with pytest.raises(ConfigError, match="^abucb_depth=5: abucb_depth must be an integer "
+                                          ">= 1 and <= 4$"):
+        load_gtp_config(overrides=["core=abucb", "abucb_depth=5"])
 
 
 # black walls on C, white on D: black's area is columns A-C (15), white's D-E (10)

@@ -35,7 +35,7 @@ def test_preset_v1_beneath_the_settings_given(tmp_path: Path) -> None:
     conf = tmp_path / "c.toml"
     conf.write_text('preset = "v1"\nalpha = 1.0\n')
     assert load_client_config(conf, []).alpha == 1.0
-    with pytest.raises(ConfigError, match="unknown preset 'v9'"):
+    with pytest.raises(ConfigError, match="preset=v9: unknown preset; known: v1, v2"):
         load_client_config(None, ["preset=v9"])
 
 
@@ -55,18 +55,20 @@ def test_preset_v2_is_the_default_player_written_out() -> None:
 
 @pytest.mark.parametrize(("settings", "message"), [
     (["core=abucb"], "core='abucb' cannot play Daihinmin.*flat, uct, baseline"),
-    (["core=baseline", "playouts=100"], "playouts: no effect with core=baseline"),
-    (["core=baseline", "workers=2"], "workers: no effect with core=baseline"),
-    (["core=uct", "batch=8"], "batch: a setting of the flat core"),
-    (["uct_c=0.3"], "uct_c: a setting of core=uct"),
-    (["playouts=-1"], "playouts=-1"),
+    (["core=baseline", "playouts=100"],
+     "^playouts=100 with core=baseline: playouts is a setting of core flat or uct$"),
+    (["core=baseline", "workers=2"], "workers=2 with core=baseline: workers is a setting of"),
+    (["core=uct", "batch=8"], "^batch=8 with core=uct: batch is a setting of core flat$"),
+    (["c=0.3"], "^c=0.3 with core=flat: c is a setting of core uct$"),
+    (["playouts=-1"], "^playouts=-1: playouts must be an integer >= 0$"),
     (["playouts=0"], "playouts=0 .* needs seconds"),
-    (["seconds=0"], "seconds=0"),
+    (["seconds=-1"], "^seconds=-1: seconds must be a number >= 0$"),
     (["seconds=10"], "seconds=10.* exceeds max_seconds=5.0"),
-    (["alpha=0"], "alpha=0"),
-    (["alpha=1.5"], "alpha=1.5"),
-    (["workers=0"], "workers=0"),
-    (["exchange_candidates=1"], "exchange_candidates=1"),
+    (["alpha=0"], "^alpha=0: alpha must be a number > 0 and <= 1$"),
+    (["alpha=1.5"], "^alpha=1.5: alpha must be a number > 0 and <= 1$"),
+    (["reward=score"], "^reward=score: reward must be one of cards, players$"),
+    (["workers=0"], "^workers=0: workers must be an integer >= 1 and <= 64$"),
+    (["exchange_candidates=1"], "^exchange_candidates=1: .* an integer >= 2$"),
     (["policy=heuristic", "deal=uniform", "opponents=adapt"], "opponents=adapt: "),
     (["deal=uniform", "worlds=10"], "worlds: only with deal=inference"),
     (["prune=0"], "prune=0"),
@@ -77,7 +79,8 @@ def test_preset_v2_is_the_default_player_written_out() -> None:
     (["deal=uniform", "chain_thin=64"], "chain_thin: only with deal=inference"),
     (["deal=uniform", "rule_model=true"], "rule_model: only with deal=inference"),
     (["opponents=fixed", "rule_playouts=true"], "rule_playouts: .* needs opponents=adapt"),
-    (["core=baseline", "rule_model=true"], "rule_model: no effect with core=baseline"),
+    (["core=baseline", "rule_model=true"], "^rule_model=true with core=baseline: rule_model is a "
+     "setting of core flat or uct$"),
     (["deal=uniform", "exchange_prior=true"], "exchange_prior: only with deal=inference"),
     (["bogus=1"], "unknown setting 'bogus'"),
 ])
@@ -186,7 +189,8 @@ def test_endgame_plays_a_sure_finish_without_searching() -> None:
         assert decision["core"] == core and decision["move"] == move_str(m)
         if endgame:
             assert move_str(m) == "S2" and decision["line"] == ["S2", "pass", "K5H5"]
-    with pytest.raises(ConfigError, match="endgame: no effect with core=baseline"):
+    with pytest.raises(ConfigError, match="^endgame=true with core=baseline: endgame is a setting "
+                                          "of core flat or uct$"):
         load_client_config(None, ["core=baseline", "endgame=true"])
 
 
@@ -289,8 +293,8 @@ def test_own_policy_sets_our_own_playout_moves_only(tmp_path: Path) -> None:
     bad.write_text("{}")
     with pytest.raises(ConfigError, match="own_policy: .* other move features"):
         Decider(load_client_config(None, [f"own_policy={bad}"]), np.random.default_rng(0))
-    with pytest.raises(ConfigError, match="policy_weights: cannot read"):
-        Decider(load_client_config(None, [f"policy_weights={tmp_path / 'none.json'}"]),
+    with pytest.raises(ConfigError, match="weights: cannot read"):
+        Decider(load_client_config(None, [f"weights={tmp_path / 'none.json'}"]),
                 np.random.default_rng(0))
 
 

@@ -1,9 +1,9 @@
 """``corvid blokus book``: an opening book from long searches of the player's own search.
 
 From the empty board (colour 0 first: the other move order is the same games rotated, see
-``knowledge.blokus_duo.book``), breadth first: each position of the first ``--plies`` plies gets
-one search of ``--playouts`` playouts by the player's UCT (its ``uct.*`` and ``game.*``
-settings, ``--set`` as for ``corvid blokus``), seeded from the seed and the position, so the
+``knowledge.blokus_duo.book``), breadth first: each position of the first ``--plies`` plies
+gets one search of ``--playouts`` playouts by the player's UCT (its UCT and game settings,
+``--set`` as for ``corvid blokus``), seeded from the seed and the position, so the
 book depends on the command alone, not on the machine or its load. The book move is the
 most visited; the ``--width`` most visited moves lead on to the positions of the next ply
 (either player may face them). Every search is appended to ``OUT.journal.jsonl`` as it ends;
@@ -46,7 +46,8 @@ def add_arguments(bp: argparse.ArgumentParser) -> None:
                     "%(default)s)")
     bp.add_argument("--seed", type=int, default=1, help="random seed (default %(default)s)")
     bp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                    help="player settings for the search (uct.*, game.*), as corvid blokus")
+                    help="player settings for the search (UCT and game settings, such as "
+                    "rave_k=500 or prior_kind=size), as corvid blokus")
 
 
 def command(args: argparse.Namespace) -> str:
