@@ -652,10 +652,13 @@ class CompiledUCT:
         have_n, have_e = len(self._T[0]), len(self._T[5])
         nodes, edges = max(nodes, have_n), max(edges, have_e)
         cap = self._cap_bytes()
-        if tree_bytes(nodes, edges) <= cap:
+        grow_n, grow_e = nodes > have_n, edges > have_e
+        if tree_bytes(nodes, edges) <= cap or not (grow_n or grow_e):
             return nodes, edges
-        scale = cap / tree_bytes(nodes, edges)
-        n, e = max(have_n, int(nodes * scale)), max(have_e, int(edges * scale))
+        kept = tree_bytes(0 if grow_n else nodes, 0 if grow_e else edges)
+        scale = max(0.0, cap - kept) / tree_bytes(nodes if grow_n else 0, edges if grow_e else 0)
+        n = max(have_n, int(nodes * scale)) if grow_n else nodes
+        e = max(have_e, int(edges * scale)) if grow_e else edges
         if tree_bytes(n, e) > cap:  # one pool kept its size: the other takes what is left
             if n == have_n:
                 e = max(have_e, int((cap - tree_bytes(n, 0)) / _EDGE_BYTES))
