@@ -20,10 +20,15 @@ order with progressive widening), ``visits[v]`` real visits, ``seat[v]`` the sea
 ``key[v]`` the position key. Edge ``e``: ``move[e]``, ``N[e]``/``W[e]`` visits and value sum
 (priors included; values for the seat to move at the parent), ``N0[e]`` the pseudo-visits
 among them, ``RN[e]``/``RW[e]`` the RAVE pair, ``child[e]`` the node below (-1 = none yet).
-The pools grow (doubling, between batches) up to a memory cap; when the cap is reached, or
-when a search with a deadline has too little time left to pay for the doubling, the search
-goes on without expanding and counts the expansions it skipped (``pool_full``). Tree
-reuse keeps the subtree of the new root and compacts it in place to the front of the pools.
+The pools are sized before the iterations start, from the budget and the rates the searches
+measure (seconds and new edges per iteration; one new node per iteration): what is kept plus
+what the budget will add, with headroom. A search without a measured rate yet sizes them after
+its first batch, and every batch checks the projection again, so growth happens while the
+pools hold little to copy. Past the projection the pools double between batches; at the memory
+cap, or when a search with a deadline has too little time left to pay for a doubling, the
+search goes on without expanding and counts the expansions it skipped (``pool_full``). Tree
+reuse keeps the subtree of the new root and compacts it in place to the front of the pools
+before they are sized, so the next search grows the pools over the kept subtree only.
 
 The game interface (by shape; :class:`TreeGame`)
 ------------------------------------------------
@@ -79,6 +84,8 @@ _M2 = np.uint64(0x94D049BB133111EB)
 
 _NODE_BYTES = 8 + 4 + 8 + 4 + 8  # first, count, visits, seat, key
 _EDGE_BYTES = 8 + 5 * 8 + 8  # move, N W N0 RN RW, child
+# the pools hold this many times the iterations and edges a budget is projected to add
+_HEADROOM = 1.5
 
 
 class TreeGame(Protocol):
@@ -589,10 +596,14 @@ class CompiledUCT:
         self._layout: tuple[Any, ...] | None = None  # (game kind, move_limit, players)
         self.counters = np.zeros(N_COUNTERS, dtype=np.int64)
         self.counters[C_ROOT] = -1
-        # seconds per MB of new pool that growing took (allocation, first touch, copy), the
+        # seconds per MB of the pools' content that growing took (allocation, copy), the
         # largest seen; a first guess, measured on a loaded machine
         self.grow_seconds_per_mb = 0.003
         self.grows_deferred = 0  # in the last search: growths put off for lack of time
+        # measured by the last search, to size the pools of the next one before it starts:
+        # seconds per iteration (on its budget's clock), new edges per iteration
+        self.seconds_per_iter: float | None = None
+        self.edges_per_iter: float | None = None
 
     def reset(self) -> None:
         self.counters[C_ROOT] = -1
@@ -616,32 +627,85 @@ class CompiledUCT:
             out.append(a)
         return tuple(out)
 
-    def _grown(self, max_moves: int) -> tuple[int, int, int]:
-        """The pool sizes after doubling the pool that lacks room, and their bytes."""
+    def _grown(self, max_moves: int) -> tuple[int, int]:
+        """The pool sizes after doubling the pool that lacks room."""
         assert self._T is not None
         nodes, edges = len(self._T[0]), len(self._T[5])
         if self.counters[C_NODES] + 1 > nodes:
             nodes *= 2
         if self.counters[C_EDGES] + max_moves > edges:
             edges = max(edges * 2, edges + max_moves)
-        return nodes, edges, nodes * _NODE_BYTES + edges * _EDGE_BYTES
+        return nodes, edges
 
-    def _grow(self, max_moves: int) -> bool:
-        """Double the pool that lacks room, within ``tree_mb``; False when at the cap."""
-        new_nodes, new_edges, size = self._grown(max_moves)
-        if size > self._cap_bytes():
+    def _projected(self, iterations: float, max_moves: int) -> tuple[int, int]:
+        """The pool sizes that hold the tree and ``iterations`` more iterations at the
+        measured edges per iteration, with headroom (0 edges when none is measured yet)."""
+        epi = self.edges_per_iter or 0.0
+        grow = _HEADROOM * max(iterations, 0.0)
+        return (int(self.counters[C_NODES] + grow) + 1,
+                int(self.counters[C_EDGES] + grow * epi) + max_moves)
+
+    def _within_cap(self, nodes: int, edges: int) -> tuple[int, int]:
+        """At least the present pool sizes and at most ``nodes`` and ``edges``; scaled down
+        together to fit ``tree_mb`` (a pool already large enough keeps its size)."""
+        assert self._T is not None
+        have_n, have_e = len(self._T[0]), len(self._T[5])
+        nodes, edges = max(nodes, have_n), max(edges, have_e)
+        cap = self._cap_bytes()
+        grow_n, grow_e = nodes > have_n, edges > have_e
+        if tree_bytes(nodes, edges) <= cap or not (grow_n or grow_e):
+            return nodes, edges
+        kept = tree_bytes(0 if grow_n else nodes, 0 if grow_e else edges)
+        scale = max(0.0, cap - kept) / tree_bytes(nodes if grow_n else 0, edges if grow_e else 0)
+        n = max(have_n, int(nodes * scale)) if grow_n else nodes
+        e = max(have_e, int(edges * scale)) if grow_e else edges
+        if tree_bytes(n, e) > cap:  # one pool kept its size: the other takes what is left
+            if n == have_n:
+                e = max(have_e, int((cap - tree_bytes(n, 0)) / _EDGE_BYTES))
+            else:
+                n = max(have_n, int((cap - tree_bytes(0, e)) / _NODE_BYTES))
+        return n, e
+
+    def _resize(self, nodes: int, edges: int) -> bool:
+        """Grow the pools to ``nodes`` and ``edges``, as far as ``tree_mb`` allows; False when
+        they cannot grow."""
+        assert self._T is not None
+        nodes, edges = self._within_cap(nodes, edges)
+        if nodes == len(self._T[0]) and edges == len(self._T[5]):
             return False
+        copied = self._copied_mb()
         t = time.perf_counter()
-        self._T = self._alloc(new_nodes, new_edges, self._T)
+        self._T = self._alloc(nodes, edges, self._T)
         self.grow_seconds_per_mb = max(self.grow_seconds_per_mb,
-                                       (time.perf_counter() - t) / (size / 1e6))
+                                       (time.perf_counter() - t) / copied)
         return True
 
-    def _time_to_grow(self, max_moves: int, left: float) -> bool:
-        """Whether growing now would still end well before the deadline: a doubling of a
-        large pool takes a few hundred ms on a loaded machine, and a search that grows in
-        its last moments overruns its budget by that much."""
-        return left > 2.0 * self._grown(max_moves)[2] / 1e6 * self.grow_seconds_per_mb
+    def _copied_mb(self) -> float:
+        """The MB a growth copies (what the pools hold; at least 1, allocation's own cost)."""
+        return max(1.0, tree_bytes(int(self.counters[C_NODES]),
+                                   int(self.counters[C_EDGES])) / 1e6)
+
+    def _short(self, nodes: int, edges: int) -> bool:
+        """Whether the pools are smaller than ``nodes`` and ``edges`` and can still grow."""
+        assert self._T is not None
+        return self._within_cap(nodes, edges) != (len(self._T[0]), len(self._T[5]))
+
+    def _time_to_grow(self, left: float) -> bool:
+        """Whether growing now would still end well before the deadline: growing copies what
+        the pools hold (new pages are touched later, as the search fills them), a few hundred
+        ms for a large tree on a loaded machine, and a search that grows in its last moments
+        overruns its budget by that much."""
+        return left > 2.0 * self._copied_mb() * self.grow_seconds_per_mb
+
+    @staticmethod
+    def _iterations(budget: Budget, done: int, seconds_left: float | None,
+                    per_iter: float) -> float:
+        """How many more iterations the budget allows: the playouts left, or what the time
+        left holds at ``per_iter`` seconds an iteration (none known: 0), whichever is less."""
+        n = float("inf") if budget.playouts is None else float(budget.playouts - done)
+        if seconds_left is not None:
+            n = min(n, seconds_left / per_iter if per_iter > 0 else 0.0)
+        return n
 
     def pool_bytes(self) -> int:
         """Bytes held by the node and edge pools."""
@@ -720,43 +784,61 @@ class CompiledUCT:
         fresh = found < 0
         while comp.root(kc, kt, kk, kl, game.ctx, game.state, st, self._T, Wk, cfg_f, cfg_i,
                         self.counters, fresh) < 0:
-            if not self._grow(game.max_moves):
+            if not self._resize(*self._grown(game.max_moves)):
                 raise MemoryError(f"tree_mb={cfg.tree_mb} cannot hold the root's moves")
         # iterations, in batches between which the budget is checked
+        max_moves = game.max_moves
         playouts = 0
+        edges0 = int(self.counters[C_EDGES])
         deadline = None if budget.seconds is None else t0 + budget.seconds
-        per_iter = 0.0  # seconds per iteration, measured
+        per_iter = self.seconds_per_iter or 0.0  # seconds per iteration, measured
+        if self.edges_per_iter is not None:  # the pools for this budget, before the loop
+            seconds = None if deadline is None else deadline - budget.clock()
+            self._resize(*self._projected(self._iterations(budget, 0, seconds, per_iter),
+                                          max_moves))
+        t_loop = None  # when the first batch started
         batch = 8
         while True:
             left = budget.playouts - playouts if budget.playouts is not None else 1 << 40
             if left <= 0:
                 break
             t1 = budget.clock()
+            t_loop = t1 if t_loop is None else t_loop
             if deadline is None:
                 batch = left
             else:
                 if t1 >= deadline:
                     break
-                if per_iter > 0:  # about 20 ms a batch, at most half the time left
+                if playouts > 0:  # about 20 ms a batch, at most half the time left
                     target = min(0.02, 0.5 * (deadline - t1))
                     batch = min(4 * batch, max(1, int(target / per_iter)))
                 batch = min(left, batch)
             done = comp.iterate(kc, kt, kk, kl, kp, ko, game.ctx, game.state, st, self._T, Wk,
                                 cfg_f, cfg_i, thresholds, self.counters, stream, batch)
             playouts += done
+            now = budget.clock()
             if done > 0:
-                per_iter = (budget.clock() - t1) / done
-            if self.counters[C_NEED_ROOM]:
+                per_iter = max((now - t1) / done, 1e-9)
+            if done > 0 and self.counters[C_FULL] == 0:  # a full pool adds no edges
+                self.edges_per_iter = (int(self.counters[C_EDGES]) - edges0) / playouts
+            if deadline is not None and cfg_i[5]:  # the projection at this rate, early
+                need = self._projected(self._iterations(budget, playouts, deadline - now,
+                                                        per_iter), max_moves)
+                if self._short(*need) and self._time_to_grow(deadline - now):
+                    self._resize(*need)
+            if self.counters[C_NEED_ROOM]:  # past the projection: double
                 self.counters[C_NEED_ROOM] = 0
-                if deadline is not None and not self._time_to_grow(
-                        game.max_moves, deadline - budget.clock()):
+                if deadline is not None and not self._time_to_grow(deadline - budget.clock()):
                     cfg_i[5] = 0  # no time to grow: expansions wait for the next search
                     self.grows_deferred += 1
-                elif not self._grow(game.max_moves):
+                elif not self._resize(*self._grown(max_moves)):
                     cfg_i[5] = 0  # at the cap: go on without growing (expansions are skipped)
+        t_end = budget.clock()
+        if playouts > 0 and t_loop is not None:
+            self.seconds_per_iter = (t_end - t_loop) / playouts
         if shared:
             rng.state = int(stream[0])
-        return self._result(playouts, budget.clock() - t0, reused)
+        return self._result(playouts, t_end - t0, reused)
 
     def root_edges(self) -> dict[str, np.ndarray]:
         """The root's edge statistics after a search (copies): move, N, W, N0, RN, RW."""

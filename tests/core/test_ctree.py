@@ -17,7 +17,7 @@ from knowledge.blokus_duo.position import BlokusPosition
 from knowledge.blokus_duo.settings import BlokusConfig
 from knowledge.go.position import GoPosition
 from search.budget import Budget
-from search.ctree import C_EDGES, C_NODES, CompiledUCT, SplitMix, tree_bytes
+from search.ctree import C_EDGES, C_ITER, C_NODES, CompiledUCT, SplitMix, tree_bytes
 from search.result import SearchResult
 from search.uct import UCT, UCTConfig
 from tests.toygames import Nim, NimN
@@ -325,6 +325,108 @@ def test_time_budget_is_checked_between_batches() -> None:
         SplitMix(1))
     assert r.playouts == 8 + 8  # 8 first, then what half the time left allows at that rate
     assert clock.t == pytest.approx(0.07)
+
+
+class WorkClock:
+    """A clock on which a search's iterations take ``1 / rate`` s each (and nothing else takes
+    time): a time budget then holds a fixed number of iterations, whatever the machine."""
+
+    def __init__(self, search: CompiledUCT, rate: float) -> None:
+        self.search = search
+        self.rate = rate
+        self.t = 0.0
+        self.seen = 0
+
+    def __call__(self) -> float:
+        n = int(self.search.counters[C_ITER])  # this search's iterations so far
+        if n < self.seen:  # a new search started counting
+            self.seen = 0
+        self.t += (n - self.seen) / self.rate
+        self.seen = n
+        return self.t
+
+
+# growing copies the pools: at 10 ms per MB (a slow machine), doubling a pool that holds 25 MB
+# needs half a second left, so a pool that grows by doubling stops growing half-way
+SLOW_GROWTH = 0.01
+
+
+def timed_moves(u: CompiledUCT, s: Any, rate: float, seconds: float, moves: int,
+                seed: int) -> list[SearchResult]:
+    """``moves`` searches of ``seconds`` on a WorkClock, each followed by its move and the
+    opponent's most visited reply in the tree (so the tree is reused)."""
+    clock = WorkClock(u, rate)
+    out = []
+    for i in range(moves):
+        r = u.search(s.clone(), None, Budget(seconds=seconds, clock=clock), SplitMix(seed + i))
+        out.append(r)
+        s.play(r.move)
+        if s.is_terminal():
+            break
+        s.play(s.legal_moves()[0])
+    return out
+
+
+def test_a_timed_go_move_never_finds_the_pool_full() -> None:
+    u = CompiledUCT(CONFIGS["rave"])
+    u.grow_seconds_per_mb = SLOW_GROWTH
+    (r,) = timed_moves(u, GoPosition(GoState(9, 7.0)), 10_000, 1.0, 1, 1)
+    assert 9_900 <= r.playouts <= 10_100
+    assert r.info["nodes"] > 1024 * 8  # far past the first pool
+    assert r.info["pool_full"] == 0 and r.info["grows_deferred"] == 0
+    # the pools were sized once from the rate of the first batch, not doubled on the way
+    assert u._T is not None and len(u._T[0]) >= 1.4 * r.playouts
+
+
+def test_a_timed_blokus_move_never_finds_the_pool_full() -> None:
+    u = CompiledUCT(CONFIGS["rave"])
+    u.grow_seconds_per_mb = SLOW_GROWTH
+    (r,) = timed_moves(u, blokus_position(3, 4), 4_000, 1.0, 1, 2)
+    assert r.info["nodes"] > 1024 * 2
+    assert r.info["pool_full"] == 0 and r.info["grows_deferred"] == 0
+
+
+def test_timed_moves_with_tree_reuse_never_find_the_pool_full() -> None:
+    u = CompiledUCT(CONFIGS["rave"])
+    u.grow_seconds_per_mb = SLOW_GROWTH
+    sizes = []
+    for r in timed_moves(u, GoPosition(GoState(9, 7.0)), 5_000, 1.0, 5, 3):
+        assert r.info["pool_full"] == 0 and r.info["grows_deferred"] == 0
+        sizes.append(r.info["tree_mb"])
+    assert sizes[0] > 0 and all(a <= b for a, b in zip(sizes, sizes[1:], strict=False))
+    assert u.seconds_per_iter == pytest.approx(1 / 5_000, rel=0.01)
+
+
+def test_the_pools_are_sized_before_the_search_from_the_measured_rate() -> None:
+    s = GoPosition(GoState(9, 7.0))
+    u = CompiledUCT(CONFIGS["rave"])
+    timed_moves(u, s.clone(), 5_000, 0.2, 1, 4)
+    assert u.seconds_per_iter == pytest.approx(1 / 5_000, rel=0.01)
+    assert u.edges_per_iter is not None and u.edges_per_iter > 10
+    u.reset()  # a new game: nothing kept, the rates stay
+    clock = WorkClock(u, 5_000)
+    before_any_iteration = []
+
+    def reading() -> float:
+        if u.counters[C_ITER] == 0 and u._T is not None:
+            before_any_iteration.append(len(u._T[0]))
+        return clock()
+
+    r = u.search(s.clone(), None, Budget(seconds=2.0, clock=reading), SplitMix(5))
+    assert 9_900 <= r.playouts <= 10_100 and r.info["pool_full"] == 0
+    assert max(before_any_iteration) >= 1.5 * 10_000  # room for 2 s at the measured rate
+
+
+def test_a_timed_search_at_a_small_cap_degrades_without_failing() -> None:
+    s = GO_POSITIONS["9x9 fight"]
+    cap = tree_bytes(2048, 100_000)
+    u = CompiledUCT(UCTConfig(rave=True, c=0.0, tree_mb=cap / 1e6))
+    rs = timed_moves(u, s.clone(), 5_000, 1.0, 2, 6)
+    for r in rs:
+        assert 4_900 <= r.playouts <= 5_100 and sum(r.visits) >= r.playouts
+        assert r.info["pool_full"] > 0 and r.info["grows_deferred"] == 0
+        assert u.pool_bytes() <= cap
+    assert u.pool_bytes() > 0.95 * cap  # the pools take all the cap allows
 
 
 def test_errors() -> None:
