@@ -38,7 +38,9 @@ from protocols.gtp import (
 log = structlog.get_logger()
 
 VERSION = "0.1.0"
-AREA_RULES = ("chinese", "aga", "new_zealand", "tromp-taylor")  # kgs-rules we play
+# kgs-rules: whether each rule set scores by territory (else by area)
+RULES = {"chinese": False, "aga": False, "new_zealand": False, "tromp-taylor": False,
+         "japanese": True}
 
 
 @dataclass(frozen=True)
@@ -151,7 +153,7 @@ class GtpEngine:
             raise GtpSyntaxError()
 
     def _new_game(self) -> None:
-        self.board = Board(self.board.size, self.board.komi)
+        self.board = Board(self.board.size, self.board.komi, territory=self.board.territory)
         self.generator.reset()
         self.last_stats = {}
         self.time.set(self.time.settings)
@@ -162,7 +164,7 @@ class GtpEngine:
         size = parse_int(args[0], "size")
         if not self.config.min_size <= size <= self.config.max_size:
             raise GtpError("unacceptable size")
-        self.board = Board(size, self.board.komi)
+        self.board = Board(size, self.board.komi, territory=self.board.territory)
         self._new_game()
         return ""
 
@@ -178,13 +180,17 @@ class GtpEngine:
         return ""
 
     def cmd_kgs_rules(self, args: list[str]) -> str:
-        """Area-scoring rule sets are played as they are; Japanese (territory) scoring is
-        refused: the engine counts by area, so its endgame would not mean what it says."""
+        """The rules of the game from now on (kept by ``clear_board`` and ``boardsize``):
+        area scoring, or territory scoring (Japanese), which the search plays by area with
+        the komi corrected (:meth:`Board.komi_correction`)."""
         self._nargs(args, 1)
-        if args[0].lower() not in AREA_RULES:
-            raise GtpError(f"unsupported rules: corvid scores by area "
-                           f"({', '.join(AREA_RULES)})")
-        return ""  # capturing dead stones never costs us under area scoring
+        rules = args[0].lower()
+        if rules not in RULES:
+            raise GtpError(f"unsupported rules: {rules} (corvid plays {', '.join(RULES)})")
+        if self.board.territory != RULES[rules]:
+            self.board.territory = RULES[rules]
+            self.generator.reset()  # the tree's values were counted under the other rules
+        return ""
 
     def cmd_opponent_name(self, args: list[str]) -> str:
         self.opponent_name = " ".join(args)
@@ -219,8 +225,11 @@ class GtpEngine:
             self.ready()
             if seconds is not None:
                 seconds = max(seconds - (self.clock() - t0), 0.0)
-        request = MoveRequest(self.board.copy(), colour, seconds,
-                              cleanup or self.config.cleanup, deterministic, capture_dead=cleanup)
+        # capturing dead stones in one's own territory costs a point each under territory
+        # rules: there only kgs-genmove_cleanup asks for it
+        always_cleanup = self.config.cleanup and not self.board.territory
+        request = MoveRequest(self.board.copy(), colour, seconds, cleanup or always_cleanup,
+                              deterministic, capture_dead=cleanup)
         try:
             decision = self.generator(request)
         except Exception:  # the client boundary: never forfeit a game by a search bug
@@ -361,6 +370,7 @@ class GtpEngine:
             raise GtpError(f"cannot load file: {e}") from None
         if not self.config.min_size <= board.size <= self.config.max_size:
             raise GtpError("unacceptable size")
+        board.territory = self.board.territory
         self.board = board
         self.generator.reset()
         return ""

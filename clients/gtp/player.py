@@ -174,7 +174,7 @@ class SearchPlayer:
     def __call__(self, request: MoveRequest) -> Decision:
         cfg = self.config
         board, colour = request.board, request.colour
-        margin = board.tt_margin(colour)  # our Tromp–Taylor lead as the board stands
+        margin = board.pass_margin(colour)  # our lead should the game end now
         if (cfg.pass_when_won and board.last_was_pass() and margin > 0
                 and not (request.cleanup and board.dead_opponent_stones(colour))):
             log.info("gtp_pass_won", margin=margin)

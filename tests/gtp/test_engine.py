@@ -246,10 +246,40 @@ def test_kgs_and_cgos_extras() -> None:
     e, _ = make()
     out = talk(e, "kgs-rules chinese\nkgs-rules japanese\nkgs-rules foo\nkgs-game_over\n"
                "cgos-opponent_name Bob 1800\ncgos-gameover W+R")
-    refused = b"? unsupported rules: corvid scores by area (chinese, aga, new_zealand, " \
-        b"tromp-taylor)\n\n"
-    assert out == b"= \n\n" + refused + refused + b"= \n\n= \n\n= \n\n"
+    refused = b"? unsupported rules: foo (corvid plays chinese, aga, new_zealand, " \
+        b"tromp-taylor, japanese)\n\n"
+    assert out == b"= \n\n= \n\n" + refused + b"= \n\n= \n\n= \n\n"
     assert e.opponent_name == "Bob 1800"
+    assert e.board.territory
+
+
+# 5x5, black's wall on C, white's on D; black plays A1 and A3 inside its area, white a dead
+# stone at B4 and one pass: black placed 7 stones, white 6
+WALLS = "\n".join(f"play b c{i}\nplay w d{i}" for i in range(1, 6))
+TERRITORY_GAME = f"boardsize 5\nkomi 0\n{WALLS}\nplay b a1\nplay w b4\nplay b a3\nplay w pass"
+
+
+def test_japanese_rules_score_by_territory() -> None:
+    """Area: black 15 points (B4 is dead), white 10: B+5. Territory: black 8 empty points
+    and 1 prisoner, white 5: B+4, the area score less black's surplus of placed stones."""
+    e, _ = make()
+    out = talk(e, f"{TERRITORY_GAME}\nfinal_score\nkgs-rules japanese\nfinal_score\n"
+               "final_status_list dead\nclear_board\nkgs-rules aga\nfinal_score")
+    assert out == b"= \n\n" * 16 + b"= B+5\n\n= \n\n= B+4\n\n= B4\n\n= \n\n= \n\n= 0\n\n"
+
+
+def test_japanese_rules_move_requests() -> None:
+    """Under territory rules the search counts by area with the komi corrected, and dead
+    stones are cleaned up only when kgs-genmove_cleanup asks."""
+    e, gen = make([(0, 4), (1, 0)])
+    talk(e, f"kgs-rules japanese\n{TERRITORY_GAME}\nundo\ngenmove w\nkgs-genmove_cleanup b")
+    plain, cleanup = gen.requests
+    assert plain.board.search_state(1).komi == 1.0  # black placed 7 stones, white 6
+    assert not plain.cleanup and cleanup.cleanup and cleanup.capture_dead
+    assert cleanup.board.search_state(0).komi == 0.0  # white's A5 evened the stones
+    e2, gen2 = make([(0, 4)])
+    talk(e2, "genmove b")
+    assert gen2.requests[0].cleanup  # area rules: as under CGOS (cleanup=true)
 
 
 def test_gogui_analyze_and_overlays() -> None:
