@@ -122,7 +122,27 @@ def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig,
     try:
         log.info("gtp_ready", name=config.name, workers=config.workers)
         reader.start()
+
+        def write(response: bytes) -> bool:
+            if not response:
+                return True
+            try:
+                engine_output.write(response)
+                engine_output.flush()
+            except (BrokenPipeError, OSError, ValueError) as e:
+                log.error("gtp_controller_gone",
+                          reason=f"cannot write the answer: {type(e).__name__}: {e}")
+                return False
+            log.debug("gtp_out", response=response.decode())
+            return True
+
         while True:
+            if engine.stream is not None:  # an answer streamed while no command waits
+                interrupted = engine.stream.interruptible and not lines.empty()
+                if not write(engine.stream_stop() if interrupted else engine.stream_step()):
+                    return 1
+                if not interrupted:
+                    continue
             idle = engine.config.idle_timeout
             try:
                 raw = lines.get(timeout=idle if idle > 0 else None)
@@ -144,15 +164,8 @@ def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig,
             else:
                 log.warning("gtp_line_too_long", limit=MAX_LINE)
                 response, end = b"? line too long\n\n", False
-            if response:
-                try:
-                    engine_output.write(response)
-                    engine_output.flush()
-                except (BrokenPipeError, OSError, ValueError) as e:
-                    log.error("gtp_controller_gone",
-                              reason=f"cannot write the answer: {type(e).__name__}: {e}")
-                    return 1
-                log.debug("gtp_out", response=response.decode())
+            if not write(response):
+                return 1
             if end:
                 return 0
     finally:

@@ -9,6 +9,7 @@ prints; :meth:`GtpEngine.handle_line` gives the bytes to write.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,6 +19,12 @@ from typing import Any, Protocol
 import msgspec
 import structlog
 
+from clients.gtp.analysis import (
+    Analysis,
+    AnalysisStream,
+    Candidate,
+    parse_analyze_args,
+)
 from clients.gtp.board import Board, IllegalMove
 from clients.gtp.config import GtpConfig
 from clients.gtp.timecontrol import TimeManager, TimePolicy, TimeSettings
@@ -53,6 +60,8 @@ class MoveRequest:
     # kgs-genmove_cleanup: the game is over but for the dead stones, so capture them first,
     # even before a move the search prefers (with only ``cleanup``, they go when it would pass)
     capture_dead: bool = False
+    # genmove_analyze: the generator's tree already holds this move's search (its analysis)
+    searched: bool = False
 
 
 @dataclass(frozen=True)
@@ -70,6 +79,12 @@ class MoveGenerator(Protocol):
     def configure(self, config: GtpConfig) -> None:
         """Play with ``config`` from now on; ConfigError (and no change) if it cannot (a
         weights file the settings need does not load)."""
+        ...
+
+    def analysis(self, request: MoveRequest, bounded: bool) -> Analysis:
+        """The search of ``request``'s position in slices (live analysis); ``bounded``: the
+        search for the move, done when ``request``'s budget is spent (then a request with
+        ``searched`` gives the move)."""
         ...
 
 
@@ -101,12 +116,39 @@ class GtpEngine:
         self.time = TimeManager(time_policy(config))
         self.opponent_name = ""
         self.last_stats: dict[str, Any] = {}
+        self.stream: AnalysisStream | None = None  # an answer being streamed (analysis)
         self.dispatcher = Dispatcher()
         self._register_all()
 
     # -- dispatching ------------------------------------------------------------------
     def handle_line(self, line: str | bytes) -> tuple[bytes, bool]:
-        return self.dispatcher.handle_line(line)
+        """The bytes to write for one command line and whether the session has ended. A
+        command that streams its answer (analysis) gives only the answer's first line: the
+        rest comes from :meth:`stream_step` until :meth:`stream_stop` (a new command) or
+        the end of a move's search."""
+        if self.stream is not None:  # the caller did not stop it: end it here
+            ended = self.stream_stop()
+            response, end = self.dispatcher.handle_line(line)
+            return ended + response, end
+        response, end = self.dispatcher.handle_line(line)
+        if self.stream is not None:  # "=id \n\n" less its closing blank line
+            response = response[:-1]
+        return response, end
+
+    def stream_step(self) -> bytes:
+        """Search one slice of the streamed answer; the bytes to write (maybe none)."""
+        assert self.stream is not None
+        out = self.stream.step()
+        if self.stream.ended:
+            self.stream = None
+        return out
+
+    def stream_stop(self) -> bytes:
+        """End the streamed analysis (a new command came): the bytes that close it."""
+        assert self.stream is not None
+        out = self.stream.stop()
+        self.stream = None
+        return out
 
     def register(self, name: str, handler: Callable[[list[str]], str | None]) -> None:
         self.dispatcher.register(name, handler)
@@ -139,6 +181,11 @@ class GtpEngine:
             "cgos-opponent_name": self.cmd_opponent_name,
             "cgos-gameover": lambda a: "",
             "gogui-analyze_commands": self.cmd_analyze_commands,
+            "lz-analyze": lambda a: self.cmd_analyze(a, kata=False),
+            "kata-analyze": lambda a: self.cmd_analyze(a, kata=True),
+            "genmove_analyze": lambda a: self.cmd_genmove_analyze(a, kata=False),
+            "lz-genmove_analyze": lambda a: self.cmd_genmove_analyze(a, kata=False),
+            "kata-genmove_analyze": lambda a: self.cmd_genmove_analyze(a, kata=True),
             "corvid-visits": self.cmd_visits,
             "corvid-winrate": self.cmd_winrate,
             "corvid-param": self.cmd_param,
@@ -214,11 +261,9 @@ class GtpEngine:
         self.generator.reset()
         return ""
 
-    def _generate(self, args: list[str], cleanup: bool, deterministic: bool,
-                  play: bool) -> str:
-        t0 = self.clock()
-        self._nargs(args, 1)
-        colour = parse_colour(args[0])
+    def _request(self, colour: int, t0: float, cleanup: bool, deterministic: bool,
+                 searched: bool = False) -> MoveRequest:
+        """The request for ``colour``'s move, its time counted from ``t0``."""
         played = sum(1 for c, _ in self.board.moves if c == colour)
         seconds = self.time.allot(colour, self.board.size ** 2, played)
         if self.ready is not None:  # a wait for the kernels is on this move's clock
@@ -228,8 +273,19 @@ class GtpEngine:
         # capturing dead stones in one's own territory costs a point each under territory
         # rules: there only kgs-genmove_cleanup asks for it
         always_cleanup = self.config.cleanup and not self.board.territory
-        request = MoveRequest(self.board.copy(), colour, seconds, cleanup or always_cleanup,
-                              deterministic, capture_dead=cleanup)
+        return MoveRequest(self.board.copy(), colour, seconds, cleanup or always_cleanup,
+                           deterministic, capture_dead=cleanup, searched=searched)
+
+    def _generate(self, args: list[str], cleanup: bool, deterministic: bool,
+                  play: bool) -> str:
+        t0 = self.clock()
+        self._nargs(args, 1)
+        colour = parse_colour(args[0])
+        return self._decide(self._request(colour, t0, cleanup, deterministic), t0, play)
+
+    def _decide(self, request: MoveRequest, t0: float, play: bool) -> str:
+        """The generator's move for ``request`` (played if ``play``), as GTP answers it."""
+        colour, seconds = request.colour, request.seconds
         try:
             decision = self.generator(request)
         except Exception:  # the client boundary: never forfeit a game by a search bug
@@ -393,6 +449,46 @@ class GtpEngine:
             "plist/Dead stones/final_status_list dead",
             "param/Parameters/corvid-param",
         ])
+
+    def _analysis_colour(self, args: list[str]) -> tuple[int, list[str]]:
+        """An optional leading colour (default: the side to move) and the other args."""
+        if args and args[0].lower() in ("b", "w", "black", "white"):
+            return parse_colour(args[0]), args[1:]
+        return self.board.to_move, args
+
+    def cmd_analyze(self, args: list[str], kata: bool) -> str:
+        """``lz-analyze`` / ``kata-analyze [C] [interval] [key value ...]``: the search
+        of the position with ``C`` to play, a line of candidates every interval
+        (centiseconds), until the next command."""
+        colour, rest = self._analysis_colour(args)
+        parsed = parse_analyze_args(rest)
+        if self.ready is not None:
+            self.ready()
+        request = MoveRequest(self.board.copy(), colour, None, cleanup=False,
+                              deterministic=False)
+        self.stream = AnalysisStream(self.generator.analysis(request, bounded=False), kata,
+                                     parsed, self.clock)
+        return ""
+
+    def cmd_genmove_analyze(self, args: list[str], kata: bool) -> str:
+        """``genmove_analyze C [interval] [key value ...]``: ``genmove C`` whose search
+        streams the analysis lines, then ``play MOVE``."""
+        t0 = self.clock()
+        if not args:
+            raise GtpSyntaxError()
+        colour, rest = self._analysis_colour(args)
+        if len(rest) == len(args):
+            raise GtpSyntaxError()  # the colour is not optional here
+        parsed = parse_analyze_args(rest)
+        request = self._request(colour, t0, cleanup=False, deterministic=False)
+
+        def finish(candidates: list[Candidate]) -> str:
+            searched = dataclasses.replace(request, board=self.board.copy(), searched=True)
+            return self._decide(searched, t0, play=True)
+
+        self.stream = AnalysisStream(self.generator.analysis(request, bounded=True), kata,
+                                     parsed, self.clock, finish)
+        return ""
 
     def _stats_for(self, args: list[str]) -> tuple[dict[str, Any], int]:
         self._nargs(args, 0, 1)

@@ -8,6 +8,7 @@ stones."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Hashable
 from typing import Any
 
 import msgspec
@@ -16,6 +17,7 @@ import structlog
 import zmq
 
 from clients.config import ConfigError
+from clients.gtp.analysis import Candidate, prior_shares
 from clients.gtp.config import GtpConfig
 from clients.gtp.engine import Decision, MoveRequest
 from games.go.coords import BLACK as GO_BLACK
@@ -34,6 +36,7 @@ from search.uct import UCTConfig
 
 log = structlog.get_logger()
 _POOL_ERRORS = (RuntimeError, TimeoutError, OSError, zmq.ZMQError)
+PV_LENGTH = 10  # moves of a principal variation in the analysis lines
 
 
 def needs_weights(cfg: GtpConfig) -> bool:
@@ -161,6 +164,12 @@ class SearchPlayer:
             self.core.reset()
         self.game += 1
 
+    def analysis(self, request: MoveRequest, bounded: bool) -> TreeAnalysis:
+        """The search of ``request``'s position in slices on this player's tree (live
+        analysis; tree reuse then keeps it for the move). ``bounded``: it is the search for
+        a move (genmove_analyze), done when the move's budget is spent; else it never is."""
+        return TreeAnalysis(self, request, self._budget(request.seconds) if bounded else None)
+
     def _budget(self, seconds: float | None) -> Budget:
         cfg = self.config
         secs = cfg.seconds if cfg.seconds > 0 else None
@@ -188,7 +197,9 @@ class SearchPlayer:
             rng = np.random.default_rng([cfg.seed, board.position_key(colour) & (2**63 - 1)])
         else:
             core, rng = self.core, self.rng
-        if request.seconds is not None and request.seconds <= 0:
+        if request.searched:  # genmove_analyze: the tree holds the move's search
+            budget = Budget(playouts=cfg.min_playouts)
+        elif request.seconds is not None and request.seconds <= 0:
             budget = Budget(playouts=1)  # the clock is all but gone: answer at once
         else:
             budget = self._budget(request.seconds)
@@ -197,7 +208,8 @@ class SearchPlayer:
             position.komi += extra if position.to_move == 0 else -extra
             if budget.seconds is not None:  # half the time each, should both searches run
                 budget = dataclasses.replace(budget, seconds=budget.seconds / 2)
-        result = self._search(position, core, rng, budget, request.deterministic)
+        here = request.deterministic or request.searched  # not in the workers
+        result = self._search(position, core, rng, budget, here)
         if extra and result.value < cfg.margin_below:
             # that lead is out of reach: search again for the game itself, on a fresh tree
             log.info("gtp_margin_out_of_reach", value=result.value, komi_margin=extra)
@@ -205,7 +217,7 @@ class SearchPlayer:
             if hasattr(core, "reset"):
                 core.reset()
             self.game += 1  # and fresh trees in the workers: theirs hold the other komi
-            result = self._search(position, core, rng, budget, request.deterministic)
+            result = self._search(position, core, rng, budget, here)
         stats: dict[str, Any] = {
             "moves": [board.vertex_of(m) for m in result.moves],
             "visits": result.visits,
@@ -236,10 +248,11 @@ class SearchPlayer:
         return Decision(vertex, stats=stats)
 
     def _search(self, state: Any, core: Any, rng: np.random.Generator, budget: Budget,
-                deterministic: bool) -> SearchResult:
+                here: bool) -> SearchResult:
+        """The search of ``state``: in the workers if there are any and not ``here``."""
         cfg = self.config
         result = None
-        if (cfg.workers > 1 and not self.workers_failed and not deterministic
+        if (cfg.workers > 1 and not self.workers_failed and not here
                 and budget.playouts != 1):
             result = self._search_workers(state, budget, rng)
             if result is None and budget.seconds is not None:
@@ -325,3 +338,62 @@ class SearchPlayer:
                 log.info("gtp_no_pass", instead=v, margin=margin, dead=len(dead))
                 return v
         return None
+
+
+class TreeAnalysis:
+    """:class:`clients.gtp.analysis.Analysis` on a :class:`SearchPlayer`'s core: the
+    position searched in slices (in this process), the tree kept between them."""
+
+    def __init__(self, player: SearchPlayer, request: MoveRequest,
+                 budget: Budget | None) -> None:
+        cfg = player.config
+        self.player = player
+        self.board = request.board
+        self.position = search_position(request.board.search_state(request.colour), cfg)
+        self.budget = budget  # the move's (genmove_analyze), None: analysis without end
+        self.start = budget.clock() if budget is not None else 0.0
+        self.playouts = 0
+        priors = self.position.priors() if len(self.position.legal_moves()) > 1 else None
+        self.priors: dict[Hashable, float] = {} if priors is None else dict(zip(
+            priors.moves,
+            prior_shares([float(v * n) for v, n in zip(priors.values, priors.counts,
+                                                        strict=True)]),
+            strict=True))
+
+    @property
+    def done(self) -> bool:
+        b = self.budget
+        if b is None:
+            return False
+        if not self.priors:  # nothing to search
+            return True
+        return ((b.playouts is not None and self.playouts >= b.playouts)
+                or (b.seconds is not None and b.clock() - self.start >= b.seconds))
+
+    def step(self, seconds: float) -> list[Candidate]:
+        if not self.priors:
+            return []
+        cfg = self.player.config
+        playouts = cfg.analyze_playouts if cfg.analyze_playouts > 0 else None
+        if self.budget is not None and self.budget.playouts is not None:
+            left = max(self.budget.playouts - self.playouts, 1)
+            playouts = left if playouts is None else min(playouts, left)
+        if self.budget is not None and self.budget.seconds is not None:
+            seconds = min(seconds, max(self.start + self.budget.seconds - self.budget.clock(),
+                                       0.0))
+        budget = Budget(playouts=playouts, seconds=None if playouts else seconds,
+                        check_every=1 if playouts else 4)
+        core = self.player.core
+        result = core.search(self.position, self.position.to_move, budget, self.player.rng)
+        self.playouts += result.playouts
+        line = getattr(core, "principal_variation", None)
+        out = []
+        for i in sorted(range(len(result.moves)), key=lambda i: -result.visits[i]):
+            if result.visits[i] <= 0:
+                continue
+            move = int(result.moves[i])
+            pv = line(move, PV_LENGTH) if line is not None else [move]
+            out.append(Candidate(self.board.vertex_of(move), result.visits[i],
+                                 result.values[i], self.priors.get(move, 0.0),
+                                 [self.board.vertex_of(m) for m in pv]))
+        return out
