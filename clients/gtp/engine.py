@@ -20,6 +20,7 @@ import msgspec
 import structlog
 
 from clients.gtp.analysis import (
+    SLICE_SECONDS,
     Analysis,
     AnalysisStream,
     Candidate,
@@ -126,14 +127,11 @@ class GtpEngine:
         command that streams its answer (analysis) gives only the answer's first line: the
         rest comes from :meth:`stream_step` until :meth:`stream_stop` (a new command) or
         the end of a move's search."""
-        if self.stream is not None:  # the caller did not stop it: end it here
-            ended = self.stream_stop()
-            response, end = self.dispatcher.handle_line(line)
-            return ended + response, end
+        ended = self.stream_stop() if self.stream is not None else b""  # not stopped yet
         response, end = self.dispatcher.handle_line(line)
         if self.stream is not None:  # "=id \n\n" less its closing blank line
             response = response[:-1]
-        return response, end
+        return ended + response, end
 
     def stream_step(self) -> bytes:
         """Search one slice of the streamed answer; the bytes to write (maybe none)."""
@@ -188,6 +186,7 @@ class GtpEngine:
             "kata-genmove_analyze": lambda a: self.cmd_genmove_analyze(a, kata=True),
             "corvid-visits": self.cmd_visits,
             "corvid-winrate": self.cmd_winrate,
+            "corvid-pv": self.cmd_pv,
             "corvid-param": self.cmd_param,
         }
         for name, handler in table.items():
@@ -446,9 +445,26 @@ class GtpEngine:
         return "\n".join([
             "gfx/Visits/corvid-visits %m",
             "gfx/Win rate/corvid-winrate %m",
+            "var/Principal variation/corvid-pv %c",
             "plist/Dead stones/final_status_list dead",
             "param/Parameters/corvid-param",
         ])
+
+    def cmd_pv(self, args: list[str]) -> str:
+        """``corvid-pv [C]``: the line the search expects from here, ``C`` to play (default:
+        the side to move), after a search of the move's budget (GoGui's ``var``: ``B D4 W
+        E5 ...``)."""
+        self._nargs(args, 0, 1)
+        colour = parse_colour(args[0]) if args else self.board.to_move
+        request = self._request(colour, self.clock(), cleanup=False, deterministic=False)
+        analysis = self.generator.analysis(request, bounded=True)
+        candidates: list[Candidate] = []
+        while not analysis.done:
+            candidates = analysis.step(SLICE_SECONDS) or candidates
+        if not candidates:
+            return ""
+        return " ".join(f"{'BW'[(colour + i) % 2]} {format_vertex(v)}"
+                        for i, v in enumerate(candidates[0].pv))
 
     def _analysis_colour(self, args: list[str]) -> tuple[int, list[str]]:
         """An optional leading colour (default: the side to move) and the other args."""

@@ -8,6 +8,7 @@ stones."""
 from __future__ import annotations
 
 import dataclasses
+import time
 from collections.abc import Hashable
 from typing import Any
 
@@ -371,18 +372,20 @@ class TreeAnalysis:
                 or (b.seconds is not None and b.clock() - self.start >= b.seconds))
 
     def step(self, seconds: float) -> list[Candidate]:
-        if not self.priors:
+        if not self.priors:  # nothing to search: the slice's time passes idle
+            time.sleep(seconds)
             return []
         cfg = self.player.config
-        playouts = cfg.analyze_playouts if cfg.analyze_playouts > 0 else None
+        by_playouts = cfg.analyze_playouts > 0  # slices of playouts, else of time
+        playouts = cfg.analyze_playouts if by_playouts else None
         if self.budget is not None and self.budget.playouts is not None:
             left = max(self.budget.playouts - self.playouts, 1)
             playouts = left if playouts is None else min(playouts, left)
         if self.budget is not None and self.budget.seconds is not None:
             seconds = min(seconds, max(self.start + self.budget.seconds - self.budget.clock(),
                                        0.0))
-        budget = Budget(playouts=playouts, seconds=None if playouts else seconds,
-                        check_every=1 if playouts else 4)
+        budget = Budget(playouts=playouts, seconds=None if by_playouts else seconds,
+                        check_every=1 if by_playouts else 4)
         core = self.player.core
         result = core.search(self.position, self.position.to_move, budget, self.player.rng)
         self.playouts += result.playouts

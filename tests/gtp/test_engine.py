@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from clients.gtp.analysis import Candidate
 from clients.gtp.config import GtpConfig
 from clients.gtp.engine import Decision, GtpEngine, MoveRequest
 from protocols.gtp import Vertex
@@ -36,6 +37,26 @@ class Scripted:
 
     def configure(self, config: GtpConfig) -> None:
         self.config = config
+
+    def analysis(self, request: MoveRequest, bounded: bool) -> OneStep:
+        self.requests.append(request)
+        return OneStep([Candidate((2, 2), 10, 0.75, 0.5, [(2, 2), (3, 3)])])
+
+
+class OneStep:
+    """An analysis done after one slice, its candidates scripted."""
+
+    def __init__(self, candidates: list[Candidate]) -> None:
+        self.candidates = candidates
+        self.steps = 0
+
+    @property
+    def done(self) -> bool:
+        return self.steps > 0
+
+    def step(self, seconds: float) -> list[Candidate]:
+        self.steps += 1
+        return self.candidates
 
 
 def make(moves: list[Vertex | str] | None = None, **cfg: object) -> tuple[GtpEngine, Scripted]:
@@ -286,10 +307,38 @@ def test_gogui_analyze_and_overlays() -> None:
     e, _ = make([(2, 2)])
     assert talk(e, "gogui-analyze_commands") == (
         b"= gfx/Visits/corvid-visits %m\ngfx/Win rate/corvid-winrate %m\n"
+        b"var/Principal variation/corvid-pv %c\n"
         b"plist/Dead stones/final_status_list dead\nparam/Parameters/corvid-param\n\n")
+    assert talk(e, "corvid-pv w") == b"= W C3 B D4\n\n"
     assert talk(e, "corvid-visits b") == b"= LABEL C3 10\nTEXT playouts 10\n\n"
     assert e.board.moves == []  # analysis does not play
     assert talk(e, "corvid-winrate b") == b"= LABEL C3 75\nTEXT win rate 75.0%\n\n"
+
+
+def test_streamed_analysis_framing() -> None:
+    """A streamed answer: its first line, a line of candidates per interval, and a closing
+    blank line when the next command comes (answered after it); genmove_analyze ends with
+    the move, played."""
+    e, gen = make([(2, 2)])
+    ticks = iter(range(1000))
+    e.clock = lambda: float(next(ticks))  # 1 s a reading: every slice ends an interval
+    assert talk(e, "7 lz-analyze b 50") == b"=7 \n"
+    assert e.stream is not None and e.stream.interruptible
+    assert e.stream_step() == b"info move C3 visits 10 winrate 7500 prior 5000 order 0 " \
+        b"pv C3 D4\n"
+    assert talk(e, "8 kata-analyze w interval 100 maxmoves 1") == b"\n=8 \n"
+    assert gen.requests[-1].colour == 1
+    assert e.stream_step() == b"info move C3 visits 10 winrate 0.750000 prior 0.500000 " \
+        b"order 0 pv C3 D4\n"
+    assert e.stream_stop() == b"\n" and e.stream is None
+    assert talk(e, "9 genmove_analyze b 100") == b"=9 \n"
+    assert e.stream is not None and not e.stream.interruptible
+    assert e.stream_step() == b"info move C3 visits 10 winrate 7500 prior 5000 order 0 " \
+        b"pv C3 D4\nplay C3\n\n"
+    assert e.stream is None and e.board.moves == [(0, (2, 2))]
+    assert gen.requests[-1].searched
+    assert talk(e, "kata-analyze b 10 colour b") == b"? syntax error\n\n"
+    assert e.stream is None
 
 
 def test_corvid_param() -> None:
