@@ -403,7 +403,7 @@ def test_preset_v2_is_the_default_engine_written_out() -> None:
     assert weights_path("9x9") == weights_path("")
     not_a_player = {"name", "preset", "playouts", "seconds", "min_playouts", "seed",
                     "workers", "default_size", "default_komi", "min_size", "max_size",
-                    "warmup", "idle_timeout"}
+                    "warmup", "idle_timeout", "analyze_playouts"}
     fields = {f.name for f in msgspec.structs.fields(GtpConfig)}
     assert set(PRESETS["v2"]) == {k for k in fields - not_a_player
                                   if not k.startswith("time_")}
