@@ -8,6 +8,7 @@ import os
 import queue
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -136,16 +137,22 @@ def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig,
             log.debug("gtp_out", response=response.decode())
             return True
 
+        last_command = time.monotonic()  # when the last answer went out
         while True:
             if engine.stream is not None:  # an answer streamed while no command waits
                 interrupted = engine.stream.interruptible and not lines.empty()
                 if not write(engine.stream_stop() if interrupted else engine.stream_step()):
                     return 1
+                last_command = time.monotonic()
                 if not interrupted:
                     continue
             idle = engine.config.idle_timeout
+            waited = time.monotonic() - last_command
+            if engine.ponder is not None and lines.empty() and (idle <= 0 or waited < idle):
+                engine.ponder_step()  # on the opponent's time, until a command comes
+                continue
             try:
-                raw = lines.get(timeout=idle if idle > 0 else None)
+                raw = lines.get(timeout=max(idle - waited, 0.0) if idle > 0 else None)
             except queue.Empty:
                 log.error("gtp_controller_gone", reason=f"no command for {idle:g} s "
                           "(idle_timeout)", moves=len(engine.board.moves))
@@ -166,6 +173,7 @@ def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig,
                 response, end = b"? line too long\n\n", False
             if not write(response):
                 return 1
+            last_command = time.monotonic()  # the controller's turn from now
             if end:
                 return 0
     finally:

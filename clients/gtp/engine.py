@@ -118,6 +118,7 @@ class GtpEngine:
         self.opponent_name = ""
         self.last_stats: dict[str, Any] = {}
         self.stream: AnalysisStream | None = None  # an answer being streamed (analysis)
+        self.ponder: Analysis | None = None  # the search on the opponent's time (ponder)
         self.dispatcher = Dispatcher()
         self._register_all()
 
@@ -128,6 +129,7 @@ class GtpEngine:
         rest comes from :meth:`stream_step` until :meth:`stream_stop` (a new command) or
         the end of a move's search."""
         ended = self.stream_stop() if self.stream is not None else b""  # not stopped yet
+        self.ponder = None
         response, end = self.dispatcher.handle_line(line)
         if self.stream is not None:  # "=id \n\n" less its closing blank line
             response = response[:-1]
@@ -140,6 +142,20 @@ class GtpEngine:
         if self.stream.ended:
             self.stream = None
         return out
+
+    def ponder_step(self) -> None:
+        """Search one slice on the opponent's time (``ponder``; the next command ends it)."""
+        assert self.ponder is not None
+        self.ponder.step(SLICE_SECONDS)
+
+    def _start_pondering(self, colour: int) -> None:
+        """After ``colour``'s move: search the opponent's position on the player's tree,
+        whose reply's search then starts from the subtree of the opponent's move."""
+        if not self.config.ponder or self.config.workers > 1:  # workers: their own trees
+            return
+        request = MoveRequest(self.board.copy(), 1 - colour, None, cleanup=False,
+                              deterministic=False)
+        self.ponder = self.generator.analysis(request, bounded=False)
 
     def stream_stop(self) -> bytes:
         """End the streamed analysis (a new command came): the bytes that close it."""
@@ -305,6 +321,8 @@ class GtpEngine:
         elapsed = self.clock() - t0
         if play:
             self.time.spent(colour, elapsed)
+            if answer != "resign":
+                self._start_pondering(colour)
         log.info("gtp_genmove", colour=format_colour(colour), move=answer,
                  allowed=None if seconds is None else round(seconds, 3),
                  elapsed=round(elapsed, 3))

@@ -226,6 +226,7 @@ class SearchPlayer:
             "value": result.value,
             "playouts": result.playouts,
             "komi_margin": extra,
+            "reused_visits": result.info.get("reused_visits", 0),
         }
         log.info("gtp_search", **result.summary())
         points = board.size * board.size

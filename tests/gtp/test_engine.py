@@ -359,3 +359,17 @@ def test_corvid_param() -> None:
 def test_quit() -> None:
     e, _ = make()
     assert e.handle_line("7 quit") == (b"=7 \n\n", True)
+
+
+def test_pondering_searches_the_opponents_position_until_the_next_command() -> None:
+    e, gen = make([(2, 2), (3, 3)], ponder=True)
+    assert talk(e, "genmove b") == b"= C3\n\n"
+    assert e.ponder is not None
+    asked = gen.requests[-1]
+    assert asked.colour == 1 and asked.board.moves == [(0, (2, 2))]
+    e.ponder_step()
+    assert talk(e, "play w d4") == b"= \n\n" and e.ponder is None
+    assert talk(e, "reg_genmove b") == b"= D4\n\n" and e.ponder is None  # nothing played
+    e2, _ = make([(2, 2)])
+    talk(e2, "genmove b")
+    assert e2.ponder is None  # off by default
