@@ -137,16 +137,29 @@ class GtpEngine:
 
     def stream_step(self) -> bytes:
         """Search one slice of the streamed answer; the bytes to write (maybe none)."""
-        assert self.stream is not None
-        out = self.stream.step()
-        if self.stream.ended:
+        stream = self.stream
+        assert stream is not None
+        try:
+            out = stream.step()
+        except Exception:  # the client boundary: a search bug ends the analysis, not us
+            log.exception("gtp_analysis_failed")
+            if stream.finish is None:
+                out = stream.stop()  # the answer ends here
+            else:  # the move all the same (the generator's, else the fallback move)
+                out = f"play {stream.finish([])}\n\n".encode()
+            stream.ended = True
+        if stream.ended:
             self.stream = None
         return out
 
     def ponder_step(self) -> None:
         """Search one slice on the opponent's time (``ponder``; the next command ends it)."""
         assert self.ponder is not None
-        self.ponder.step(SLICE_SECONDS)
+        try:
+            self.ponder.step(SLICE_SECONDS)
+        except Exception:  # the client boundary: a search bug ends pondering, not us
+            log.exception("gtp_ponder_failed")
+            self.ponder = None
 
     def _start_pondering(self, colour: int) -> None:
         """After ``colour``'s move: search the opponent's position on the player's tree,

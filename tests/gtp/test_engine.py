@@ -373,3 +373,20 @@ def test_pondering_searches_the_opponents_position_until_the_next_command() -> N
     e2, _ = make([(2, 2)])
     talk(e2, "genmove b")
     assert e2.ponder is None  # off by default
+
+
+class Failing(OneStep):
+    """An analysis whose search fails."""
+
+    def step(self, seconds: float) -> list[Candidate]:
+        raise RuntimeError("a search bug")
+
+
+def test_a_failing_analysis_ends_its_answer_and_the_engine_goes_on() -> None:
+    e, gen = make([(2, 2)])
+    gen.analysis = lambda request, bounded: Failing([])  # type: ignore[method-assign,assignment]
+    assert talk(e, "lz-analyze 10") == b"= \n"
+    assert e.stream_step() == b"\n" and e.stream is None
+    assert talk(e, "genmove_analyze b 10") == b"= \n"
+    assert e.stream_step() == b"play C3\n\n" and e.board.moves == [(0, (2, 2))]
+    assert talk(e, "name") == b"= corvid\n\n"
