@@ -25,7 +25,9 @@ A Go engine speaking GTP 2 on stdin/stdout: UCT with RAVE and learned priors (mo
 ratings fitted to GNU Go's moves; `weights` loads another file, learned_priors=false gives the
 heuristic priors) over fast playouts with Go knowledge, tree reuse between moves,
 Tromp-Taylor-safe passing and dead-stone cleanup (CGOS), resignation, and time management from
-time_settings / time_left / kgs-time_settings that keeps a reserve so it never loses on time.
+time_settings / time_left / kgs-time_settings that keeps a reserve so it never loses on time;
+area or Japanese (territory) rules (kgs-rules); live analysis for Sabaki and Lizzie
+(lz-analyze, kata-analyze, genmove_analyze) and pondering (ponder=true).
 Nothing but GTP is written to stdout; logs go to stderr (or --log-file, a global option given
 before `gtp`).
 

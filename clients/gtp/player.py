@@ -2,8 +2,9 @@
 knowledge.go (a games.go rules state with the playing settings of the config) —
 by default UCT with RAVE and priors on the compiled tree (search.ctree), else search.uct,
 flat Monte Carlo or α-β over UCB bounds — with the Go-specific decisions around it:
-resigning, passing only when it is safe under Tromp–Taylor scoring, and cleaning up dead
-stones."""
+resigning, passing only when it is safe under Tromp–Taylor scoring (under territory rules,
+with the dead stones taken off), and cleaning up dead stones; and the search of a position in
+slices for live analysis and pondering (:class:`TreeAnalysis`)."""
 
 from __future__ import annotations
 
@@ -326,9 +327,9 @@ class SearchPlayer:
 
     def _instead_of_pass(self, request: MoveRequest, moves: list[Any], visits: list[int],
                          margin: float) -> Any:
-        """The search wants to pass. Pass if that cannot lose under Tromp–Taylor as the
-        board stands; else (or in cleanup mode while dead opponent stones remain) play the
-        most visited move that does not fill our own eye, if any."""
+        """The search wants to pass. Pass if that cannot lose should the game end now
+        (``margin``: Board.pass_margin); else (or in cleanup mode while dead opponent
+        stones remain) play the most visited move that does not fill our own eye, if any."""
         board, colour = request.board, request.colour
         dead = board.dead_opponent_stones(colour) if request.cleanup else []
         if margin > 0 and not dead:
