@@ -168,7 +168,10 @@ class GtpEngine:
             return
         request = MoveRequest(self.board.copy(), 1 - colour, None, cleanup=False,
                               deterministic=False)
-        self.ponder = self.generator.analysis(request, bounded=False)
+        try:
+            self.ponder = self.generator.analysis(request, bounded=False)
+        except Exception:  # the client boundary: the move stands, unpondered
+            log.exception("gtp_ponder_failed")
 
     def stream_stop(self) -> bytes:
         """End the streamed analysis (a new command came): the bytes that close it."""
@@ -488,10 +491,14 @@ class GtpEngine:
         self._nargs(args, 0, 1)
         colour = parse_colour(args[0]) if args else self.board.to_move
         request = self._request(colour, self.clock(), cleanup=False, deterministic=False)
-        analysis = self.generator.analysis(request, bounded=True)
         candidates: list[Candidate] = []
-        while not analysis.done:
-            candidates = analysis.step(SLICE_SECONDS) or candidates
+        analysis = self._analysis(request, bounded=True)
+        try:
+            while not analysis.done:
+                candidates = analysis.step(SLICE_SECONDS) or candidates
+        except Exception:  # the client boundary: a search bug fails this command only
+            log.exception("gtp_analysis_failed")
+            raise GtpError("analysis failed") from None
         if not candidates:
             return ""
         return " ".join(f"{'BW'[(colour + i) % 2]} {format_vertex(v)}"
@@ -503,6 +510,14 @@ class GtpEngine:
             return parse_colour(args[0]), args[1:]
         return self.board.to_move, args
 
+    def _analysis(self, request: MoveRequest, bounded: bool) -> Analysis:
+        """The generator's analysis of ``request``; ``? analysis failed`` if it fails."""
+        try:
+            return self.generator.analysis(request, bounded)
+        except Exception:  # the client boundary: a search bug fails this command only
+            log.exception("gtp_analysis_failed")
+            raise GtpError("analysis failed") from None
+
     def cmd_analyze(self, args: list[str], kata: bool) -> str:
         """``lz-analyze`` / ``kata-analyze [C] [interval] [key value ...]``: the search
         of the position with ``C`` to play, a line of candidates every interval
@@ -513,8 +528,8 @@ class GtpEngine:
             self.ready()
         request = MoveRequest(self.board.copy(), colour, None, cleanup=False,
                               deterministic=False)
-        self.stream = AnalysisStream(self.generator.analysis(request, bounded=False), kata,
-                                     parsed, self.clock)
+        self.stream = AnalysisStream(self._analysis(request, bounded=False), kata, parsed,
+                                     self.clock)
         return ""
 
     def cmd_genmove_analyze(self, args: list[str], kata: bool) -> str:
@@ -533,8 +548,8 @@ class GtpEngine:
             searched = dataclasses.replace(request, board=self.board.copy(), searched=True)
             return self._decide(searched, t0, play=True)
 
-        self.stream = AnalysisStream(self.generator.analysis(request, bounded=True), kata,
-                                     parsed, self.clock, finish)
+        self.stream = AnalysisStream(self._analysis(request, bounded=True), kata, parsed,
+                                     self.clock, finish)
         return ""
 
     def _stats_for(self, args: list[str]) -> tuple[dict[str, Any], int]:

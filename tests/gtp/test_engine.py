@@ -389,4 +389,5 @@ def test_a_failing_analysis_ends_its_answer_and_the_engine_goes_on() -> None:
     assert e.stream_step() == b"\n" and e.stream is None
     assert talk(e, "genmove_analyze b 10") == b"= \n"
     assert e.stream_step() == b"play C3\n\n" and e.board.moves == [(0, (2, 2))]
+    assert talk(e, "corvid-pv") == b"? analysis failed\n\n"
     assert talk(e, "name") == b"= corvid\n\n"
