@@ -849,6 +849,28 @@ class CompiledUCT:
         names = ("move", "N", "W", "N0", "RN", "RW")
         return {k: self._T[5 + i][f:f + max(n, 0)].copy() for i, k in enumerate(names)}
 
+    def principal_variation(self, move: int, length: int) -> list[int]:
+        """The line the tree expects after the root's ``move`` (after a search): ``move``,
+        then at each node below the most visited move, ``length`` moves at most."""
+        if self._T is None or self.counters[C_ROOT] < 0:
+            raise ValueError("no tree yet")
+        (nd_first, nd_count, _, _, _, e_move, e_N, _, e_N0, _, _, e_child) = self._T
+        line: list[int] = []
+        v = int(self.counters[C_ROOT])
+        while v >= 0 and len(line) < length:
+            f, n = int(nd_first[v]), int(nd_count[v])
+            if n <= 0:
+                break
+            visits = e_N[f:f + n] - e_N0[f:f + n]
+            picked = np.flatnonzero(e_move[f:f + n] == move) if not line else [
+                int(np.argmax(visits))]
+            if len(picked) == 0 or (line and visits[picked[0]] <= 0):
+                break
+            e = f + int(picked[0])
+            line.append(int(e_move[e]))
+            v = int(e_child[e])
+        return line
+
     def _result(self, playouts: int, elapsed: float, reused: float) -> SearchResult:
         assert self._T is not None
         (nd_first, nd_count, nd_n, _, _, e_move, e_N, e_W, e_N0, _, _, _) = self._T

@@ -32,10 +32,15 @@ def go_colour(colour: int) -> int:
 
 
 class Board:
-    """Protocol state of the position: a GoState plus the GTP view of it."""
+    """Protocol state of the position: a GoState plus the GTP view of it, and the scoring
+    in force: area (Chinese, AGA, New Zealand, Tromp–Taylor) or, with ``territory``,
+    territory (Japanese), counted as the area score less black's surplus of stones placed
+    (:meth:`placed_surplus`)."""
 
-    def __init__(self, size: int, komi: float, state: GoState | None = None) -> None:
+    def __init__(self, size: int, komi: float, state: GoState | None = None,
+                 territory: bool = False) -> None:
         self.state = state if state is not None else GoState(size, komi)
+        self.territory = territory
 
     @property
     def size(self) -> int:
@@ -49,7 +54,7 @@ class Board:
         self.state.komi = float(komi)
 
     def copy(self) -> Board:
-        return Board(self.size, self.komi, self.state.clone())
+        return Board(self.size, self.komi, self.state.clone(), self.territory)
 
     # -- encodings ----------------------------------------------------------------------
     def point_of(self, vertex: Vertex) -> int:
@@ -126,6 +131,7 @@ class Board:
         pickled for the workers)."""
         s = self.state.clone()
         s.forget_undo()
+        s.komi = self.area_komi()
         s.to_play = go_colour(colour)
         if s.passes >= 2:
             s.clear_passes()
@@ -145,12 +151,46 @@ class Board:
         return pt not in self.state.legal_points(go_colour(colour), include_eyes=False)
 
     # -- scoring ------------------------------------------------------------------------
+    def placed_surplus(self) -> int:
+        """Black's stones put on the board (handicap and setup stones included) less
+        white's. Territory and area scores differ by it: with S the stones on the board and
+        P the prisoners each side took, territory = area − (S_black − S_white) + (P_black −
+        P_white), and S_black = placed_black − P_white (likewise for white), so territory =
+        area − (placed_black − placed_white): a pass or a handicap stone shifts it by one,
+        captures cancel out (a territory score counts no seki eyes: not modelled)."""
+        placed = [0, 0]
+        for colour, pt in (*self.state.setup, *self.state.history):
+            if pt != PASS:
+                placed[colour - 1] += 1
+        return placed[0] - placed[1]
+
+    def komi_correction(self) -> int:
+        """What the area score must also give white to be the score of the rules in force:
+        0 under area rules; under territory rules, black's surplus of placed stones so far
+        (that of the moves still to come, one stone at most, is not counted)."""
+        return self.placed_surplus() if self.territory else 0
+
+    def area_komi(self) -> float:
+        """The komi the search counts the area score with: the komi plus the correction."""
+        return self.komi + self.komi_correction()
+
     def tromp_taylor(self) -> float:
-        """Black minus white minus komi, the board as it stands."""
-        return self.state.score()
+        """Black minus white minus komi, the board as it stands, counted by area (under
+        territory rules with :meth:`area_komi`, so the territory score)."""
+        return self.state.score() - self.komi_correction()
 
     def tt_margin(self, colour: int) -> float:
         s = self.tromp_taylor()
+        return s if colour == 0 else -s
+
+    def pass_margin(self, colour: int) -> float:
+        """``colour``'s lead should the game end now: under area rules by Tromp–Taylor as
+        the board stands (CGOS removes no dead stones); under territory rules after taking
+        off the estimated dead stones, as the players agree before counting."""
+        if not self.territory:
+            return self.tt_margin(colour)
+        s = dead.score_with_dead_removed(self.state, self._rng(), IN_GAME_DEAD_STONE_PLAYOUTS)
+        s -= self.komi_correction()
         return s if colour == 0 else -s
 
     def _rng(self) -> np.random.Generator:
@@ -184,7 +224,9 @@ class Board:
         return out
 
     def final_score(self) -> float:
-        return dead.score_with_dead_removed(self.state, self._rng(), DEAD_STONE_PLAYOUTS)
+        """Black's lead after removing the estimated dead stones, under the rules in force."""
+        area = dead.score_with_dead_removed(self.state, self._rng(), DEAD_STONE_PLAYOUTS)
+        return area - self.komi_correction()
 
     # -- SGF ----------------------------------------------------------------------------
     def to_sgf(self, black: str = "", white: str = "") -> bytes:

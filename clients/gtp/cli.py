@@ -8,6 +8,7 @@ import os
 import queue
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, BinaryIO
 
@@ -24,7 +25,9 @@ A Go engine speaking GTP 2 on stdin/stdout: UCT with RAVE and learned priors (mo
 ratings fitted to GNU Go's moves; `weights` loads another file, learned_priors=false gives the
 heuristic priors) over fast playouts with Go knowledge, tree reuse between moves,
 Tromp-Taylor-safe passing and dead-stone cleanup (CGOS), resignation, and time management from
-time_settings / time_left / kgs-time_settings that keeps a reserve so it never loses on time.
+time_settings / time_left / kgs-time_settings that keeps a reserve so it never loses on time;
+area or Japanese (territory) rules (kgs-rules); live analysis for Sabaki and Lizzie
+(lz-analyze, kata-analyze, genmove_analyze) and pondering (ponder=true).
 Nothing but GTP is written to stdout; logs go to stderr (or --log-file, a global option given
 before `gtp`).
 
@@ -125,10 +128,36 @@ def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig,
     try:
         log.info("gtp_ready", name=config.name, workers=config.workers)
         reader.start()
-        while True:
-            idle = engine.config.idle_timeout
+
+        def write(response: bytes) -> bool:
+            if not response:
+                return True
             try:
-                raw = lines.get(timeout=idle if idle > 0 else None)
+                engine_output.write(response)
+                engine_output.flush()
+            except (BrokenPipeError, OSError, ValueError) as e:
+                log.error("gtp_controller_gone",
+                          reason=f"cannot write the answer: {type(e).__name__}: {e}")
+                return False
+            log.debug("gtp_out", response=response.decode())
+            return True
+
+        last_command = time.monotonic()  # when the last answer went out
+        while True:
+            if engine.stream is not None:  # an answer streamed while no command waits
+                interrupted = engine.stream.interruptible and not lines.empty()
+                if not write(engine.stream_stop() if interrupted else engine.stream_step()):
+                    return 1
+                last_command = time.monotonic()
+                if not interrupted:
+                    continue
+            idle = engine.config.idle_timeout
+            waited = time.monotonic() - last_command
+            if engine.ponder is not None and lines.empty() and (idle <= 0 or waited < idle):
+                engine.ponder_step()  # on the opponent's time, until a command comes
+                continue
+            try:
+                raw = lines.get(timeout=max(idle - waited, 0.0) if idle > 0 else None)
             except queue.Empty:
                 log.error("gtp_controller_gone", reason=f"no command for {idle:g} s "
                           "(idle_timeout)", moves=len(engine.board.moves))
@@ -147,15 +176,9 @@ def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig,
             else:
                 log.warning("gtp_line_too_long", limit=MAX_LINE)
                 response, end = b"? line too long\n\n", False
-            if response:
-                try:
-                    engine_output.write(response)
-                    engine_output.flush()
-                except (BrokenPipeError, OSError, ValueError) as e:
-                    log.error("gtp_controller_gone",
-                              reason=f"cannot write the answer: {type(e).__name__}: {e}")
-                    return 1
-                log.debug("gtp_out", response=response.decode())
+            if not write(response):
+                return 1
+            last_command = time.monotonic()  # the controller's turn from now
             if end:
                 return 0
     finally:

@@ -137,6 +137,12 @@ class GtpConfig(msgspec.Struct, frozen=True):
     min_size: int = 5
     max_size: int = 19
     warmup: bool = True  # load (or compile) the kernels in the background; genmove waits
+    # search on the opponent's time: after our move, the position after it, on the tree the
+    # reply's search reuses (until the next command; one search process only)
+    ponder: bool = False
+    # live analysis (lz-analyze, kata-analyze, genmove_analyze): playouts per search slice,
+    # for analysis that repeats itself (0: slices of time)
+    analyze_playouts: Annotated[int, msgspec.Meta(ge=0)] = 0
     # give up (exit 1) when the controller sends no command for this long (0: wait forever)
     idle_timeout: Annotated[float, msgspec.Meta(ge=0)] = 0.0
 

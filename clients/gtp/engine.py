@@ -9,6 +9,7 @@ prints; :meth:`GtpEngine.handle_line` gives the bytes to write.
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -18,6 +19,13 @@ from typing import Any, Protocol
 import msgspec
 import structlog
 
+from clients.gtp.analysis import (
+    SLICE_SECONDS,
+    Analysis,
+    AnalysisStream,
+    Candidate,
+    parse_analyze_args,
+)
 from clients.gtp.board import Board, IllegalMove
 from clients.gtp.config import GtpConfig
 from clients.gtp.timecontrol import TimeManager, TimePolicy, TimeSettings
@@ -38,7 +46,9 @@ from protocols.gtp import (
 log = structlog.get_logger()
 
 VERSION = "0.1.0"
-AREA_RULES = ("chinese", "aga", "new_zealand", "tromp-taylor")  # kgs-rules we play
+# kgs-rules: whether each rule set scores by territory (else by area)
+RULES = {"chinese": False, "aga": False, "new_zealand": False, "tromp-taylor": False,
+         "japanese": True}
 
 
 @dataclass(frozen=True)
@@ -51,6 +61,8 @@ class MoveRequest:
     # kgs-genmove_cleanup: the game is over but for the dead stones, so capture them first,
     # even before a move the search prefers (with only ``cleanup``, they go when it would pass)
     capture_dead: bool = False
+    # genmove_analyze: the generator's tree already holds this move's search (its analysis)
+    searched: bool = False
 
 
 @dataclass(frozen=True)
@@ -68,6 +80,12 @@ class MoveGenerator(Protocol):
     def configure(self, config: GtpConfig) -> None:
         """Play with ``config`` from now on; ConfigError (and no change) if it cannot (a
         weights file the settings need does not load)."""
+        ...
+
+    def analysis(self, request: MoveRequest, bounded: bool) -> Analysis:
+        """The search of ``request``'s position in slices (live analysis); ``bounded``: the
+        search for the move, done when ``request``'s budget is spent (then a request with
+        ``searched`` gives the move)."""
         ...
 
 
@@ -99,12 +117,68 @@ class GtpEngine:
         self.time = TimeManager(time_policy(config))
         self.opponent_name = ""
         self.last_stats: dict[str, Any] = {}
+        self.stream: AnalysisStream | None = None  # an answer being streamed (analysis)
+        self.ponder: Analysis | None = None  # the search on the opponent's time (ponder)
         self.dispatcher = Dispatcher()
         self._register_all()
 
     # -- dispatching ------------------------------------------------------------------
     def handle_line(self, line: str | bytes) -> tuple[bytes, bool]:
-        return self.dispatcher.handle_line(line)
+        """The bytes to write for one command line and whether the session has ended. A
+        command that streams its answer (analysis) gives only the answer's first line: the
+        rest comes from :meth:`stream_step` until :meth:`stream_stop` (a new command) or
+        the end of a move's search."""
+        ended = self.stream_stop() if self.stream is not None else b""  # not stopped yet
+        self.ponder = None
+        response, end = self.dispatcher.handle_line(line)
+        if self.stream is not None:  # "=id \n\n" less its closing blank line
+            response = response[:-1]
+        return ended + response, end
+
+    def stream_step(self) -> bytes:
+        """Search one slice of the streamed answer; the bytes to write (maybe none)."""
+        stream = self.stream
+        assert stream is not None
+        try:
+            out = stream.step()
+        except Exception:  # the client boundary: a search bug ends the analysis, not us
+            log.exception("gtp_analysis_failed")
+            if stream.finish is None:
+                out = stream.stop()  # the answer ends here
+            else:  # the move all the same (the generator's, else the fallback move)
+                out = f"play {stream.finish([])}\n\n".encode()
+            stream.ended = True
+        if stream.ended:
+            self.stream = None
+        return out
+
+    def ponder_step(self) -> None:
+        """Search one slice on the opponent's time (``ponder``; the next command ends it)."""
+        assert self.ponder is not None
+        try:
+            self.ponder.step(SLICE_SECONDS)
+        except Exception:  # the client boundary: a search bug ends pondering, not us
+            log.exception("gtp_ponder_failed")
+            self.ponder = None
+
+    def _start_pondering(self, colour: int) -> None:
+        """After ``colour``'s move: search the opponent's position on the player's tree,
+        whose reply's search then starts from the subtree of the opponent's move."""
+        if not self.config.ponder or self.config.workers > 1:  # workers: their own trees
+            return
+        request = MoveRequest(self.board.copy(), 1 - colour, None, cleanup=False,
+                              deterministic=False)
+        try:
+            self.ponder = self.generator.analysis(request, bounded=False)
+        except Exception:  # the client boundary: the move stands, unpondered
+            log.exception("gtp_ponder_failed")
+
+    def stream_stop(self) -> bytes:
+        """End the streamed analysis (a new command came): the bytes that close it."""
+        assert self.stream is not None
+        out = self.stream.stop()
+        self.stream = None
+        return out
 
     def register(self, name: str, handler: Callable[[list[str]], str | None]) -> None:
         self.dispatcher.register(name, handler)
@@ -137,8 +211,14 @@ class GtpEngine:
             "cgos-opponent_name": self.cmd_opponent_name,
             "cgos-gameover": lambda a: "",
             "gogui-analyze_commands": self.cmd_analyze_commands,
+            "lz-analyze": lambda a: self.cmd_analyze(a, kata=False),
+            "kata-analyze": lambda a: self.cmd_analyze(a, kata=True),
+            "genmove_analyze": lambda a: self.cmd_genmove_analyze(a, kata=False),
+            "lz-genmove_analyze": lambda a: self.cmd_genmove_analyze(a, kata=False),
+            "kata-genmove_analyze": lambda a: self.cmd_genmove_analyze(a, kata=True),
             "corvid-visits": self.cmd_visits,
             "corvid-winrate": self.cmd_winrate,
+            "corvid-pv": self.cmd_pv,
             "corvid-param": self.cmd_param,
         }
         for name, handler in table.items():
@@ -151,7 +231,7 @@ class GtpEngine:
             raise GtpSyntaxError()
 
     def _new_game(self) -> None:
-        self.board = Board(self.board.size, self.board.komi)
+        self.board = Board(self.board.size, self.board.komi, territory=self.board.territory)
         self.generator.reset()
         self.last_stats = {}
         self.time.set(self.time.settings)
@@ -162,7 +242,7 @@ class GtpEngine:
         size = parse_int(args[0], "size")
         if not self.config.min_size <= size <= self.config.max_size:
             raise GtpError("unacceptable size")
-        self.board = Board(size, self.board.komi)
+        self.board = Board(size, self.board.komi, territory=self.board.territory)
         self._new_game()
         return ""
 
@@ -178,13 +258,17 @@ class GtpEngine:
         return ""
 
     def cmd_kgs_rules(self, args: list[str]) -> str:
-        """Area-scoring rule sets are played as they are; Japanese (territory) scoring is
-        refused: the engine counts by area, so its endgame would not mean what it says."""
+        """The rules of the game from now on (kept by ``clear_board`` and ``boardsize``):
+        area scoring, or territory scoring (Japanese), which the search plays by area with
+        the komi corrected (:meth:`Board.komi_correction`)."""
         self._nargs(args, 1)
-        if args[0].lower() not in AREA_RULES:
-            raise GtpError(f"unsupported rules: corvid scores by area "
-                           f"({', '.join(AREA_RULES)})")
-        return ""  # capturing dead stones never costs us under area scoring
+        rules = args[0].lower()
+        if rules not in RULES:
+            raise GtpError(f"unsupported rules: {rules} (corvid plays {', '.join(RULES)})")
+        if self.board.territory != RULES[rules]:
+            self.board.territory = RULES[rules]
+            self.generator.reset()  # the tree's values were counted under the other rules
+        return ""
 
     def cmd_opponent_name(self, args: list[str]) -> str:
         self.opponent_name = " ".join(args)
@@ -208,19 +292,31 @@ class GtpEngine:
         self.generator.reset()
         return ""
 
-    def _generate(self, args: list[str], cleanup: bool, deterministic: bool,
-                  play: bool) -> str:
-        t0 = self.clock()
-        self._nargs(args, 1)
-        colour = parse_colour(args[0])
+    def _request(self, colour: int, t0: float, cleanup: bool, deterministic: bool,
+                 searched: bool = False) -> MoveRequest:
+        """The request for ``colour``'s move, its time counted from ``t0``."""
         played = sum(1 for c, _ in self.board.moves if c == colour)
         seconds = self.time.allot(colour, self.board.size ** 2, played)
         if self.ready is not None:  # a wait for the kernels is on this move's clock
             self.ready()
             if seconds is not None:
                 seconds = max(seconds - (self.clock() - t0), 0.0)
-        request = MoveRequest(self.board.copy(), colour, seconds,
-                              cleanup or self.config.cleanup, deterministic, capture_dead=cleanup)
+        # capturing dead stones in one's own territory costs a point each under territory
+        # rules: there only kgs-genmove_cleanup asks for it
+        always_cleanup = self.config.cleanup and not self.board.territory
+        return MoveRequest(self.board.copy(), colour, seconds, cleanup or always_cleanup,
+                           deterministic, capture_dead=cleanup, searched=searched)
+
+    def _generate(self, args: list[str], cleanup: bool, deterministic: bool,
+                  play: bool) -> str:
+        t0 = self.clock()
+        self._nargs(args, 1)
+        colour = parse_colour(args[0])
+        return self._decide(self._request(colour, t0, cleanup, deterministic), t0, play)
+
+    def _decide(self, request: MoveRequest, t0: float, play: bool) -> str:
+        """The generator's move for ``request`` (played if ``play``), as GTP answers it."""
+        colour, seconds = request.colour, request.seconds
         try:
             decision = self.generator(request)
         except Exception:  # the client boundary: never forfeit a game by a search bug
@@ -241,6 +337,8 @@ class GtpEngine:
         elapsed = self.clock() - t0
         if play:
             self.time.spent(colour, elapsed)
+            if answer != "resign":
+                self._start_pondering(colour)
         log.info("gtp_genmove", colour=format_colour(colour), move=answer,
                  allowed=None if seconds is None else round(seconds, 3),
                  elapsed=round(elapsed, 3))
@@ -361,6 +459,7 @@ class GtpEngine:
             raise GtpError(f"cannot load file: {e}") from None
         if not self.config.min_size <= board.size <= self.config.max_size:
             raise GtpError("unacceptable size")
+        board.territory = self.board.territory
         self.board = board
         self.generator.reset()
         return ""
@@ -380,9 +479,78 @@ class GtpEngine:
         return "\n".join([
             "gfx/Visits/corvid-visits %m",
             "gfx/Win rate/corvid-winrate %m",
+            "var/Principal variation/corvid-pv %c",
             "plist/Dead stones/final_status_list dead",
             "param/Parameters/corvid-param",
         ])
+
+    def cmd_pv(self, args: list[str]) -> str:
+        """``corvid-pv [C]``: the line the search expects from here, ``C`` to play (default:
+        the side to move), after a search of the move's budget (GoGui's ``var``: ``B D4 W
+        E5 ...``)."""
+        self._nargs(args, 0, 1)
+        colour = parse_colour(args[0]) if args else self.board.to_move
+        request = self._request(colour, self.clock(), cleanup=False, deterministic=False)
+        candidates: list[Candidate] = []
+        analysis = self._analysis(request, bounded=True)
+        try:
+            while not analysis.done:
+                candidates = analysis.step(SLICE_SECONDS) or candidates
+        except Exception:  # the client boundary: a search bug fails this command only
+            log.exception("gtp_analysis_failed")
+            raise GtpError("analysis failed") from None
+        if not candidates:
+            return ""
+        return " ".join(f"{'BW'[(colour + i) % 2]} {format_vertex(v)}"
+                        for i, v in enumerate(candidates[0].pv))
+
+    def _analysis_colour(self, args: list[str]) -> tuple[int, list[str]]:
+        """An optional leading colour (default: the side to move) and the other args."""
+        if args and args[0].lower() in ("b", "w", "black", "white"):
+            return parse_colour(args[0]), args[1:]
+        return self.board.to_move, args
+
+    def _analysis(self, request: MoveRequest, bounded: bool) -> Analysis:
+        """The generator's analysis of ``request``; ``? analysis failed`` if it fails."""
+        try:
+            return self.generator.analysis(request, bounded)
+        except Exception:  # the client boundary: a search bug fails this command only
+            log.exception("gtp_analysis_failed")
+            raise GtpError("analysis failed") from None
+
+    def cmd_analyze(self, args: list[str], kata: bool) -> str:
+        """``lz-analyze`` / ``kata-analyze [C] [interval] [key value ...]``: the search
+        of the position with ``C`` to play, a line of candidates every interval
+        (centiseconds), until the next command."""
+        colour, rest = self._analysis_colour(args)
+        parsed = parse_analyze_args(rest)
+        if self.ready is not None:
+            self.ready()
+        request = MoveRequest(self.board.copy(), colour, None, cleanup=False,
+                              deterministic=False)
+        self.stream = AnalysisStream(self._analysis(request, bounded=False), kata, parsed,
+                                     self.clock)
+        return ""
+
+    def cmd_genmove_analyze(self, args: list[str], kata: bool) -> str:
+        """``genmove_analyze C [interval] [key value ...]``: ``genmove C`` whose search
+        streams the analysis lines, then ``play MOVE``."""
+        t0 = self.clock()
+        if not args:
+            raise GtpSyntaxError()
+        colour, rest = self._analysis_colour(args)
+        if len(rest) == len(args):
+            raise GtpSyntaxError()  # the colour is not optional here
+        parsed = parse_analyze_args(rest)
+        request = self._request(colour, t0, cleanup=False, deterministic=False)
+
+        def finish(candidates: list[Candidate]) -> str:
+            searched = dataclasses.replace(request, board=self.board.copy(), searched=True)
+            return self._decide(searched, t0, play=True)
+
+        self.stream = AnalysisStream(self._analysis(request, bounded=True), kata, parsed,
+                                     self.clock, finish)
+        return ""
 
     def _stats_for(self, args: list[str]) -> tuple[dict[str, Any], int]:
         self._nargs(args, 0, 1)

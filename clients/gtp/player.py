@@ -2,12 +2,15 @@
 knowledge.go (a games.go rules state with the playing settings of the config) —
 by default UCT with RAVE and priors on the compiled tree (search.ctree), else search.uct,
 flat Monte Carlo or α-β over UCB bounds — with the Go-specific decisions around it:
-resigning, passing only when it is safe under Tromp–Taylor scoring, and cleaning up dead
-stones."""
+resigning, passing only when it is safe under Tromp–Taylor scoring (under territory rules,
+with the dead stones taken off), and cleaning up dead stones; and the search of a position in
+slices for live analysis and pondering (:class:`TreeAnalysis`)."""
 
 from __future__ import annotations
 
 import dataclasses
+import time
+from collections.abc import Hashable
 from typing import Any
 
 import msgspec
@@ -16,6 +19,7 @@ import structlog
 import zmq
 
 from clients.config import ConfigError
+from clients.gtp.analysis import Candidate, prior_shares
 from clients.gtp.config import GtpConfig
 from clients.gtp.engine import Decision, MoveRequest
 from games.go.coords import BLACK as GO_BLACK
@@ -34,6 +38,7 @@ from search.uct import UCTConfig
 
 log = structlog.get_logger()
 _POOL_ERRORS = (RuntimeError, TimeoutError, OSError, zmq.ZMQError)
+PV_LENGTH = 10  # moves of a principal variation in the analysis lines
 
 
 def needs_weights(cfg: GtpConfig) -> bool:
@@ -161,6 +166,12 @@ class SearchPlayer:
             self.core.reset()
         self.game += 1
 
+    def analysis(self, request: MoveRequest, bounded: bool) -> TreeAnalysis:
+        """The search of ``request``'s position in slices on this player's tree (live
+        analysis; tree reuse then keeps it for the move). ``bounded``: it is the search for
+        a move (genmove_analyze), done when the move's budget is spent; else it never is."""
+        return TreeAnalysis(self, request, self._budget(request.seconds) if bounded else None)
+
     def _budget(self, seconds: float | None) -> Budget:
         cfg = self.config
         secs = seconds if seconds is not None else (cfg.seconds or None)  # the clock's first
@@ -172,7 +183,7 @@ class SearchPlayer:
     def __call__(self, request: MoveRequest) -> Decision:
         cfg = self.config
         board, colour = request.board, request.colour
-        margin = board.tt_margin(colour)  # our Tromp–Taylor lead as the board stands
+        margin = board.pass_margin(colour)  # our lead should the game end now
         if (cfg.pass_when_won and board.last_was_pass() and margin > 0
                 and not (request.cleanup and board.dead_opponent_stones(colour))):
             log.info("gtp_pass_won", margin=margin)
@@ -186,7 +197,9 @@ class SearchPlayer:
             rng = np.random.default_rng([cfg.seed, board.position_key(colour) & (2**63 - 1)])
         else:
             core, rng = self.core, self.rng
-        if request.seconds is not None and request.seconds <= 0:
+        if request.searched:  # genmove_analyze: the tree holds the move's search
+            budget = Budget(playouts=cfg.min_playouts)
+        elif request.seconds is not None and request.seconds <= 0:
             budget = Budget(playouts=1)  # the clock is all but gone: answer at once
         else:
             budget = self._budget(request.seconds)
@@ -195,7 +208,8 @@ class SearchPlayer:
             position.komi += extra if position.to_move == 0 else -extra
             if budget.seconds is not None:  # half the time each, should both searches run
                 budget = dataclasses.replace(budget, seconds=budget.seconds / 2)
-        result = self._search(position, core, rng, budget, request.deterministic)
+        here = request.deterministic or request.searched  # not in the workers
+        result = self._search(position, core, rng, budget, here)
         if extra and result.value < cfg.margin_below:
             # that lead is out of reach: search again for the game itself, on a fresh tree
             log.info("gtp_margin_out_of_reach", value=result.value, komi_margin=extra)
@@ -203,7 +217,7 @@ class SearchPlayer:
             if hasattr(core, "reset"):
                 core.reset()
             self.game += 1  # and fresh trees in the workers: theirs hold the other komi
-            result = self._search(position, core, rng, budget, request.deterministic)
+            result = self._search(position, core, rng, budget, here)
         stats: dict[str, Any] = {
             "moves": [board.vertex_of(m) for m in result.moves],
             "visits": result.visits,
@@ -211,6 +225,7 @@ class SearchPlayer:
             "value": result.value,
             "playouts": result.playouts,
             "komi_margin": extra,
+            "reused_visits": result.info.get("reused_visits", 0),
         }
         log.info("gtp_search", **result.summary())
         points = board.size * board.size
@@ -234,10 +249,11 @@ class SearchPlayer:
         return Decision(vertex, stats=stats)
 
     def _search(self, state: Any, core: Any, rng: np.random.Generator, budget: Budget,
-                deterministic: bool) -> SearchResult:
+                here: bool) -> SearchResult:
+        """The search of ``state``: in the workers if there are any and not ``here``."""
         cfg = self.config
         result = None
-        if (cfg.workers > 1 and not self.workers_failed and not deterministic
+        if (cfg.workers > 1 and not self.workers_failed and not here
                 and budget.playouts != 1):
             result = self._search_workers(state, budget, rng)
             if result is None and budget.seconds is not None:
@@ -309,9 +325,9 @@ class SearchPlayer:
 
     def _instead_of_pass(self, request: MoveRequest, moves: list[Any], visits: list[int],
                          margin: float) -> Any:
-        """The search wants to pass. Pass if that cannot lose under Tromp–Taylor as the
-        board stands; else (or in cleanup mode while dead opponent stones remain) play the
-        most visited move that does not fill our own eye, if any."""
+        """The search wants to pass. Pass if that cannot lose should the game end now
+        (``margin``: Board.pass_margin); else (or in cleanup mode while dead opponent
+        stones remain) play the most visited move that does not fill our own eye, if any."""
         board, colour = request.board, request.colour
         dead = board.dead_opponent_stones(colour) if request.cleanup else []
         if margin > 0 and not dead:
@@ -323,3 +339,64 @@ class SearchPlayer:
                 log.info("gtp_no_pass", instead=v, margin=margin, dead=len(dead))
                 return v
         return None
+
+
+class TreeAnalysis:
+    """:class:`clients.gtp.analysis.Analysis` on a :class:`SearchPlayer`'s core: the
+    position searched in slices (in this process), the tree kept between them."""
+
+    def __init__(self, player: SearchPlayer, request: MoveRequest,
+                 budget: Budget | None) -> None:
+        cfg = player.config
+        self.player = player
+        self.board = request.board
+        self.position = search_position(request.board.search_state(request.colour), cfg)
+        self.budget = budget  # the move's (genmove_analyze), None: analysis without end
+        self.start = budget.clock() if budget is not None else 0.0
+        self.playouts = 0
+        priors = self.position.priors() if len(self.position.legal_moves()) > 1 else None
+        self.priors: dict[Hashable, float] = {} if priors is None else dict(zip(
+            priors.moves,
+            prior_shares([float(v * n) for v, n in zip(priors.values, priors.counts,
+                                                        strict=True)]),
+            strict=True))
+
+    @property
+    def done(self) -> bool:
+        b = self.budget
+        if b is None:
+            return False
+        if not self.priors:  # nothing to search
+            return True
+        return ((b.playouts is not None and self.playouts >= b.playouts)
+                or (b.seconds is not None and b.clock() - self.start >= b.seconds))
+
+    def step(self, seconds: float) -> list[Candidate]:
+        if not self.priors:  # nothing to search: the slice's time passes idle
+            time.sleep(seconds)
+            return []
+        cfg = self.player.config
+        by_playouts = cfg.analyze_playouts > 0  # slices of playouts, else of time
+        playouts = cfg.analyze_playouts if by_playouts else None
+        if self.budget is not None and self.budget.playouts is not None:
+            left = max(self.budget.playouts - self.playouts, 1)
+            playouts = left if playouts is None else min(playouts, left)
+        if self.budget is not None and self.budget.seconds is not None:
+            seconds = min(seconds, max(self.start + self.budget.seconds - self.budget.clock(),
+                                       0.0))
+        budget = Budget(playouts=playouts, seconds=None if by_playouts else seconds,
+                        check_every=1 if by_playouts else 4)
+        core = self.player.core
+        result = core.search(self.position, self.position.to_move, budget, self.player.rng)
+        self.playouts += result.playouts
+        line = getattr(core, "principal_variation", None)
+        out = []
+        for i in sorted(range(len(result.moves)), key=lambda i: -result.visits[i]):
+            if result.visits[i] <= 0:
+                continue
+            move = int(result.moves[i])
+            pv = line(move, PV_LENGTH) if line is not None else [move]
+            out.append(Candidate(self.board.vertex_of(move), result.visits[i],
+                                 result.values[i], self.priors.get(move, 0.0),
+                                 [self.board.vertex_of(m) for m in pv]))
+        return out

@@ -17,6 +17,7 @@ from pathlib import Path
 import numpy as np
 from hypothesis import strategies as st
 
+from clients.gtp.analysis import Candidate
 from clients.gtp.cli import MAX_LINE, serve
 from clients.gtp.config import GtpConfig
 from clients.gtp.engine import Decision, GtpEngine, MoveRequest
@@ -49,6 +50,46 @@ class RandomMoves:
 
     def configure(self, config: GtpConfig) -> None:
         pass
+
+    def analysis(self, request: MoveRequest, bounded: bool) -> RandomAnalysis:
+        return RandomAnalysis(self.rng, request.board.size)
+
+
+class RandomAnalysis:
+    """Live analysis at random: a candidate (maybe off the board), none, or an exception;
+    done after two slices."""
+
+    def __init__(self, rng: np.random.Generator, size: int) -> None:
+        self.rng = rng
+        self.size = size
+        self.steps = 0
+
+    @property
+    def done(self) -> bool:
+        return self.steps >= 2
+
+    def step(self, seconds: float) -> list[Candidate]:
+        self.steps += 1
+        r = self.rng.random()
+        if r < 0.1:
+            raise RuntimeError("analysis bug")
+        if r < 0.2:
+            return []
+        v = (int(self.rng.integers(self.size + 1)), int(self.rng.integers(self.size + 1)))
+        return [Candidate(v, 3, float(self.rng.random()), 0.5, [v, None])]
+
+
+def answer(engine: GtpEngine, line: str | bytes) -> tuple[bytes, bool]:
+    """The engine's whole answer to ``line``: a streamed one (analysis) stepped a few
+    times and stopped, or stepped to its end if it is a move's."""
+    response, end = engine.handle_line(line)
+    steps = 0
+    while engine.stream is not None and (steps < 3 or not engine.stream.interruptible):
+        response += engine.stream_step()
+        steps += 1
+    if engine.stream is not None:
+        response += engine.stream_stop()
+    return response, end
 
 
 COMMANDS = sorted(GtpEngine(GtpConfig(warmup=False), RandomMoves()).dispatcher.commands()
@@ -113,7 +154,7 @@ def test_engine_random_command_sequences(fuzz: Fuzz) -> None:
     def prop(lines: list[str]) -> None:
         engine = GtpEngine(GtpConfig(warmup=False, default_size=9), RandomMoves())
         for line in lines:
-            response, end = engine.handle_line(line)
+            response, end = answer(engine, line)
             check_answer(line, response, end)
             if end:
                 return
@@ -127,7 +168,7 @@ def test_engine_random_bytes_as_lines(fuzz: Fuzz) -> None:
     def prop(raw: bytes) -> None:
         engine = GtpEngine(GtpConfig(warmup=False, default_size=9), RandomMoves())
         for line in raw.split(b"\n"):
-            response, end = engine.handle_line(line)
+            response, end = answer(engine, line)
             check_answer(line.decode("utf-8", errors="replace"), response, end)
             if end:
                 return
@@ -173,7 +214,7 @@ def test_sgf_commands_on_random_files(fuzz: Fuzz, tmp_path: Path) -> None:
         engine = GtpEngine(GtpConfig(warmup=False, default_size=9), RandomMoves())
         for line in (f"loadsgf {f}{upto}", "showboard", f"printsgf {tmp_path / 'out.sgf'}",
                      "genmove b"):
-            response, end = engine.handle_line(line)
+            response, end = answer(engine, line)
             check_answer(line, response, end)
 
 

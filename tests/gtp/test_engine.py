@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from clients.gtp.analysis import Candidate
 from clients.gtp.config import GtpConfig
 from clients.gtp.engine import Decision, GtpEngine, MoveRequest
 from protocols.gtp import Vertex
@@ -36,6 +37,26 @@ class Scripted:
 
     def configure(self, config: GtpConfig) -> None:
         self.config = config
+
+    def analysis(self, request: MoveRequest, bounded: bool) -> OneStep:
+        self.requests.append(request)
+        return OneStep([Candidate((2, 2), 10, 0.75, 0.5, [(2, 2), (3, 3)])])
+
+
+class OneStep:
+    """An analysis done after one slice, its candidates scripted."""
+
+    def __init__(self, candidates: list[Candidate]) -> None:
+        self.candidates = candidates
+        self.steps = 0
+
+    @property
+    def done(self) -> bool:
+        return self.steps > 0
+
+    def step(self, seconds: float) -> list[Candidate]:
+        self.steps += 1
+        return self.candidates
 
 
 def make(moves: list[Vertex | str] | None = None, **cfg: object) -> tuple[GtpEngine, Scripted]:
@@ -246,20 +267,78 @@ def test_kgs_and_cgos_extras() -> None:
     e, _ = make()
     out = talk(e, "kgs-rules chinese\nkgs-rules japanese\nkgs-rules foo\nkgs-game_over\n"
                "cgos-opponent_name Bob 1800\ncgos-gameover W+R")
-    refused = b"? unsupported rules: corvid scores by area (chinese, aga, new_zealand, " \
-        b"tromp-taylor)\n\n"
-    assert out == b"= \n\n" + refused + refused + b"= \n\n= \n\n= \n\n"
+    refused = b"? unsupported rules: foo (corvid plays chinese, aga, new_zealand, " \
+        b"tromp-taylor, japanese)\n\n"
+    assert out == b"= \n\n= \n\n" + refused + b"= \n\n= \n\n= \n\n"
     assert e.opponent_name == "Bob 1800"
+    assert e.board.territory
+
+
+# 5x5, black's wall on C, white's on D; black plays A1 and A3 inside its area, white a dead
+# stone at B4 and one pass: black placed 7 stones, white 6
+WALLS = "\n".join(f"play b c{i}\nplay w d{i}" for i in range(1, 6))
+TERRITORY_GAME = f"boardsize 5\nkomi 0\n{WALLS}\nplay b a1\nplay w b4\nplay b a3\nplay w pass"
+
+
+def test_japanese_rules_score_by_territory() -> None:
+    """Area: black 15 points (B4 is dead), white 10: B+5. Territory: black 8 empty points
+    and 1 prisoner, white 5: B+4, the area score less black's surplus of placed stones."""
+    e, _ = make()
+    out = talk(e, f"{TERRITORY_GAME}\nfinal_score\nkgs-rules japanese\nfinal_score\n"
+               "final_status_list dead\nclear_board\nkgs-rules aga\nfinal_score")
+    assert out == b"= \n\n" * 16 + b"= B+5\n\n= \n\n= B+4\n\n= B4\n\n= \n\n= \n\n= 0\n\n"
+
+
+def test_japanese_rules_move_requests() -> None:
+    """Under territory rules the search counts by area with the komi corrected, and dead
+    stones are cleaned up only when kgs-genmove_cleanup asks."""
+    e, gen = make([(0, 4), (1, 0)])
+    talk(e, f"kgs-rules japanese\n{TERRITORY_GAME}\nundo\ngenmove w\nkgs-genmove_cleanup b")
+    plain, cleanup = gen.requests
+    assert plain.board.search_state(1).komi == 1.0  # black placed 7 stones, white 6
+    assert not plain.cleanup and cleanup.cleanup and cleanup.capture_dead
+    assert cleanup.board.search_state(0).komi == 0.0  # white's A5 evened the stones
+    e2, gen2 = make([(0, 4)])
+    talk(e2, "genmove b")
+    assert gen2.requests[0].cleanup  # area rules: as under CGOS (cleanup=true)
 
 
 def test_gogui_analyze_and_overlays() -> None:
     e, _ = make([(2, 2)])
     assert talk(e, "gogui-analyze_commands") == (
         b"= gfx/Visits/corvid-visits %m\ngfx/Win rate/corvid-winrate %m\n"
+        b"var/Principal variation/corvid-pv %c\n"
         b"plist/Dead stones/final_status_list dead\nparam/Parameters/corvid-param\n\n")
+    assert talk(e, "corvid-pv w") == b"= W C3 B D4\n\n"
     assert talk(e, "corvid-visits b") == b"= LABEL C3 10\nTEXT playouts 10\n\n"
     assert e.board.moves == []  # analysis does not play
     assert talk(e, "corvid-winrate b") == b"= LABEL C3 75\nTEXT win rate 75.0%\n\n"
+
+
+def test_streamed_analysis_framing() -> None:
+    """A streamed answer: its first line, a line of candidates per interval, and a closing
+    blank line when the next command comes (answered after it); genmove_analyze ends with
+    the move, played."""
+    e, gen = make([(2, 2)])
+    ticks = iter(range(1000))
+    e.clock = lambda: float(next(ticks))  # 1 s a reading: every slice ends an interval
+    assert talk(e, "7 lz-analyze b 50") == b"=7 \n"
+    assert e.stream is not None and e.stream.interruptible
+    assert e.stream_step() == b"info move C3 visits 10 winrate 7500 prior 5000 order 0 " \
+        b"pv C3 D4\n"
+    assert talk(e, "8 kata-analyze w interval 100 maxmoves 1") == b"\n=8 \n"
+    assert gen.requests[-1].colour == 1
+    assert e.stream_step() == b"info move C3 visits 10 winrate 0.750000 prior 0.500000 " \
+        b"order 0 pv C3 D4\n"
+    assert e.stream_stop() == b"\n" and e.stream is None
+    assert talk(e, "9 genmove_analyze b 100") == b"=9 \n"
+    assert e.stream is not None and not e.stream.interruptible
+    assert e.stream_step() == b"info move C3 visits 10 winrate 7500 prior 5000 order 0 " \
+        b"pv C3 D4\nplay C3\n\n"
+    assert e.stream is None and e.board.moves == [(0, (2, 2))]
+    assert gen.requests[-1].searched
+    assert talk(e, "kata-analyze b 10 colour b") == b"? syntax error\n\n"
+    assert e.stream is None
 
 
 def test_corvid_param() -> None:
@@ -286,3 +365,35 @@ def test_corvid_param() -> None:
 def test_quit() -> None:
     e, _ = make()
     assert e.handle_line("7 quit") == (b"=7 \n\n", True)
+
+
+def test_pondering_searches_the_opponents_position_until_the_next_command() -> None:
+    e, gen = make([(2, 2), (3, 3)], ponder=True)
+    assert talk(e, "genmove b") == b"= C3\n\n"
+    assert e.ponder is not None
+    asked = gen.requests[-1]
+    assert asked.colour == 1 and asked.board.moves == [(0, (2, 2))]
+    e.ponder_step()
+    assert talk(e, "play w d4") == b"= \n\n" and e.ponder is None
+    assert talk(e, "reg_genmove b") == b"= D4\n\n" and e.ponder is None  # nothing played
+    e2, _ = make([(2, 2)])
+    talk(e2, "genmove b")
+    assert e2.ponder is None  # off by default
+
+
+class Failing(OneStep):
+    """An analysis whose search fails."""
+
+    def step(self, seconds: float) -> list[Candidate]:
+        raise RuntimeError("a search bug")
+
+
+def test_a_failing_analysis_ends_its_answer_and_the_engine_goes_on() -> None:
+    e, gen = make([(2, 2)])
+    gen.analysis = lambda request, bounded: Failing([])  # type: ignore[method-assign,assignment]
+    assert talk(e, "lz-analyze 10") == b"= \n"
+    assert e.stream_step() == b"\n" and e.stream is None
+    assert talk(e, "genmove_analyze b 10") == b"= \n"
+    assert e.stream_step() == b"play C3\n\n" and e.board.moves == [(0, (2, 2))]
+    assert talk(e, "corvid-pv") == b"? analysis failed\n\n"
+    assert talk(e, "name") == b"= corvid\n\n"

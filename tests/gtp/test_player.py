@@ -15,6 +15,7 @@ from clients.gtp.config import GtpConfig, load_gtp_config
 from clients.gtp.engine import GtpEngine, MoveRequest
 from clients.gtp.player import SearchPlayer, uct_config
 from games.go import PASS, vertex_to_point
+from protocols.gtp import format_vertex
 
 
 def engine(**cfg: object) -> GtpEngine:
@@ -429,7 +430,30 @@ def test_preset_v2_is_the_default_engine_written_out() -> None:
     assert weights_path("9x9") == weights_path("")
     not_a_player = {"name", "preset", "playouts", "seconds", "min_playouts", "seed",
                     "workers", "default_size", "default_komi", "min_size", "max_size",
-                    "warmup", "idle_timeout"}
+                    "warmup", "idle_timeout", "analyze_playouts", "ponder"}
     fields = {f.name for f in msgspec.structs.fields(GtpConfig)}
     assert set(PRESETS["v2"]) == {k for k in fields - not_a_player
                                   if not k.startswith("time_")}
+
+
+def test_pondering_grows_the_tree_the_reply_reuses() -> None:
+    """The search on the opponent's time is on the tree the reply's search starts from:
+    after white's reply, black's search finds far more of its visits already there."""
+    reused: dict[bool, int] = {}
+    reply = ""
+    for ponder in (True, False):
+        config = GtpConfig(default_size=9, default_komi=7.0, warmup=False, seed=3,
+                           playouts=200, analyze_playouts=200, ponder=ponder)
+        e = GtpEngine(config, SearchPlayer(config))
+        first = e.handle_line("genmove b")[0]
+        if ponder:
+            assert e.ponder is not None
+            candidates = []
+            for _ in range(3):
+                candidates = e.ponder.step(0.05)
+            reply = format_vertex(candidates[0].vertex)  # the most visited answer
+        assert e.handle_line(f"play w {reply}")[0] == b"= \n\n"
+        e.handle_line("genmove b")
+        reused[ponder] = e.last_stats["reused_visits"]
+        assert first.startswith(b"= ")
+    assert reused[True] > reused[False] + 100, reused
