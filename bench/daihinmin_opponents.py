@@ -3,7 +3,7 @@ actual moves under the shared learned model, under the model adapted to that pla
 and under uniform choice, on the game logs of a match (tndhms logs: the official server's or
 the mock server's, where every hand is known at each game's end).
 
-    python bench/daihinmin_opponents.py [LOG ...] [--from-game N] [--weights FILE] [--json]
+    python bench/daihinmin_opponents.py [LOG ...] [--from-game N] [--l2 L] [--weights FILE] [--json]
 
 Each log is one match, replayed in order. Before each game, the adapted model of player p is
 what ``knowledge.daihinmin.opponents.OpponentModels`` holds after the earlier games of the
@@ -90,13 +90,15 @@ class Tally:
                 "first": {k: round(v / n, 4) for k, v in self.first.items()}}
 
 
-def score_match(games: list[GameRecord], theta: np.ndarray, from_game: int = 0
-                ) -> list[Tally]:
+def score_match(games: list[GameRecord], theta: np.ndarray, from_game: int = 0,
+                l2: float | None = None) -> list[Tally]:
     """Replay one match's games in order; each player's tally of its decisions (in the games
-    from ``from_game`` on) under the shared, adapted, rule-mixed and uniform models."""
+    from ``from_game`` on) under the shared, adapted, rule-mixed and uniform models; ``l2``
+    is the adapted models' prior strength (None: the client's)."""
     # A client learns every opponent's decisions from the revealed hands, the same rows
     # whichever seat it sits in: the model of p is the one seen from seat 0 (seat 1 for p = 0).
-    observers = {0: OpponentModels(theta), 1: OpponentModels(theta)}
+    kw = {} if l2 is None else {"l2": l2}
+    observers = {0: OpponentModels(theta, **kw), 1: OpponentModels(theta, **kw)}
     tallies = [Tally() for _ in range(R.NP)]
     for gi, g in enumerate(games):
         st = start_state(g)
@@ -139,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--from-game", type=int, default=0, metavar="N",
                     help="score the games from the N-th on (default 0: all)")
     ap.add_argument("--weights", default="", help="the shared policy (default: bundled)")
+    ap.add_argument("--l2", type=float, default=None, help="the adapted models' Gaussian "
+                    "prior strength (default: the client's, OpponentModels')")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     theta = load_policy(args.weights or None)
@@ -148,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
         log = parse_log(path.read_text())
         games = log.games[:args.games] if args.games else log.games
         names = player_names(log.header)
-        tallies = score_match(games, theta, args.from_game)
+        tallies = score_match(games, theta, args.from_game, args.l2)
         players = [{"player": p, "name": names[p], **t.summary()} for p, t in enumerate(tallies)]
         results[path.name] = {"games": len(games), "players": players}
         print(f"{path.name}: {len(games)} games, scored from game {args.from_game}")
@@ -162,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - t0
     print(f"{elapsed:.0f} s")
     if args.json:
-        print(json.dumps({"logs": results, "from_game": args.from_game,
+        print(json.dumps({"logs": results, "from_game": args.from_game, "l2": args.l2,
                           "elapsed_s": round(elapsed, 1)}))
     return 0
 

@@ -106,3 +106,10 @@ def test_json_last_line(capsys: pytest.CaptureFixture[str]) -> None:
     players = out["logs"][FIVE.name]["players"]
     assert [r["name"] for r in players] == ["traced", "def1", "def2", "def3", "def4"]
     assert set(players[0]["loglik"]) == set(bench.MODELS)
+
+
+def test_a_strong_prior_keeps_the_adapted_model_shared() -> None:
+    bench = _bench()
+    games = parse_log(FIVE.read_text()).games
+    for t in bench.score_match(games, load_policy(), from_game=2, l2=1e9):
+        assert t.logp["adapted"] == pytest.approx(t.logp["shared"], abs=1e-4)
