@@ -1,0 +1,115 @@
+"""bench/daihinmin_opponents.py on recorded official-server logs: before any game the adapted
+model is the shared one; after some games it explains the sample clients' moves better; a
+model's log-likelihood and first-choice share are those of its probabilities."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+import sys
+from types import ModuleType
+
+import numpy as np
+import pytest
+
+from games.daihinmin import rules as R
+from games.daihinmin.replay import parse_log
+from knowledge.daihinmin.learned import load_policy
+from knowledge.daihinmin.opponents import OpponentModels
+from tests.paths import REPO
+from training.daihinmin.dataset import start_state
+
+BENCH = REPO / "bench" / "daihinmin_opponents.py"
+LOGS = REPO / "tests" / "data" / "uecda"
+FIVE = LOGS / "server-log-5games-same-match.log"
+HUNDRED = LOGS / "server-log-100games.log"
+
+
+def _bench() -> ModuleType:
+    if str(BENCH.parent) not in sys.path:  # as `python bench/...` has it: its _common
+        sys.path.append(str(BENCH.parent))
+    spec = importlib.util.spec_from_file_location("daihinmin_opponents", BENCH)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_names_from_the_header() -> None:
+    bench = _bench()
+    log = parse_log(FIVE.read_text())
+    assert bench.player_names(log.header) == ["traced", "def1", "def2", "def3", "def4"]
+    assert bench.player_names([]) == ["p0", "p1", "p2", "p3", "p4"]
+
+
+def test_first_game_adapted_is_shared() -> None:
+    bench = _bench()
+    games = parse_log(FIVE.read_text()).games[:1]
+    for t in bench.score_match(games, load_policy()):
+        assert t.n > 0
+        assert t.logp["adapted"] == pytest.approx(t.logp["shared"])
+        assert t.first["adapted"] == t.first["shared"]
+        for k in bench.MODELS:
+            assert t.logp[k] < 0.0
+            assert 0.0 < t.first[k] <= t.n
+
+
+def test_adapted_explains_the_sample_clients_better() -> None:
+    bench = _bench()
+    games = parse_log(HUNDRED.read_text()).games[:30]
+    for t in bench.score_match(games, load_policy(), from_game=10):
+        s = t.summary()
+        assert s["decisions"] > 100
+        assert s["loglik"]["adapted"] > s["loglik"]["shared"] + 0.1
+        assert s["loglik"]["shared"] > s["loglik"]["uniform"]
+
+
+def test_model_of_a_player_is_the_same_from_every_seat() -> None:
+    """The bench reads each player's model from one observer: every other seat fits the same."""
+    theta = load_policy()
+    models = [OpponentModels(theta) for _ in range(R.NP)]
+    for g in parse_log(FIVE.read_text()).games:
+        st = start_state(g)
+        for _, m in g.plays:
+            if st.is_terminal():
+                break
+            st.play(m if m == 0 or st.accepts(m) else 0)
+        for me, model in enumerate(models):
+            model.learn_game(list(st.history), list(st.order), list(st.finish), st.hand(me), me)
+    for p in range(R.NP):
+        seen = [models[me].weights()[p] for me in range(R.NP) if me != p]
+        for w in seen[1:]:
+            np.testing.assert_allclose(w, seen[0])
+        rule = [models[me].rule_weights(me)[p] for me in range(R.NP) if me != p]
+        assert max(rule) - min(rule) < 1e-12
+
+
+def test_tally_scores_probabilities() -> None:
+    bench = _bench()
+    t = bench.Tally()
+    p = np.array([0.5, 0.25, 0.25])
+    t.add({k: p for k in bench.MODELS}, 1)
+    t.add({k: p for k in bench.MODELS}, 0)
+    s = t.summary()
+    assert s["decisions"] == 2
+    assert s["loglik"]["shared"] == pytest.approx((math.log(0.25) + math.log(0.5)) / 2, abs=1e-4)
+    assert s["first"]["shared"] == 0.5  # the mode was played once in two
+    assert s["first"]["uniform"] == pytest.approx(1 / 3, abs=1e-4)  # chance: 1 / candidates
+
+
+@pytest.mark.usefixtures("restore_logging")
+def test_json_last_line(capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _bench()
+    assert bench.main([str(FIVE), "--games", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    players = out["logs"][FIVE.name]["players"]
+    assert [r["name"] for r in players] == ["traced", "def1", "def2", "def3", "def4"]
+    assert set(players[0]["loglik"]) == set(bench.MODELS)
+
+
+def test_a_strong_prior_keeps_the_adapted_model_shared() -> None:
+    bench = _bench()
+    games = parse_log(FIVE.read_text()).games
+    for t in bench.score_match(games, load_policy(), from_game=2, l2=1e9):
+        assert t.logp["adapted"] == pytest.approx(t.logp["shared"], abs=1e-4)
