@@ -87,6 +87,7 @@ class Core:
 
     def __init__(self, cfg: PlayerConfig) -> None:
         self.cfg = cfg
+        self.game_config = cfg.game  # the playing settings every position is searched with
         self.name = cfg.core
         self.weights = ""
         self.searcher: Any
@@ -109,7 +110,7 @@ class Core:
         try:
             self.pool = WorkerPool(workers=self.cfg.workers)
             name, conf = core_spec(self.cfg)
-            warm = BlokusPosition(BlokusState(), self.cfg.game)
+            warm = BlokusPosition(BlokusState(), self.game_config)
             rng = np.random.default_rng(0)
             for _ in range(2):  # the second search re-roots each worker's tree
                 res = self.pool.search(name, conf, warm, warm.to_move,
@@ -143,7 +144,7 @@ class Core:
                 return SearchResult(move=move, value=float("nan"), moves=[move], visits=[0],
                                     values=[float("nan")], playouts=0, elapsed=0.0,
                                     info={"book": True})
-        position = BlokusPosition(state, self.cfg.game)
+        position = BlokusPosition(state, self.game_config)
         if self.cfg.workers > 1 and not self.workers_failed:
             self.start()
             if self.pool is not None:
