@@ -38,13 +38,13 @@ import _common  # noqa: F401  (the repository on sys.path; stale numba caches dr
 import numpy as np
 
 from games.daihinmin import rules as R
-from games.daihinmin.cards import PASS
 from games.daihinmin.kernels import gen_moves_list
 from games.daihinmin.replay import GameRecord, parse_log
+from games.daihinmin.state import GameState
 from knowledge.daihinmin.learned import decision_rows, load_policy
 from knowledge.daihinmin.opponents import OpponentModels
 from knowledge.daihinmin.policies import heuristic_move
-from training.daihinmin.dataset import start_state
+from training.daihinmin.dataset import plays
 
 DEFAULT_LOGS = [Path(__file__).resolve().parents[1] / "tests" / "data" / "uecda" /
                 "server-log-100games.log"]
@@ -101,12 +101,8 @@ def score_match(games: list[GameRecord], theta: np.ndarray, from_game: int = 0,
     observers = {0: OpponentModels(theta, **kw), 1: OpponentModels(theta, **kw)}
     tallies = [Tally() for _ in range(R.NP)]
     for gi, g in enumerate(games):
-        st = start_state(g)
-        for p, m in g.plays:
-            if st.is_terminal():
-                break
-            if m != PASS and not st.accepts(m):
-                m = PASS  # rejected: the server counts it as a pass
+        st: GameState | None = None
+        for st, p, m in plays(g):  # the state as each play found it, played on after
             got = decision_rows(st, p, m) if gi >= from_game else None
             if got is not None:
                 X, chosen = got
@@ -124,8 +120,7 @@ def score_match(games: list[GameRecord], theta: np.ndarray, from_game: int = 0,
                 tallies[p].add({"shared": softmax(X @ theta), "adapted": adapted,
                                 "rule": rule, "uniform": np.full(len(X), 1.0 / len(X))},
                                chosen)
-            st.play(m)
-        if st.is_terminal() and not st.st[R.STALE]:
+        if st is not None and st.is_terminal() and not st.st[R.STALE]:
             for me, model in observers.items():
                 model.learn_game(list(st.history), list(st.order), list(st.finish),
                                  st.hand(me), me)
