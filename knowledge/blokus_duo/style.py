@@ -48,7 +48,7 @@ BLOCKING = 1
 EXPANDING = 2
 CODES = {"blocking": BLOCKING, "expanding": EXPANDING}
 BLOCK_TAKE = 1  # blocking: the opponent's attach points covered, at least
-EXPAND_GAIN = 3  # expanding: new attach points created, at least ...
+EXPAND_GAIN = 2  # expanding: new attach points created, at least ...
 EXPAND_RADIUS = 3  # ... by a placement at least this far from the opponent's pieces
 # the pseudo-visits (all wins) a feature placement gets at strength 1, chosen by measurement
 # (docs/results/blokus-duo.md, "Playing styles")
