@@ -5,7 +5,8 @@ measure it (numba kernels over the rules' state arrays, :mod:`games.blokus_duo.k
 For colour c's placement q and its opponent o = 1 − c:
 
 - :func:`k_gain`: the new attach points q creates for c (its corner cells that are empty, not
-  forbidden to c and not yet c's attach points);
+  forbidden to c and not yet c's attach points); :func:`k_open`: those of them at least a
+  given distance from every piece on the board (:func:`k_reach`);
 - :func:`k_cover`: the opponent's attach points q covers (``take``), the mover's it spends
   beyond the one it needs (``spent``: the others it covers and those on its edge cells) and
   its Chebyshev distance to the opponent (``dmin``, from :func:`k_distance`).
@@ -21,15 +22,31 @@ from games.blokus_duo.kernels import hot
 
 
 @hot(inline=True)
+def k_new_attach(c, x, board, forb, att):
+    """Whether cell x, a corner cell of colour c's placement, becomes a new attach point of
+    c: empty, not forbidden to c and not yet c's attach point."""
+    return board[x] < 0 and forb[c, x] == 0 and att[c, x] == 0
+
+
+@hot(inline=True)
 def k_gain(c, q, corners, ncorners, board, forb, att):
-    """How many new attach points colour c's placement q creates: its corner cells that are
-    empty, not forbidden to c and not yet c's attach points (counted without branching on
-    each cell: faster than stopping at a cap)."""
+    """How many new attach points colour c's placement q creates (counted without branching
+    on each cell: faster than stopping at a cap)."""
     gain = 0
     for j in range(ncorners[q]):
-        x = corners[q, j]
-        gain += board[x] < 0 and forb[c, x] == 0 and att[c, x] == 0
+        gain += k_new_attach(c, corners[q, j], board, forb, att)
     return gain
+
+
+@hot(inline=True)
+def k_open(c, q, corners, ncorners, board, forb, att, reach, radius):
+    """How many new attach points colour c's placement q creates at least ``radius`` cells
+    from every piece on the board (``reach``: :func:`k_reach`)."""
+    n = 0
+    for j in range(ncorners[q]):
+        x = corners[q, j]
+        n += k_new_attach(c, x, board, forb, att) and reach[x] >= radius
+    return n
 
 
 @hot(inline=True)
@@ -88,3 +105,14 @@ def k_distance(board, o, start, size, dist, queue):
                     dist[z] = dist[x] + 1
                     queue[tail] = z
                     tail += 1
+
+
+@njit(cache=True)
+def k_reach(board, c, start, size, dist, reach, queue):
+    """``reach[x]``: the Chebyshev distance from cell x to the nearest piece of either colour,
+    from ``dist`` (:func:`k_distance` to the opponent 1 − c) and colour c's own pieces (its
+    ``start`` square before it has one)."""
+    k_distance(board, c, start, size, reach, queue)
+    for x in range(size * size):
+        if dist[x] < reach[x]:
+            reach[x] = dist[x]

@@ -42,9 +42,15 @@ from numba import njit
 
 from games.blokus_duo.kernels import M_PLACED, M_TO_MOVE
 from games.contract import FloatArray
-from knowledge.blokus_duo.placement import k_cover, k_distance, k_gain
+from knowledge.blokus_duo.placement import k_cover, k_distance, k_gain, k_open, k_reach
 from knowledge.blokus_duo.settings import BlokusConfig
-from knowledge.blokus_duo.style import NO_STYLE, k_has_style, style_params
+from knowledge.blokus_duo.style import (
+    EXPAND_RADIUS,
+    EXPANDING,
+    NO_STYLE,
+    k_has_style,
+    style_params,
+)
 
 # the parameter vector (prior_params())
 P_KIND = 0  # 0 size, 1 knowledge
@@ -73,7 +79,7 @@ def k_priors(cells, ncells, corners, ncorners, edges, nedges, start, board, forb
              moves, n, values, counts, pp, scratch):
     """Prior value and pseudo-count of each of the mover's legal placements ``moves[:n]``
     (into ``values[:n]``, ``counts[:n]``). ``start``: the start cells; ``pp``: the parameters
-    (``P_*``); ``scratch``: an int64 array of 2 S."""
+    (``P_*``); ``scratch``: an int64 array of 3 S."""
     c = meta[M_TO_MOVE]
     o = 1 - c
     size = int(np.sqrt(board.shape[0]) + 0.5)
@@ -88,8 +94,11 @@ def k_priors(cells, ncells, corners, ncorners, edges, nedges, start, board, forb
     knowledge = pp[P_KIND] == 1.0
     style = int(pp[P_STYLE])
     dist = scratch[:S]
+    reach = scratch[2 * S:]
     if knowledge or style != NO_STYLE:
-        k_distance(board, o, start[o], size, dist, scratch[S:])
+        k_distance(board, o, start[o], size, dist, scratch[S:2 * S])
+    if style == EXPANDING:
+        k_reach(board, c, start[c], size, dist, reach, scratch[S:2 * S])
     early = placed < pp[P_EARLY]
     for i in range(n):
         q = moves[i]
@@ -112,7 +121,10 @@ def k_priors(cells, ncells, corners, ncorners, edges, nedges, start, board, forb
             v = 0.5
             if early:
                 v = min(1.0, max(0.0, 0.5 + pp[P_SIZE_BONUS] * (k - 3.0)))
-        if style != NO_STYLE and k_has_style(style, take, gain, dmin):
+        opened = 0
+        if style == EXPANDING:
+            opened = k_open(c, q, corners, ncorners, board, forb, att, reach, EXPAND_RADIUS)
+        if style != NO_STYLE and k_has_style(style, take, opened):
             extra = pp[P_STYLE_COUNT]
             v = (v * counts[i] + extra) / (counts[i] + extra)
             counts[i] += extra

@@ -102,11 +102,23 @@ def reference_style_moves(b: RefBoard, colour: int, name: str) -> set[int]:
     ``knowledge.blokus_duo.style`` defines it."""
     cells, _ = placements(b.size)
     terms = _placement_terms(b, colour)
+    att = reference_attach(b, colour)
+    forb = forbidden(b, colour)
+    n = b.size
+    pieces = [(x, y) for y in range(n) for x in range(n) if b.grid[y][x] >= 0]
+    pieces += [b.start(c) for c in (0, 1) if not b.pieces[c]]
     out = set()
     for m in reference_legal(b, colour):
-        gain, take, _spent, d = terms(cells[m])
-        if (take >= BLOCK_TAKE if name == "blocking"
-                else gain >= EXPAND_GAIN and d >= EXPAND_RADIUS):
+        if name == "blocking":
+            if terms(cells[m])[1] >= BLOCK_TAKE:
+                out.add(m)
+            continue
+        piece = set(cells[m])
+        corners = neighbours(piece, DIAG, n) - neighbours(piece, EDGE, n)
+        opened = sum(1 for x, y in corners
+                     if b.grid[y][x] < 0 and (x, y) not in forb and (x, y) not in att
+                     and min(max(abs(x - u), abs(y - w)) for u, w in pieces) >= EXPAND_RADIUS)
+        if opened >= EXPAND_GAIN:
             out.add(m)
     return out
 

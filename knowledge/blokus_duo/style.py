@@ -3,20 +3,20 @@
 with prior knowledge and policy learning"): a preference for the placements with one feature.
 
 For the mover c, its opponent o and a legal placement q (the terms are those of
-:mod:`knowledge.blokus_duo.placement`, the ones the knowledge priors weigh):
+:mod:`knowledge.blokus_duo.placement`):
 
 ``blocking``
     q covers at least ``BLOCK_TAKE`` of o's attach points (``take``: the empty cells where o
-    could place next, diagonal to o's pieces and sharing no edge with them).
+    could place next, diagonal to o's pieces and sharing no edge with them), the term the
+    knowledge priors weigh with ``prior_take``.
 ``expanding``
-    q creates at least ``EXPAND_GAIN`` new attach points for c (``gain``) and lies at least
-    ``EXPAND_RADIUS`` cells (Chebyshev distance, ``dmin``) from every piece of o (from o's
-    start square before o's first placement): it opens corners into the part of the board
-    the opponent has not reached.
+    q creates at least ``EXPAND_GAIN`` new attach points for c that lie at least
+    ``EXPAND_RADIUS`` cells (Chebyshev distance) from every piece on the board before q, of
+    either colour (a colour's start square standing in for its pieces before its first
+    placement): it opens corners into empty regions, where c can go on placing.
 
-The two exclude each other (a placement covering o's attach point touches o's pieces
-diagonally, ``dmin`` = 1). Neither holds for every move, so the share of a player's moves
-that have the feature can rise above the plain player's.
+Neither holds for every move, so the share of a player's moves that have the feature can
+rise above the plain player's.
 
 The style enters the search as optimistic prior knowledge: every legal placement with the
 feature (not pruned by the opening pruning) gets ``strength × BASE`` extra pseudo-visits, all
@@ -36,7 +36,7 @@ from numba import njit
 from games.blokus_duo.geometry import PASS
 from games.blokus_duo.kernels import M_TO_MOVE, hot
 from games.blokus_duo.state import BlokusState
-from knowledge.blokus_duo.placement import k_cover, k_distance, k_gain
+from knowledge.blokus_duo.placement import k_cover, k_distance, k_open, k_reach
 from knowledge.style import parse_style
 
 STYLES = {
@@ -49,19 +49,21 @@ EXPANDING = 2
 CODES = {"blocking": BLOCKING, "expanding": EXPANDING}
 BLOCK_TAKE = 1  # blocking: the opponent's attach points covered, at least
 EXPAND_GAIN = 2  # expanding: new attach points created, at least ...
-EXPAND_RADIUS = 3  # ... by a placement at least this far from the opponent's pieces
+EXPAND_RADIUS = 3  # ... at least this far from every piece
 # the pseudo-visits (all wins) a feature placement gets at strength 1, chosen by measurement
 # (docs/results/blokus-duo.md, "Playing styles")
 BASE = 30.0
 
 
 @hot(inline=True)
-def k_has_style(code, take, gain, dmin):
-    """Whether a placement with these terms has the feature of style ``code``."""
+def k_has_style(code, take, opened):
+    """Whether a placement that covers ``take`` of the opponent's attach points and opens
+    ``opened`` new attach points (``k_open`` at ``EXPAND_RADIUS``) has the feature of style
+    ``code``."""
     if code == BLOCKING:
         return take >= BLOCK_TAKE
     if code == EXPANDING:
-        return gain >= EXPAND_GAIN and dmin >= EXPAND_RADIUS
+        return opened >= EXPAND_GAIN
     return False
 
 
@@ -69,18 +71,23 @@ def k_has_style(code, take, gain, dmin):
 def k_style_moves(code, cells, ncells, corners, ncorners, edges, nedges, start, board, forb,
                   att, meta, moves, n, flags, scratch):
     """``flags[i]``: whether the mover's legal placement ``moves[i]`` (i < n) has the feature
-    of style ``code``; ``scratch``: an int64 array of 2 S."""
+    of style ``code``; ``scratch``: an int64 array of 3 S."""
     c = meta[M_TO_MOVE]
     o = 1 - c
     size = int(np.sqrt(board.shape[0]) + 0.5)
     S = size * size
     dist = scratch[:S]
-    k_distance(board, o, start[o], size, dist, scratch[S:])
+    reach = scratch[2 * S:]
+    k_distance(board, o, start[o], size, dist, scratch[S:2 * S])
+    if code == EXPANDING:
+        k_reach(board, c, start[c], size, dist, reach, scratch[S:2 * S])
     for i in range(n):
         q = moves[i]
-        take, _spent, dmin = k_cover(c, q, cells, ncells, edges, nedges, att, dist)
-        gain = k_gain(c, q, corners, ncorners, board, forb, att)
-        flags[i] = k_has_style(code, take, gain, dmin)
+        take, _spent, _dmin = k_cover(c, q, cells, ncells, edges, nedges, att, dist)
+        opened = 0
+        if code == EXPANDING:
+            opened = k_open(c, q, corners, ncorners, board, forb, att, reach, EXPAND_RADIUS)
+        flags[i] = k_has_style(code, take, opened)
 
 
 @lru_cache(maxsize=64)
@@ -104,5 +111,5 @@ def style_moves(state: BlokusState, name: str) -> tuple[list[int], npt.NDArray[n
     k_style_moves(CODES[name], g.cells, g.ncells, g.corners, g.ncorners, g.edges, g.nedges,
                   g.start, state.board, state.forb, state.att, state.meta,
                   np.asarray(moves, dtype=np.int64), len(moves), flags,
-                  np.empty(2 * g.num_cells, dtype=np.int64))
+                  np.empty(3 * g.num_cells, dtype=np.int64))
     return moves, flags
