@@ -28,7 +28,7 @@ mover has placed fewer than ``open_pieces`` pieces, a placement of fewer than
 pseudo-visits — a move the search never picks while any other has a positive value.
 
 **Playing style** (``BlokusConfig.style``, :mod:`knowledge.blokus_duo.style`): every
-placement not pruned that has the style's feature gets ``strength × style.BASE`` extra
+placement not pruned that has the style's feature gets ``strength × style.BASE[style]`` extra
 pseudo-visits, all wins: value (v·n + e) / (n + e), count n + e. The plain player (style
 ``""``) has no such term.
 """

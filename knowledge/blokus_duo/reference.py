@@ -155,7 +155,7 @@ def reference_priors(b: RefBoard, colour: int, cfg: BlokusConfig
         n = cfg.prior_count
         if m in styled:
             assert spec is not None
-            e = spec.strength * BASE
+            e = spec.strength * BASE[spec.name]
             v, n = (v * n + e) / (n + e), n + e
         out[m] = (v, n)
     return out

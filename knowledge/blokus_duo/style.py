@@ -19,8 +19,8 @@ Neither holds for every move, so the share of a player's moves that have the fea
 rise above the plain player's.
 
 The style enters the search as optimistic prior knowledge: every legal placement with the
-feature (not pruned by the opening pruning) gets ``strength × BASE`` extra pseudo-visits, all
-wins, on top of its prior (``knowledge.blokus_duo.priors.k_priors``, which every core that
+feature (not pruned by the opening pruning) gets ``strength × BASE[style]`` extra
+pseudo-visits, all wins, on top of its prior (``knowledge.blokus_duo.priors.k_priors``, which every core that
 reads priors calls: the compiled tree, the Python UCT, α-β over UCB bounds). A move of the
 opening book is played without search, so the style does not act there.
 """
@@ -41,7 +41,7 @@ from knowledge.style import parse_style
 
 STYLES = {
     "blocking": "prefers placements that cover the opponent's attach points",
-    "expanding": "prefers placements that open new corners away from the opponent's pieces",
+    "expanding": "prefers placements that open new corners in empty regions of the board",
 }
 NO_STYLE = 0
 BLOCKING = 1
@@ -50,9 +50,10 @@ CODES = {"blocking": BLOCKING, "expanding": EXPANDING}
 BLOCK_TAKE = 1  # blocking: the opponent's attach points covered, at least
 EXPAND_GAIN = 2  # expanding: new attach points created, at least ...
 EXPAND_RADIUS = 3  # ... at least this far from every piece
-# the pseudo-visits (all wins) a feature placement gets at strength 1, chosen by measurement
-# (docs/results/blokus-duo.md, "Playing styles")
-BASE = 30.0
+# per style, the pseudo-visits (all wins) a feature placement gets at strength 1: the least
+# that moves the style rate past the pass mark, chosen by measurement (the search at 1000
+# playouts follows the priors closely; docs/results/blokus-duo.md, "Playing styles")
+BASE = {"blocking": 8.0, "expanding": 3.0}
 
 
 @hot(inline=True)
@@ -97,7 +98,7 @@ def style_params(text: str) -> tuple[int, float]:
     spec = parse_style(text, STYLES)
     if spec is None:
         return NO_STYLE, 0.0
-    return CODES[spec.name], spec.strength * BASE
+    return CODES[spec.name], spec.strength * BASE[spec.name]
 
 
 def style_moves(state: BlokusState, name: str) -> tuple[list[int], npt.NDArray[np.bool_]]:

@@ -55,12 +55,12 @@ def test_styled_priors_match_the_reference(config: BlokusConfig) -> None:
         ref = reference_priors(RefBoard.from_state(s.state), s.state.to_move_colour, config)
         for m, v, c in zip(pr.moves, pr.values, pr.counts, strict=True):
             assert (v, c) == pytest.approx(ref[m], abs=1e-12), s.state.code(m)
-        styled += int((pr.counts > config.prior_count + 0.5 * BASE).sum())
+        styled += int((pr.counts > config.prior_count).sum())
     assert styled > 0
 
 
 def test_the_style_is_optimistic_prior_knowledge() -> None:
-    """A feature move gets strength x BASE pseudo-visits, all wins; the others are as the
+    """A feature move gets strength x its style's BASE pseudo-visits, all wins; the others are as the
     plain player has them."""
     s = positions(7, BlokusConfig(), 12)[-1]
     _, flags = style_moves(s.state, "blocking")
@@ -68,7 +68,7 @@ def test_the_style_is_optimistic_prior_knowledge() -> None:
     plain = BlokusPosition(s.state, BlokusConfig(priors="knowledge")).priors()
     styled = BlokusPosition(s.state, BlokusConfig(priors="knowledge",
                                                   style="blocking:2")).priors()
-    e = 2 * BASE
+    e = 2 * BASE["blocking"]
     assert np.array_equal(styled.counts, np.where(flags, plain.counts + e, plain.counts))
     want = np.where(flags, (plain.values * plain.counts + e) / (plain.counts + e), plain.values)
     assert np.array_equal(styled.values, want)
