@@ -51,7 +51,7 @@ class BlokusConfig(msgspec.Struct, frozen=True):
     open_min_size: int = 5
     prune_count: float = 1e4
     # the playing style NAME[:STRENGTH] (knowledge.blokus_duo.style): placements with its
-    # feature get STRENGTH x style.BASE extra prior pseudo-visits, all wins; "" = none
+    # feature get STRENGTH x style.BASE[NAME] extra prior pseudo-visits, all wins; "" = none
     style: str = ""
     # the reward of a finished game: 1/0.5/0 for win/draw/loss, blended with weight
     # score_weight with 0.5 + 0.5 clip(margin / score_scale, -1, 1)

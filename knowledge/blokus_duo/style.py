@@ -20,9 +20,10 @@ rise above the plain player's.
 
 The style enters the search as optimistic prior knowledge: every legal placement with the
 feature (not pruned by the opening pruning) gets ``strength × BASE[style]`` extra
-pseudo-visits, all wins, on top of its prior (``knowledge.blokus_duo.priors.k_priors``, which every core that
-reads priors calls: the compiled tree, the Python UCT, α-β over UCB bounds). A move of the
-opening book is played without search, so the style does not act there.
+pseudo-visits, all wins, on top of its prior (``knowledge.blokus_duo.priors.k_priors``,
+which every core that reads priors calls: the compiled tree, the Python UCT, α-β over UCB
+bounds). A move of the opening book is played without search, so the style does not act
+there.
 """
 
 from __future__ import annotations

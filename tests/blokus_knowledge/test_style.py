@@ -60,8 +60,8 @@ def test_styled_priors_match_the_reference(config: BlokusConfig) -> None:
 
 
 def test_the_style_is_optimistic_prior_knowledge() -> None:
-    """A feature move gets strength x its style's BASE pseudo-visits, all wins; the others are as the
-    plain player has them."""
+    """A feature move gets strength x its style's BASE pseudo-visits, all wins; the others
+    are as the plain player has them."""
     s = positions(7, BlokusConfig(), 12)[-1]
     _, flags = style_moves(s.state, "blocking")
     assert flags.any() and not flags.all()
