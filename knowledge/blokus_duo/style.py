@@ -51,9 +51,9 @@ CODES = {"blocking": BLOCKING, "expanding": EXPANDING}
 BLOCK_TAKE = 1  # blocking: the opponent's attach points covered, at least
 EXPAND_GAIN = 2  # expanding: new attach points created, at least ...
 EXPAND_RADIUS = 3  # ... at least this far from every piece
-# per style, the pseudo-visits (all wins) a feature placement gets at strength 1: the least
-# that moves the style rate past the pass mark, chosen by measurement (the search at 1000
-# playouts follows the priors closely; docs/results/blokus-duo.md, "Playing styles")
+# per style, the pseudo-visits (all wins) a feature placement gets at strength 1, chosen by
+# short runs of bench/style.py at 1000 playouts: enough to move the style rate past its pass
+# mark, little enough to keep the cost small (docs/results/blokus-duo.md, "Playing styles")
 BASE = {"blocking": 8.0, "expanding": 3.0}
 
 
