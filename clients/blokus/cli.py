@@ -18,6 +18,8 @@ from clients.blokus.config import (
 )
 from clients.cli import add_plugins
 from clients.config import ConfigError, add_config_arguments
+from knowledge.blokus_duo.style import STYLES
+from knowledge.style import style_help
 from protocols.transport import tcp_port
 
 log = structlog.get_logger()
@@ -61,7 +63,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="give up a game when the host sends nothing for this long (default "
                    "0: wait for ever); the exit status is then 1")
     add_config_arguments(p, PlayerConfig, example="seconds=0.5")
-    p.epilog = f"{p.epilog}\n\npresets:\n  " + "\n  ".join(preset_help().splitlines())
+    p.epilog = (f"{p.epilog}\n\npresets:\n  " + "\n  ".join(preset_help().splitlines())
+                + "\n\nstyles (--set style=NAME[:STRENGTH], strength 1 by default; cores uct, "
+                "abucb):\n  " + "\n  ".join(style_help(STYLES).splitlines()))
     p.set_defaults(func=run_play)
     sub = p.add_subparsers(dest="blokus_command", metavar="{learn,book}", title="training",
                            prog="corvid blokus")

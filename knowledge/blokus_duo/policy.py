@@ -32,6 +32,7 @@ from games.blokus_duo.kernels import (
 )
 from games.contract import FloatArray
 from games.splitmix import rng_next
+from knowledge.blokus_duo.placement import k_gain
 from knowledge.blokus_duo.settings import BlokusConfig
 
 MAX_PLAYOUT_MOVES = 4 * NUM_PIECES + 4  # most moves a playout records
@@ -64,18 +65,6 @@ W_OPEN = 12  # ... a placement of fewer than 5 squares gets this factor
 W_REWARD = 13  # the reward: weight of the score margin term (0: win/draw/loss only) ...
 W_REWARD_SCALE = 14  # ... the margin that counts fully
 POLICY_WEIGHTS = 15
-
-
-@hot(inline=True)
-def k_gain(c, q, corners, ncorners, board, forb, att):
-    """How many new attach points colour c's placement q creates: its corner cells that are
-    empty, not forbidden to c and not yet c's attach points (counted without branching on
-    each cell: faster than stopping at a cap)."""
-    gain = 0
-    for j in range(ncorners[q]):
-        x = corners[q, j]
-        gain += board[x] < 0 and forb[c, x] == 0 and att[c, x] == 0
-    return gain
 
 
 @hot(inline=True)

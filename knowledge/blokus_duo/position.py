@@ -127,7 +127,7 @@ class BlokusPosition:
         PR.k_priors(g.cells, g.ncells, g.corners, g.ncorners, g.edges, g.nedges, g.start,
                     s.board, s.forb, s.att, s.meta, np.asarray(moves, dtype=np.int64), n,
                     values, counts, PR.prior_params(self.config),
-                    np.empty(2 * g.num_cells, dtype=np.int64))
+                    np.empty(3 * g.num_cells, dtype=np.int64))
         return Priors(moves, values, counts)
 
     def features(self, colour: int | None = None) -> FloatArray:

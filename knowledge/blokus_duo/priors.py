@@ -26,6 +26,11 @@ Both are worth ``prior_count`` pseudo-visits. **Opening pruning** (either kind):
 mover has placed fewer than ``open_pieces`` pieces, a placement of fewer than
 ``open_min_size`` squares (when a bigger one fits) gets value 0 worth ``prune_count``
 pseudo-visits — a move the search never picks while any other has a positive value.
+
+**Playing style** (``BlokusConfig.style``, :mod:`knowledge.blokus_duo.style`): every
+placement not pruned that has the style's feature gets ``strength × style.BASE[style]`` extra
+pseudo-visits, all wins: value (v·n + e) / (n + e), count n + e. The plain player (style
+``""``) has no such term.
 """
 
 from __future__ import annotations
@@ -37,8 +42,15 @@ from numba import njit
 
 from games.blokus_duo.kernels import M_PLACED, M_TO_MOVE
 from games.contract import FloatArray
-from knowledge.blokus_duo.policy import k_gain
+from knowledge.blokus_duo.placement import k_cover, k_distance, k_gain, k_open, k_reach
 from knowledge.blokus_duo.settings import BlokusConfig
+from knowledge.blokus_duo.style import (
+    EXPAND_RADIUS,
+    EXPANDING,
+    NO_STYLE,
+    k_has_style,
+    style_params,
+)
 
 # the parameter vector (prior_params())
 P_KIND = 0  # 0 size, 1 knowledge
@@ -55,47 +67,11 @@ P_FRONT_RADIUS = 10
 P_OPEN_PIECES = 11
 P_OPEN_MIN = 12
 P_PRUNE_COUNT = 13
-NUM_PARAMS = 14
+P_STYLE = 14  # the style's code (style.CODES; 0: none)
+P_STYLE_COUNT = 15  # its extra pseudo-visits, all wins
+NUM_PARAMS = 16
 VALUE_MIN = 0.05
 VALUE_MAX = 0.95
-
-
-@njit(cache=True)
-def k_distance(board, o, start, size, dist, queue):
-    """``dist[x]``: the Chebyshev distance from cell x to the nearest cell of colour ``o``
-    (to ``start`` when it has none), by a breadth-first search over the 8 neighbours."""
-    S = size * size
-    head = 0
-    tail = 0
-    for x in range(S):
-        if board[x] == o:
-            dist[x] = 0
-            queue[tail] = x
-            tail += 1
-        else:
-            dist[x] = S
-    if tail == 0:
-        dist[start] = 0
-        queue[0] = start
-        tail = 1
-    while head < tail:
-        x = queue[head]
-        head += 1
-        y0 = x // size
-        x0 = x - y0 * size
-        for dy in range(-1, 2):
-            yy = y0 + dy
-            if yy < 0 or yy >= size:
-                continue
-            for dx in range(-1, 2):
-                xx = x0 + dx
-                if xx < 0 or xx >= size:
-                    continue
-                z = yy * size + xx
-                if dist[z] > dist[x] + 1:
-                    dist[z] = dist[x] + 1
-                    queue[tail] = z
-                    tail += 1
 
 
 @njit(cache=True)
@@ -103,7 +79,7 @@ def k_priors(cells, ncells, corners, ncorners, edges, nedges, start, board, forb
              moves, n, values, counts, pp, scratch):
     """Prior value and pseudo-count of each of the mover's legal placements ``moves[:n]``
     (into ``values[:n]``, ``counts[:n]``). ``start``: the start cells; ``pp``: the parameters
-    (``P_*``); ``scratch``: an int64 array of 2 S."""
+    (``P_*``); ``scratch``: an int64 array of 3 S."""
     c = meta[M_TO_MOVE]
     o = 1 - c
     size = int(np.sqrt(board.shape[0]) + 0.5)
@@ -116,9 +92,13 @@ def k_priors(cells, ncells, corners, ncorners, edges, nedges, start, board, forb
                 prune = True
                 break
     knowledge = pp[P_KIND] == 1.0
+    style = int(pp[P_STYLE])
     dist = scratch[:S]
-    if knowledge:
-        k_distance(board, o, start[o], size, dist, scratch[S:])
+    reach = scratch[2 * S:]
+    if knowledge or style != NO_STYLE:
+        k_distance(board, o, start[o], size, dist, scratch[S:2 * S])
+    if style == EXPANDING:
+        k_reach(board, c, start[c], size, dist, reach, scratch[S:2 * S])
     early = placed < pp[P_EARLY]
     for i in range(n):
         q = moves[i]
@@ -128,28 +108,27 @@ def k_priors(cells, ncells, corners, ncorners, edges, nedges, start, board, forb
             counts[i] = pp[P_PRUNE_COUNT]
             continue
         counts[i] = pp[P_COUNT]
-        if not knowledge:
+        take = spent = dmin = gain = 0
+        if knowledge or style != NO_STYLE:
+            gain = k_gain(c, q, corners, ncorners, board, forb, att)
+            take, spent, dmin = k_cover(c, q, cells, ncells, edges, nedges, att, dist)
+        if knowledge:
+            v = (0.5 + pp[P_SIZE] * (k - 3.0) + pp[P_GAIN] * min(gain, pp[P_GAIN_CAP])
+                 + pp[P_TAKE] * take - pp[P_WASTE] * max(spent, 0)
+                 + pp[P_FRONT] * max(0.0, pp[P_FRONT_RADIUS] - dmin))
+            v = min(VALUE_MAX, max(VALUE_MIN, v))
+        else:
             v = 0.5
             if early:
                 v = min(1.0, max(0.0, 0.5 + pp[P_SIZE_BONUS] * (k - 3.0)))
-            values[i] = v
-            continue
-        gain = k_gain(c, q, corners, ncorners, board, forb, att)
-        take = 0
-        spent = -1
-        dmin = S
-        for j in range(k):
-            x = cells[q, j]
-            take += att[o, x]
-            spent += att[c, x]
-            if dist[x] < dmin:
-                dmin = dist[x]
-        for j in range(nedges[q]):
-            spent += att[c, edges[q, j]]
-        v = (0.5 + pp[P_SIZE] * (k - 3.0) + pp[P_GAIN] * min(gain, pp[P_GAIN_CAP])
-             + pp[P_TAKE] * take - pp[P_WASTE] * max(spent, 0)
-             + pp[P_FRONT] * max(0.0, pp[P_FRONT_RADIUS] - dmin))
-        values[i] = min(VALUE_MAX, max(VALUE_MIN, v))
+        opened = 0
+        if style == EXPANDING:
+            opened = k_open(c, q, corners, ncorners, board, forb, att, reach, EXPAND_RADIUS)
+        if style != NO_STYLE and k_has_style(style, take, opened):
+            extra = pp[P_STYLE_COUNT]
+            v = (v * counts[i] + extra) / (counts[i] + extra)
+            counts[i] += extra
+        values[i] = v
 
 
 @lru_cache(maxsize=64)
@@ -170,4 +149,5 @@ def prior_params(config: BlokusConfig) -> FloatArray:
     pp[P_OPEN_PIECES] = config.open_pieces
     pp[P_OPEN_MIN] = config.open_min_size
     pp[P_PRUNE_COUNT] = config.prune_count
+    pp[P_STYLE], pp[P_STYLE_COUNT] = style_params(config.style)
     return pp

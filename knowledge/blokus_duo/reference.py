@@ -1,8 +1,10 @@
 """Plain-Python references of how corvid plays Blokus Duo, from the rules' reference board
-(:mod:`games.blokus_duo.reference`): the playout policies' exact move probabilities and the
-priors. Slow; for tests."""
+(:mod:`games.blokus_duo.reference`): the playout policies' exact move probabilities, the
+priors and the playing styles' features. Slow; for tests."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from games.blokus_duo.geometry import PASS
 from games.blokus_duo.reference import (
@@ -16,6 +18,8 @@ from games.blokus_duo.reference import (
     reference_legal,
 )
 from knowledge.blokus_duo.settings import BlokusConfig
+from knowledge.blokus_duo.style import BASE, BLOCK_TAKE, EXPAND_GAIN, EXPAND_RADIUS, STYLES
+from knowledge.style import parse_style
 
 
 def _new_attach(b: RefBoard, colour: int, cells: list[tuple[int, int]],
@@ -70,6 +74,55 @@ def reference_policy(b: RefBoard, colour: int, weights: list[float],
     return {m: v / tot for m, v in raw.items()}
 
 
+def _placement_terms(b: RefBoard, colour: int) -> Callable[[list[tuple[int, int]]],
+                                                            tuple[int, int, int, int]]:
+    """For ``colour`` to move: a placement's cells -> (gain, take, spent, dmin) as
+    ``knowledge.blokus_duo.placement`` describes them."""
+    att = reference_attach(b, colour)
+    opp_att = reference_attach(b, 1 - colour)
+    forb = forbidden(b, colour)
+    n = b.size
+    opp = [(x, y) for y in range(n) for x in range(n) if b.grid[y][x] == 1 - colour]
+    if not opp:
+        opp = [b.start(1 - colour)]
+
+    def terms(cs: list[tuple[int, int]]) -> tuple[int, int, int, int]:
+        gain = _new_attach(b, colour, cs, att, forb)
+        take = sum(1 for c in cs if c in opp_att)
+        spent = sum(1 for c in cs if c in att) - 1
+        spent += sum(1 for c in neighbours(set(cs), EDGE, n) if c in att)
+        d = min(max(abs(x - u), abs(y - w)) for x, y in cs for u, w in opp)
+        return gain, take, spent, d
+
+    return terms
+
+
+def reference_style_moves(b: RefBoard, colour: int, name: str) -> set[int]:
+    """The legal placements of ``colour`` that have the feature of style ``name``, as
+    ``knowledge.blokus_duo.style`` defines it."""
+    cells, _ = placements(b.size)
+    terms = _placement_terms(b, colour)
+    att = reference_attach(b, colour)
+    forb = forbidden(b, colour)
+    n = b.size
+    pieces = [(x, y) for y in range(n) for x in range(n) if b.grid[y][x] >= 0]
+    pieces += [b.start(c) for c in (0, 1) if not b.pieces[c]]
+    out = set()
+    for m in reference_legal(b, colour):
+        if name == "blocking":
+            if terms(cells[m])[1] >= BLOCK_TAKE:
+                out.add(m)
+            continue
+        piece = set(cells[m])
+        corners = neighbours(piece, DIAG, n) - neighbours(piece, EDGE, n)
+        opened = sum(1 for x, y in corners
+                     if b.grid[y][x] < 0 and (x, y) not in forb and (x, y) not in att
+                     and min(max(abs(x - u), abs(y - w)) for u, w in pieces) >= EXPAND_RADIUS)
+        if opened >= EXPAND_GAIN:
+            out.add(m)
+    return out
+
+
 def reference_priors(b: RefBoard, colour: int, cfg: BlokusConfig
                      ) -> dict[int, tuple[float, float]]:
     """Each legal placement's prior (value, pseudo-count) for ``colour`` to move, from the
@@ -79,13 +132,9 @@ def reference_priors(b: RefBoard, colour: int, cfg: BlokusConfig
     placed = len(b.pieces[colour])
     prune = placed < cfg.open_pieces and any(len(cells[m]) >= cfg.open_min_size
                                               for m in legal)
-    att = reference_attach(b, colour)
-    opp_att = reference_attach(b, 1 - colour)
-    forb = forbidden(b, colour)
-    n = b.size
-    opp = [(x, y) for y in range(n) for x in range(n) if b.grid[y][x] == 1 - colour]
-    if not opp:
-        opp = [b.start(1 - colour)]
+    terms = _placement_terms(b, colour)
+    spec = parse_style(cfg.style, STYLES)
+    styled = set() if spec is None else reference_style_moves(b, colour, spec.name)
     out = {}
     for m in legal:
         cs = cells[m]
@@ -97,15 +146,16 @@ def reference_priors(b: RefBoard, colour: int, cfg: BlokusConfig
             v = 0.5
             if placed < cfg.prior_early_pieces:
                 v = min(1.0, max(0.0, 0.5 + cfg.prior_size_bonus * (k - 3)))
-            out[m] = (v, cfg.prior_count)
-            continue
-        gain = _new_attach(b, colour, cs, att, forb)
-        take = sum(1 for c in cs if c in opp_att)
-        spent = sum(1 for c in cs if c in att) - 1
-        spent += sum(1 for c in neighbours(set(cs), EDGE, n) if c in att)
-        d = min(max(abs(x - u), abs(y - w)) for x, y in cs for u, w in opp)
-        v = (0.5 + cfg.prior_size * (k - 3) + cfg.prior_gain * min(gain, cfg.prior_gain_cap)
-             + cfg.prior_take * take - cfg.prior_waste * max(spent, 0)
-             + cfg.prior_front * max(0, cfg.prior_front_radius - d))
-        out[m] = (min(0.95, max(0.05, v)), cfg.prior_count)
+        else:
+            gain, take, spent, d = terms(cs)
+            v = (0.5 + cfg.prior_size * (k - 3) + cfg.prior_gain * min(gain, cfg.prior_gain_cap)
+                 + cfg.prior_take * take - cfg.prior_waste * max(spent, 0)
+                 + cfg.prior_front * max(0, cfg.prior_front_radius - d))
+            v = min(0.95, max(0.05, v))
+        n = cfg.prior_count
+        if m in styled:
+            assert spec is not None
+            e = spec.strength * BASE[spec.name]
+            v, n = (v * n + e) / (n + e), n + e
+        out[m] = (v, n)
     return out

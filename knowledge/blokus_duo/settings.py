@@ -7,6 +7,9 @@ from typing import Literal
 
 import msgspec
 
+from knowledge.blokus_duo.style import STYLES
+from knowledge.style import parse_style
+
 
 class BlokusConfig(msgspec.Struct, frozen=True):
     """How the search plays Blokus Duo: playout policy, priors, opening pruning and reward.
@@ -47,6 +50,9 @@ class BlokusConfig(msgspec.Struct, frozen=True):
     open_pieces: int = 0
     open_min_size: int = 5
     prune_count: float = 1e4
+    # the playing style NAME[:STRENGTH] (knowledge.blokus_duo.style): placements with its
+    # feature get STRENGTH x style.BASE[NAME] extra prior pseudo-visits, all wins; "" = none
+    style: str = ""
     # the reward of a finished game: 1/0.5/0 for win/draw/loss, blended with weight
     # score_weight with 0.5 + 0.5 clip(margin / score_scale, -1, 1)
     score_weight: float = 0.0
@@ -64,6 +70,7 @@ class BlokusConfig(msgspec.Struct, frozen=True):
             raise ValueError("score_weight in [0, 1] and score_scale > 0")
         if self.prior_count < 0 or self.prune_count < 0:
             raise ValueError("prior_count and prune_count must be >= 0")
+        parse_style(self.style, STYLES)
 
 
 DEFAULT_CONFIG = BlokusConfig()

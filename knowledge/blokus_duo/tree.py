@@ -132,7 +132,7 @@ def tree_game(state: BlokusState, policy: int, weights: FloatArray,
         np.empty(P.MAX_PLAYOUT_MOVES, dtype=np.int64),
         np.zeros(1, dtype=np.uint64),
         g.start,
-        np.empty(2 * g.num_cells, dtype=np.int64),
+        np.empty(3 * g.num_cells, dtype=np.int64),
     )
     key = np.array([state.placements_key], dtype=np.uint64).view(np.int64)
     st = tuple(a.copy() for a in state.arrays()) + (key,)
