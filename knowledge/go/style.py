@@ -79,12 +79,12 @@ def style_feature(B: np.ndarray, p: int, c: int, style: int) -> bool:
             return False
         if max(abs(last // w - p // w), abs(last % w - p % w)) > 2:
             return False
-        return groups_next_to(B, p, 3 - c, False)[0] >= 0
+        return bool(groups_next_to(B, p, 3 - c, False)[0] >= 0)
     if m[M_NMOVES] >= opening_moves(size):
         return False
     line = edge_line(B, p)
     if style == TERRITORIAL:
-        return 3 <= line <= min(4, (size + 1) // 2 - 2)
+        return bool(3 <= line <= min(4, (size + 1) // 2 - 2))
     if line != 4 and line != 5:
         return False
     col = B[COL]
