@@ -44,7 +44,7 @@ STYLE_IDS = {name: i for i, name in enumerate(STYLES)}
 TERRITORIAL, INFLUENTIAL, FIGHTING = range(3)
 # the pseudo-visits (all wins) of a feature move at strength 1, calibrated on 9x9 at the
 # bench's playouts (docs/results/go.md, "Playing styles")
-BASE_VISITS = 20.0
+BASE_VISITS = 15.0
 
 # the style parameters of a plain search: (style id, pseudo-visits); none added
 NO_STYLE = np.array([-1.0, 0.0])
