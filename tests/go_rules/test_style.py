@@ -153,6 +153,8 @@ STYLE_POSITIONS = {
 
 @pytest.mark.parametrize("style", STYLES)
 def test_a_styled_search_prefers_the_feature(style: str) -> None:
+    """At strength 2, over four positions and three seeds (at the default strength the
+    bench measures the effect: docs/results/go.md)."""
     counts = {False: 0, True: 0}
     for moves in STYLE_POSITIONS[style]:
         s = GoPosition(game(9, moves))
@@ -160,9 +162,9 @@ def test_a_styled_search_prefers_the_feature(style: str) -> None:
         assert any(fight.values()) and not all(fight.values())
         for styled in (False, True):
             pos = s.clone()
-            pos.style = StyleSpec(style) if styled else None
-            for seed in (1, 2):
+            pos.style = StyleSpec(style, 2.0) if styled else None
+            for seed in (1, 2, 3):
                 r = UCT(UCTConfig(rave=True, c=0.0)).search(pos, None, Budget(playouts=200),
                                                             SplitMix(seed))
                 counts[styled] += int(r.move >= 0 and fight[int(r.move)])
-    assert counts[True] >= counts[False] + 3, counts
+    assert counts[True] >= counts[False] + 5, counts
