@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, BinaryIO
 import structlog
 
 from clients.config import add_config_arguments
-from clients.gtp.config import GtpConfig, load_gtp_config, preset_help
+from clients.gtp.config import GtpConfig, load_gtp_config, preset_help, styles_help
 
 if TYPE_CHECKING:
     from clients.gtp.warmup import Player
@@ -44,6 +44,7 @@ Examples:
   corvid gtp --set playouts=3000
   corvid gtp --set seconds=1 --set workers=2     # 1 s per move, two search processes
   corvid gtp --set preset=v1                      # the first release's engine
+  corvid gtp --set style=fighting:2               # a fighting player, twice the default
   gogui -program "corvid gtp --set seconds=2"     # 2 s per move
   CGOS client: CommandLine = corvid --log-file corvid.log gtp --set playouts=0
 """
@@ -56,6 +57,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     add_config_arguments(p, GtpConfig, example="playouts=1000")
     p.epilog = f"{p.epilog}\n\npresets:\n  " + "\n  ".join(preset_help().splitlines())
+    p.epilog = (f"{p.epilog}\n\nstyles (NAME[:STRENGTH], strength 1 by default):\n  "
+                + "\n  ".join(styles_help().splitlines()))
     p.set_defaults(func=run)
 
 

@@ -10,6 +10,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from clients.config import ConfigError, CoreMap, load_config
+from knowledge.go.style import STYLES
+from knowledge.style import parse_style, style_help
 from protocols.gtp.common import GtpError, parse_vertex
 
 # the decision cores that can play Go (search.*), by the names of every client
@@ -110,6 +112,13 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # after the centre (E5) and 0.73 after D5 over 900 games, alike in self-play
     # (docs/results/go.md)
     opening_9x9: str = "D5"
+    # a playing style, NAME[:STRENGTH] ("": the plain player): the moves with the style's
+    # feature start with STRENGTH (default 1) times knowledge.go.style.BASE_VISITS
+    # pseudo-visits, all wins, on top of their priors (Watanabe and Kaneko): territorial
+    # (third/fourth line in the opening), influential (fourth/fifth line facing the centre in
+    # the opening), fighting (contact and cuts near the opponent's last stone); cores uct and
+    # abucb
+    style: str = ""
     # decisions
     # resign below this win rate (0: never) ...
     resign_threshold: Annotated[float, msgspec.Meta(ge=0, lt=1)] = 0.08
@@ -171,6 +180,10 @@ class GtpConfig(msgspec.Struct, frozen=True):
             if point is None:  # not a vertex, off the board, or pass
                 raise ConfigError(f"opening_9x9={self.opening_9x9!r} must be a point of the 9x9 "
                                  'board (such as D5) or "" (the search chooses)')
+        try:
+            parse_style(self.style, STYLES)
+        except ValueError as e:
+            raise ConfigError(str(e)) from None
 
     @property
     def lgrf_level(self) -> int:
@@ -191,7 +204,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "v1": {"core": "uct", "compiled": False, "playout_policy": 2, "lgrf": 0,
            "score_weight": 0.0, "learned_priors": False, "td_visits": 0.0, "komi_margin": 0.0,
            "jigo_value": 0.5, "ladder_priors": False, "rave_mse": False, "rave_weighted": False,
-           "opening_9x9": ""},
+           "opening_9x9": "", "style": ""},
     # the second release: the compiled tree, priors learned from GNU Go's moves (the bundled
     # 9x9 weights with their large patterns) at 35 pseudo-visits, last good reply, nakade
     # and the low-liberty rule in the playouts, black's first 9x9 move beside the centre
@@ -206,7 +219,7 @@ PRESETS: dict[str, dict[str, Any]] = {
            "large_patterns": True, "td_visits": 0.0, "opening_9x9": "D5",
            "resign_threshold": 0.08, "resign_min_playouts": 500, "resign_after": 0.3,
            "cleanup": True, "cleanup_confidence": 0.9, "cleanup_tolerance": 0.05,
-           "pass_when_won": True},
+           "pass_when_won": True, "style": ""},
 }
 
 
@@ -216,7 +229,7 @@ CORE_KEYS: CoreMap = {
         "compiled", "tree_mb", "rave", "rave_k", "rave_mse", "rave_weighted", "c", "priors",
         "reuse", "grandfather", "widening", "widening_initial", "widening_a", "widening_b",
         "lgrf")
-} | {"abucb_depth": ("abucb",), "abucb_width": ("abucb",)}
+} | {"abucb_depth": ("abucb",), "abucb_width": ("abucb",), "style": ("uct", "abucb")}
 
 
 PRESET_DOCS = {
@@ -230,6 +243,11 @@ PRESET_DOCS = {
 def preset_help() -> str:
     """One line per preset, for --help."""
     return "\n".join(f"preset={name}: {PRESET_DOCS[name]}" for name in PRESETS)
+
+
+def styles_help() -> str:
+    """One line per playing style, for --help."""
+    return style_help(STYLES)
 
 
 def load_gtp_config(path: str | Path | None = None, overrides: Iterable[str] = ()

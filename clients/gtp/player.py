@@ -27,7 +27,9 @@ from games.go.state import GoState
 from knowledge.go.patterns import board_images
 from knowledge.go.position import GoPosition, PlayoutSettings
 from knowledge.go.priors import LADDER_PRIORS, LearnedPriors, PriorWeights
+from knowledge.go.style import STYLES
 from knowledge.go.weights import GoWeights, load_weights
+from knowledge.style import parse_style
 from protocols.gtp.common import BLACK, parse_vertex
 from search.abucb import ABUCBConfig
 from search.budget import Budget
@@ -69,16 +71,17 @@ def learned_priors(cfg: GtpConfig) -> LearnedPriors | None:
 
 
 def search_position(state: GoState, cfg: GtpConfig) -> GoPosition:
-    """The position the search plays from ``state``: the playout settings, the priors and
-    the learned knowledge of the settings (the jigo's value as black's, from the colour to
-    play)."""
+    """The position the search plays from ``state``: the playout settings, the priors, the
+    learned knowledge and the playing style of the settings (the jigo's value as black's, from
+    the colour to play)."""
     jigo = cfg.jigo_value if state.to_play == GO_BLACK else 1.0 - cfg.jigo_value
     settings = PlayoutSettings(policy=cfg.playout_policy, lgrf=cfg.lgrf_level,
                                score_weight=cfg.score_weight, jigo=jigo)
     weights = PriorWeights()
     if cfg.prior_scale != 1.0 or cfg.ladder_priors:
         weights = (LADDER_PRIORS if cfg.ladder_priors else weights).scaled(cfg.prior_scale)
-    return GoPosition(state, settings, weights, learned_priors(cfg), load_knowledge(cfg))
+    return GoPosition(state, settings, weights, learned_priors(cfg), load_knowledge(cfg),
+                      parse_style(cfg.style, STYLES))
 
 
 def uct_config(cfg: GtpConfig) -> UCTConfig:
@@ -154,6 +157,8 @@ class SearchPlayer:
         if core_spec(old) != core_spec(config):
             self.core = make_core(config)
             self.game += 1  # the workers' trees were grown with the old settings
+        elif old.style != config.style:
+            self.reset()  # the tree's nodes hold the old style's priors
         if old.seed != config.seed:
             self.rng = np.random.default_rng(config.seed or None)
         if old.workers != config.workers:

@@ -41,9 +41,11 @@ from knowledge.go.priors import (
     weight_table,
 )
 from knowledge.go.shapes import k_afterstate_values, shape_tables
+from knowledge.go.style import add_style_priors, style_params
 from knowledge.go.tactics import NG
 from knowledge.go.tree import KERNELS, MAX_PATH
 from knowledge.go.weights import MAXLEVEL, GoWeights, load_weights
+from knowledge.style import StyleSpec
 
 
 class PlayoutSettings(NamedTuple):
@@ -82,20 +84,21 @@ for _a in (_NO_PTAB, _NO_PLV, _NO_TABLE, _NO_LEVELS, _NO_THETA, _NO_IDS):
 class GoPosition:
     """A :class:`GoState` with the settings and knowledge the search plays it with: the
     playout ``settings``, the heuristic ``prior_weights``, the ``learned_priors`` (None: the
-    heuristic ones) and the learned ``weights`` (None: the bundled file, loaded when first
-    needed)."""
+    heuristic ones), the learned ``weights`` (None: the bundled file, loaded when first
+    needed) and the playing ``style`` (:mod:`knowledge.go.style`; None: the plain player)."""
 
     num_players = 2
 
     def __init__(self, state: GoState, settings: PlayoutSettings | None = None,
                  prior_weights: PriorWeights | None = None,
                  learned_priors: LearnedPriors | None = None,
-                 weights: GoWeights | None = None) -> None:
+                 weights: GoWeights | None = None, style: StyleSpec | None = None) -> None:
         self.state = state
         self.settings = settings or PlayoutSettings()
         self.prior_weights = prior_weights or PriorWeights()
         self.learned_priors = learned_priors
         self.weights = weights
+        self.style = style
         self._scratch_arrays: tuple[np.ndarray, ...] | None = None
 
     # -- the rules state, as the contract asks for it ------------------------------------
@@ -140,7 +143,7 @@ class GoPosition:
     def clone(self) -> GoPosition:
         """A position on a clone of the state, with the same settings and knowledge."""
         return GoPosition(self.state.clone(), self.settings, self.prior_weights,
-                          self.learned_priors, self.weights)
+                          self.learned_priors, self.weights, self.style)
 
     # -- knowledge -----------------------------------------------------------------------
     def knowledge(self) -> GoWeights:
@@ -152,7 +155,7 @@ class GoPosition:
     def priors(self) -> Priors:
         """Contract: prior (value, equivalent experience) of each legal move, points first,
         PASS last: the learned ones if ``learned_priors`` is set, else the heuristic
-        ``prior_weights`` (:mod:`knowledge.go.priors`)."""
+        ``prior_weights`` (:mod:`knowledge.go.priors`), and the ``style``'s on its moves."""
         wt = self.prior_weights
         state = self.state
         moves = state.legal_moves()
@@ -184,6 +187,9 @@ class GoPosition:
             k_afterstate_values(state.board_array(), state.to_play, arr, two, three, theta, q)
             wins[:n] += lp.td_visits / (1.0 + np.exp(-q))
             visits[:n] += lp.td_visits
+        if self.style is not None:
+            add_style_priors(state.board_array(), state.to_play, arr, style_params(self.style),
+                             wins, visits)
         wins[n] = wt.even_wins + (wt.pass_move[0] if n else 0.0)
         visits[n] = wt.even_visits + (wt.pass_move[1] if n else 0.0)
         return Priors(moves, wins / visits, visits)
@@ -219,6 +225,7 @@ class GoPosition:
             *lp_ctx[:7],
             new_tables(P if settings.lgrf > 0 else 1),  # written: one per search
             *lp_ctx[7:],
+            style_params(self.style),
         )
         H = np.zeros(2 + MAX_PATH, dtype=np.int64)
         H[0] = state.position_hash()

@@ -560,3 +560,33 @@ def reference_shape_counts(ref: RefPlayer, c: int) -> list[float]:
                 if table[code] >= 0:
                     out[int(table[code])] += 1.0
     return out
+
+
+def reference_style_feature(ref: RefBoard, p: int, c: int, moves_played: int,
+                            style: str) -> bool:
+    """:func:`knowledge.go.style.style_feature` by coordinates: the move of c at p, after
+    ``moves_played`` moves of the game, has the feature of the style named ``style``."""
+    w, size = ref.w, ref.size
+    r, cc = p // w - 1, p % w - 1
+
+    def line(row: int, column: int) -> int:
+        return min(row, column, size - 1 - row, size - 1 - column) + 1
+
+    if style == "fighting":
+        if ref.last == PASS:
+            return False
+        lr, lc = ref.last // w - 1, ref.last % w - 1
+        return (max(abs(lr - r), abs(lc - cc)) <= 2
+                and any(ref.col[n] == 3 - c for n in ref.neighbours(p)))
+    if moves_played >= size * size // 8:
+        return False
+    height = line(r, cc)
+    centre = (size + 1) // 2
+    if style == "territorial":
+        return 3 <= height <= min(4, centre - 2)
+    if height not in (4, 5):
+        return False
+    return not any(
+        ref.col[(rr + 1) * w + c2 + 1] in (BLACK, WHITE) and line(rr, c2) > height
+        for rr in range(max(0, r - 2), min(size, r + 3))
+        for c2 in range(max(0, cc - 2), min(size, cc + 3)))

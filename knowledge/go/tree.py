@@ -7,7 +7,7 @@ positional superko), the pattern table, the prior weights, the playout settings 
 arrays. The kernels do what :class:`knowledge.go.position.GoPosition` does for the Python
 UCT, draw for draw: legal moves are the superko-legal points that do not fill the mover's own
 true eyes, then PASS (a move may not repeat a position of the game or of the path from the
-root); priors are ``GoPosition.priors``; a playout is
+root); priors are ``GoPosition.priors`` (the style's among them); a playout is
 ``GoPosition.playout`` with its seed taken from the search's stream as
 ``1 + x mod (2^62 - 1)``.
 """
@@ -28,12 +28,13 @@ from knowledge.go.features import k_learned_priors
 from knowledge.go.playout import black_value, k_playout_record
 from knowledge.go.priors import k_features, k_prior_sums, prior_reads_ladders
 from knowledge.go.shapes import k_afterstate_values
+from knowledge.go.style import add_style_priors
 
 MAX_PATH = 1024  # path positions remembered for superko (deeper ones are not checked)
 _SEED_MOD = np.uint64(2**62 - 1)
 # ctx: (Z, seen, pat, Wt, ip, fp, moves32, colours32, owner, buf, F, pts, wins, visits,
 #       ptab, plv, prior_ptab, prior_levels, lp, FM, two, three, td_theta, lgr, large_keys,
-#       large_gammas)
+#       large_gammas, style)
 # ip: policy, sa_min, playout move cap, last-good-reply level (0: off); lgr: the reply
 # tables of knowledge.go.lgrf, shared by the search's playouts (one entry when off)
 # fp: komi, even wins, even visits, pass wins, visits, score weight, score scale
@@ -41,7 +42,8 @@ _SEED_MOD = np.uint64(2**62 - 1)
 # prior_levels, lp (learned priors: use the move ratings (0/1), their params (n, v0, v1, tau),
 # TD(0) visits), FM: their feature scratch; two, three, td_theta: the TD(0) shape value;
 # large_keys, large_gammas: the learned priors' large patterns, the hash table of
-# knowledge.go.weights.FeatureGammas.large_table (empty: none)
+# knowledge.go.weights.FeatureGammas.large_table (empty: none); style: the playing style's
+# (id, pseudo-visits) of knowledge.go.style.style_params (id -1: none)
 
 
 @njit(cache=True)
@@ -109,6 +111,7 @@ def t_legal(ctx: Any, st: Any, moves: np.ndarray, values: np.ndarray, counts: np
                 for i in range(n):
                     wins[i] += lp[5] / (1.0 + np.exp(-q[i]))
                     visits[i] += lp[5]
+            add_style_priors(B, c, pts[:n], ctx[26], wins, visits)
             for i in range(n):
                 values[i] = wins[i] / visits[i]
                 counts[i] = visits[i]
