@@ -23,7 +23,9 @@ players' own (:meth:`Decider.exchange`).
 
 Score: the styled player's points per game (5 for the daifugo .. 1 for the daihinmin),
 ``score_plain`` the plain default's in the same games, ``ci95`` the batch-means interval of
-the styled player's points (blocks of :data:`BLOCK` games within a match).
+the styled player's points (blocks of :data:`BLOCK` games within a match); ``diff`` and
+``diff_ci95``: the styled player's points minus the plain default's, game by game, with its
+batch-means interval (the paired difference: the deal's luck, shared, drops out).
 """
 
 from __future__ import annotations
@@ -153,15 +155,22 @@ def measure_style(spec: StyleSpec, games: int, playouts: int, seed: int,
             run.append(pts[me_s])
             plain_points.append(pts[me_p])
             match.finish(st)
-            print(f"style {spec.name}: game {sum(map(len, points)) + len(run)}/{games}, "
-                  f"styled {pts[me_s]}, plain {pts[me_p]}, positions {positions}",
+            print(f"style {spec.name}:{spec.strength:g}: game {sum(map(len, points)) + len(run)}"
+                  f"/{games}, points styled {pts[me_s]} plain {pts[me_p]}; positions "
+                  f"{positions}, feature chosen styled {styled_feature} plain {plain_feature}",
                   file=sys.stderr, flush=True)
         points.append(run)
     score, ci = batch_mean_ci95(points, BLOCK, 1.0, 5.0)
+    diffs, k = [], 0  # styled - plain, game by game, in the matches' runs
+    for run in points:
+        diffs.append([s - p for s, p in zip(run, plain_points[k:k + len(run)], strict=True)])
+        k += len(run)
+    diff, diff_ci = batch_mean_ci95(diffs, BLOCK, -4.0, 4.0)
     return {"name": spec.name, "strength": spec.strength, "positions": positions,
             "rate_plain": plain_feature / max(positions, 1),
             "rate_styled": styled_feature / max(positions, 1),
             "score": score, "score_plain": float(np.mean(plain_points)), "ci95": list(ci),
+            "diff": diff, "diff_ci95": list(diff_ci),
             "seconds": round(time.perf_counter() - t0, 1),
             **({"own_policy": own_policy} if own_policy else {})}
 

@@ -131,12 +131,11 @@ class World:
 
     def priors(self) -> Priors:
         """The style's priors of the legal moves at the root's decision (the searching
-        seat's), none elsewhere or without a style (what a core does without priors)."""
-        moves = self.legal_moves()
+        seat's); elsewhere, or without a style, none (:data:`NO_PRIORS`)."""
         style = self.settings.style
         if style is None or not self.at_root or self.state.to_move != self.seat:
-            return Priors(moves, np.full(len(moves), 0.5), np.zeros(len(moves)))
-        return style_priors(style, self.state.hand(self.state.to_move), moves)
+            return NO_PRIORS
+        return style_priors(style, self.state.hand(self.state.to_move), self.legal_moves())
 
     def is_terminal(self) -> bool:
         return self.state.is_terminal()
@@ -205,11 +204,10 @@ class Root:
 
     def priors(self) -> Priors:
         """The style's priors of the legal moves (:func:`knowledge.daihinmin.style.
-        style_priors`); without a style, none (every count zero)."""
-        moves = self.legal_moves()
+        style_priors`); without a style, none (:data:`NO_PRIORS`)."""
         if self.settings.style is None:
-            return Priors(moves, np.full(len(moves), 0.5), np.zeros(len(moves)))
-        return style_priors(self.settings.style, self.info.hand, moves)
+            return NO_PRIORS
+        return style_priors(self.settings.style, self.info.hand, self.legal_moves())
 
     def playout_batch(self, moves: Sequence[int], rng: np.random.Generator,
                       seat: int) -> PlayoutBatch:
@@ -256,3 +254,5 @@ class Root:
 
 
 _DEAL_IN_KERNEL = np.empty((0, R.NP), np.int64)
+# priors for no move: a core keeps its own defaults for every move
+NO_PRIORS = Priors([], np.empty(0), np.empty(0))

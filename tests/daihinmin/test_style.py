@@ -4,6 +4,7 @@ priors the search cores see, the styled search's choices, the setting and the re
 from __future__ import annotations
 
 import importlib.util
+from collections.abc import Iterator
 
 import numpy as np
 import pytest
@@ -29,17 +30,16 @@ from search.uct import UCT, UCTConfig
 from tests.paths import REPO
 
 
-def _random_positions(seeds: range) -> list[GameState]:
-    """Every position of random games (uniformly random legal moves)."""
-    out = []
+def _random_positions(seeds: range) -> Iterator[GameState]:
+    """Every position of random games (uniformly random legal moves), one game after
+    another."""
     for seed in seeds:
         st = Match(MatchConfig(seed=seed)).deal().state()
         rng = np.random.default_rng(seed)
         while not st.is_terminal():
-            out.append(st.clone())
+            yield st.clone()
             lm = st.legal_moves()
             st.play(lm[int(rng.integers(len(lm)))])
-    return out
 
 
 def test_the_feature_kernel_matches_the_reference_on_random_positions() -> None:
@@ -118,12 +118,12 @@ def test_the_priors_reach_both_cores_at_the_root_only() -> None:
 ])
 def test_a_styled_search_chooses_the_feature_more_often(core: str, name: str) -> None:
     """Over a few positions with a choice, at a fixed budget. UCT chooses by real visits,
-    which a feature move gets once the other moves' bounds fall below its prior mean: the
-    positions for UCT have few moves, so that its small budget gets there."""
+    which a feature move gets once the other moves' bounds fall below its prior mean: for
+    its small budget here, the positions have few moves and the strength is a tenth."""
     positions = _choice_positions(name, 6, 1000 if core == "flat" else 8)
     assert len(positions) == 6, name
     picks = {}
-    for style in (None, StyleSpec(name)):
+    for style in (None, StyleSpec(name, 1.0 if core == "flat" else 0.1)):
         n = 0
         for i, st in enumerate(positions):
             info = st.info_set(st.to_move)
