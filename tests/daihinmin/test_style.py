@@ -168,3 +168,8 @@ def test_the_report_plays_and_counts() -> None:
     assert row["positions"] > 0 and 0 <= row["rate_plain"] <= 1 and 0 <= row["rate_styled"] <= 1
     assert 1 <= row["score"] <= 5 and 1 <= row["score_plain"] <= 5
     assert row["score"] != row["score_plain"]  # two players cannot share a rank
+    assert row["diff"] == row["score"] - row["score_plain"]
+    # the styled player's own playout moves by other weights (here: the bundled ones)
+    weights = str(REPO / "knowledge" / "daihinmin" / "data" / "policy.json")
+    (row,) = report.measure(["shedding"], 1, 20, 2, own_policy=weights)["styles"]
+    assert row["own_policy"] == weights and row["name"] == "shedding"
