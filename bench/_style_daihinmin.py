@@ -115,8 +115,8 @@ def measure_style(spec: StyleSpec, games: int, playouts: int, seed: int,
     """One style's row of the report (module docstring)."""
     t0 = time.perf_counter()
     styled_cfg, plain_cfg = _configs(spec, playouts, own_policy)
-    points: list[list[int]] = []
-    plain_points: list[int] = []
+    points: list[list[int]] = []  # per match, the styled player's points game by game
+    plain_points: list[list[int]] = []  # ... and the plain default's
     positions = styled_feature = plain_feature = 0
     for j, n in enumerate(_chunks(games)):
         me_s, me_p = j % R.NP, (j + 1) % R.NP
@@ -124,6 +124,7 @@ def measure_style(spec: StyleSpec, games: int, playouts: int, seed: int,
                    me_p: _Player(me_p, plain_cfg, styled_cfg, seed * 1000 + 2 * j + 1)}
         match = Match(MatchConfig(seed=seed + j))
         run: list[int] = []
+        plain_run: list[int] = []
         for _ in range(n):
             deal = match.deal()
             for p in players.values():
@@ -153,23 +154,22 @@ def measure_style(spec: StyleSpec, games: int, playouts: int, seed: int,
                 pl.end(st)
             pts = st.points()
             run.append(pts[me_s])
-            plain_points.append(pts[me_p])
+            plain_run.append(pts[me_p])
             match.finish(st)
             print(f"style {spec.name}:{spec.strength:g}: game {sum(map(len, points)) + len(run)}"
                   f"/{games}, points styled {pts[me_s]} plain {pts[me_p]}; positions "
                   f"{positions}, feature chosen styled {styled_feature} plain {plain_feature}",
                   file=sys.stderr, flush=True)
         points.append(run)
+        plain_points.append(plain_run)
     score, ci = batch_mean_ci95(points, BLOCK, 1.0, 5.0)
-    diffs, k = [], 0  # styled - plain, game by game, in the matches' runs
-    for run in points:
-        diffs.append([s - p for s, p in zip(run, plain_points[k:k + len(run)], strict=True)])
-        k += len(run)
+    diffs = [[a - b for a, b in zip(r, q, strict=True)] for r, q in zip(points, plain_points,
+                                                                        strict=True)]
     diff, diff_ci = batch_mean_ci95(diffs, BLOCK, -4.0, 4.0)
     return {"name": spec.name, "strength": spec.strength, "positions": positions,
             "rate_plain": plain_feature / max(positions, 1),
             "rate_styled": styled_feature / max(positions, 1),
-            "score": score, "score_plain": float(np.mean(plain_points)), "ci95": list(ci),
+            "score": score, "score_plain": float(np.mean(sum(plain_points, []))), "ci95": list(ci),
             "diff": diff, "diff_ci95": list(diff_ci),
             "seconds": round(time.perf_counter() - t0, 1),
             **({"own_policy": own_policy} if own_policy else {})}
