@@ -46,16 +46,16 @@ from games.daihinmin.kernels import popcount as popcount_k
 from knowledge.daihinmin.features import _revolts
 from knowledge.style import StyleSpec
 
+HOARD_UNTIL = 5  # hoarding: the hoard may be spent once the hand holds this many cards or fewer
 STYLES = {
     "hoarding": "keeps the joker, the 2s and the 8s for the end (moves, passes included, that "
-                "spend none of them while the hand holds more than 5 cards)",
+                f"spend none of them while the hand holds more than {HOARD_UNTIL} cards)",
     "shedding": "plays long melds and sequences early (groups of 3+ cards, sequences)",
     "revolutionary": "seeks revolutions (groups of 4+ cards, sequences of 5+)",
 }
 HOARDING, SHEDDING, REVOLUTIONARY = 0, 1, 2
 CODES = {"hoarding": HOARDING, "shedding": SHEDDING, "revolutionary": REVOLUTIONARY}
 
-HOARD_UNTIL = 5  # hoarding: the hoard may be spent once the hand holds this many cards or fewer
 _TWO = 12  # rank index of the 2s (3 4 5 ... A 2)
 _EIGHT = 5  # rank index of the 8s
 HOARD_CARDS = JOKER_BIT | sum(1 << card_index(s, r) for s in range(4) for r in (_TWO, _EIGHT))
