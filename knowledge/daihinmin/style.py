@@ -59,10 +59,10 @@ CODES = {"hoarding": HOARDING, "shedding": SHEDDING, "revolutionary": REVOLUTION
 _TWO = 12  # rank index of the 2s (3 4 5 ... A 2)
 _EIGHT = 5  # rank index of the 8s
 HOARD_CARDS = JOKER_BIT | sum(1 << card_index(s, r) for s in range(4) for r in (_TWO, _EIGHT))
-# the pseudo-visits of a feature move at strength 1, the style's equivalent experience:
-# the least of those measured (200, 600, 1200) at which both hoarding and shedding shift the
-# plain player's share by 20 points at the client's 3000 playouts (docs/results/daihinmin.md)
-BASE = 600.0
+# the pseudo-visits of a feature move at strength 1, the style's equivalent experience: the
+# least of those measured (200, 300, 600, 1200) at which every style shifts the plain
+# player's share by 20 points at the client's 3000 playouts (docs/results/daihinmin.md)
+BASE = 300.0
 BEST_REWARD = 1.0  # the return of first place
 
 
