@@ -3,6 +3,7 @@
     python bench/style.py --game go --games 100 --playouts 500 --json
     python bench/style.py --game blokus --games 100 --playouts 2000 --style blocking
     python bench/style.py --game daihinmin --games 300 --json
+    python bench/style.py --game daihinmin --games 100 --style shedding --own-policy W.json
 
 For each style of the game (``--style NAME[:STRENGTH]``, repeatable; default: every style at
 its default strength), the two figures of Watanabe and Kaneko ("Realizing individuality in UCT
@@ -58,13 +59,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--playouts", type=int, default=0,
                    help="playouts per decision of both players (default: the game's)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--own-policy", default="", metavar="WEIGHTS",
+                   help="daihinmin: the styled player's own moves in its playouts follow these "
+                   "weights (the client's own_policy: a policy learned from a styled player)")
     p.add_argument("--json", action="store_true", help="the figures as the last line")
     args = p.parse_args(argv)
     if args.games < 1:
         p.error("--games must be at least 1")
+    if args.own_policy and args.game != "daihinmin":
+        p.error("--own-policy: a setting of the Daihinmin player")
     module = importlib.import_module(GAMES[args.game])
+    extra = {"own_policy": args.own_policy} if args.own_policy else {}
     try:
-        figures = module.measure(args.style, args.games, args.playouts, args.seed)
+        figures = module.measure(args.style, args.games, args.playouts, args.seed, **extra)
     except ValueError as e:  # a style the game does not have, or a bad strength
         print(f"style: {e}", file=sys.stderr)
         return 2

@@ -1,7 +1,8 @@
 """Bandit index policies over vectors of arm statistics (Auer, Cesa-Bianchi and Fischer 2002).
 
 Arms are arrays: ``n`` pulls, ``s`` sum of rewards, ``s2`` sum of squared rewards. Rewards
-lie in [0, 1]. Unpulled arms get +inf so every arm is pulled once first.
+lie in [0, 1]. Unpulled arms get +inf so every arm is pulled once first. Arms may start with
+prior knowledge as pseudo-pulls (:func:`prior_arms`).
 """
 
 from __future__ import annotations
@@ -29,6 +30,15 @@ def ucb1_tuned(n: Arr, s: Arr, s2: Arr, total: float) -> Arr:
         var = s2 / n - mean * mean + np.sqrt(2.0 * logn / n)
         score = mean + np.sqrt(logn / n * np.minimum(0.25, var))
     return np.where(n > 0, score, np.inf)
+
+
+def prior_arms(values: Arr, counts: Arr) -> tuple[Arr, Arr, Arr]:
+    """Arm statistics ``(n, s, s2)`` that start with a prior: arm i as if pulled
+    ``counts[i]`` times, each pull rewarded ``values[i]`` (equivalent experience, Gelly and
+    Silver 2007). Zero counts: the arms of no experience."""
+    n = np.asarray(counts, dtype=np.float64).copy()
+    v = np.asarray(values, dtype=np.float64)
+    return n, v * n, v * v * n
 
 
 @njit(cache=True)

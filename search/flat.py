@@ -6,6 +6,10 @@ one world (a sampled determinisation when the root is an info set, else a clone)
 arm, plays the rest out with the game's playout policy and credits the arm with the
 α-discounted value of the playout. The final choice is the best mean (or most visits).
 
+With ``priors`` set and a root that offers them (games.contract.HasPriors) each arm starts
+with its prior as pseudo-pulls (search.bandit.prior_arms): they count in the arm's mean and
+its confidence bound, not in its reported visits nor in the playouts.
+
 When the root offers ``playout_batch`` (games.contract.HasPlayoutBatch) the core selects a
 small batch of arms at a time — each selection counted provisionally at the arm's current
 mean, so a batch spreads as sequential selection would — and the game runs the whole batch in
@@ -19,7 +23,7 @@ from typing import Any, Literal
 import msgspec
 import numpy as np
 
-from search.bandit import credit_discounted, select_arms
+from search.bandit import credit_discounted, prior_arms, select_arms
 from search.budget import Budget
 from search.result import SearchResult
 
@@ -34,6 +38,8 @@ class FlatConfig(msgspec.Struct, frozen=True):
     # probable moves whose prior mass reaches ``prune`` (at least ``min_arms`` of them)
     prune: float = 1.0
     min_arms: int = 4
+    # start each arm with the root's priors (value, pseudo-pulls) when it offers them
+    priors: bool = False
 
 
 class FlatMC:
@@ -54,12 +60,11 @@ class FlatMC:
         if cfg.prune < 1.0 and len(moves) > cfg.min_arms and hasattr(root, "move_priors"):
             moves = self._ordered(moves, np.asarray(root.move_priors(moves), np.float64))
         k = len(moves)
-        n = np.zeros(k)
-        s = np.zeros(k)
-        s2 = np.zeros(k)
         if k == 1:  # nothing to decide
             return SearchResult(moves[0], float("nan"), moves, [0], [float("nan")], 0,
                                 meter.elapsed(), {"arms": 1})
+        n, s, s2 = self._arms(root if cfg.priors else None, moves)
+        n0 = n.copy()
         batched = hasattr(root, "playout_batch")
         tuned = cfg.bandit == "ucb1-tuned"
         total = 0
@@ -80,18 +85,33 @@ class FlatMC:
             total += size
         with np.errstate(divide="ignore", invalid="ignore"):
             means = np.where(n > 0, s / n, -np.inf)
-        best = int(np.argmax(n if cfg.final == "visits" else means))
+        visits = n - n0
+        best = int(np.argmax(visits if cfg.final == "visits" else means))
         return SearchResult(
             move=moves[best],
             value=float(means[best]),
             moves=moves,
-            visits=[int(x) for x in n],
+            visits=[int(x) for x in visits],
             values=[float(x) if np.isfinite(x) else float("nan") for x in means],
             playouts=total,
             elapsed=meter.elapsed(),
             info={"arms": k, "alpha": cfg.alpha,
                   **({"pruned": legal - k} if legal > k else {})},
         )
+
+    @staticmethod
+    def _arms(root: Any, moves: list[Any]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The arms' starting statistics ``(n, s, s2)``: the root's priors of ``moves`` as
+        pseudo-pulls when it offers them (None: no root to ask), else none."""
+        values, counts = np.full(len(moves), 0.5), np.zeros(len(moves))
+        if hasattr(root, "priors"):
+            pr = root.priors()
+            pos = {m: i for i, m in enumerate(pr.moves)}
+            for j, m in enumerate(moves):
+                i = pos.get(m)
+                if i is not None:
+                    values[j], counts[j] = pr.values[i], pr.counts[i]
+        return prior_arms(values, counts)
 
     def _ordered(self, moves: list[Any], priors: np.ndarray) -> list[Any]:
         """The most probable moves whose prior mass reaches ``prune`` (at least

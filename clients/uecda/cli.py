@@ -10,6 +10,8 @@ import structlog
 
 from clients.config import add_config_arguments
 from clients.uecda.config import ClientConfig, load_client_config, preset_help
+from knowledge.daihinmin.style import STYLES
+from knowledge.style import style_help
 from protocols.transport import tcp_port
 
 log = structlog.get_logger()
@@ -36,6 +38,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     add_config_arguments(p, ClientConfig, example="core=uct")
     p.epilog += ("\n\npresets (the settings you give win over the preset's):\n  "
                  + "\n  ".join(preset_help().splitlines())
+                 + "\n\nstyles (style=NAME[:STRENGTH], STRENGTH scaling the style's prior, "
+                 "1 by default):\n  " + "\n  ".join(style_help(STYLES).splitlines())
                  + "\n\nseconds=S alone means a time-only budget of S per decision; with "
                  "playouts=N too, whichever ends first.\nplayouts=0: no playout limit "
                  "(needs seconds). Every decision stops at max_seconds.")

@@ -15,6 +15,8 @@ from typing import Annotated, Any, Literal
 import msgspec
 
 from clients.config import ConfigError, CoreMap, load_config
+from knowledge.daihinmin.style import STYLES
+from knowledge.style import parse_style
 
 CORES = ("flat", "uct", "baseline")  # the cores that can play Daihinmin (hidden cards)
 
@@ -62,6 +64,9 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     exchange_playouts: Annotated[int, msgspec.Meta(ge=0)] = 0
     # >1: root-parallel search in that many worker processes
     workers: Annotated[int, msgspec.Meta(ge=1, le=64)] = 1
+    # a playing style NAME[:STRENGTH] (STYLES; "" = the plain player): the search's
+    # optimistic prior for the moves with the style's feature, STRENGTH times the default
+    style: str = ""
     seed: int = 0  # 0: fresh randomness
     # seconds to wait for the server (0: forever)
     recv_timeout: Annotated[float, msgspec.Meta(ge=0)] = 0.0
@@ -79,7 +84,7 @@ PRESETS: dict[str, dict[str, Any]] = {
            "endgame_playouts": False, "policy": "heuristic", "deal": "uniform",
            "opponents": "fixed", "exchange": "search", "exchange_candidates": 6,
            "exchange_playouts": 0, "rule_model": False, "rule_playouts": False,
-           "exchange_prior": False},
+           "exchange_prior": False, "style": ""},
     # the second release: flat MC over the learned playout policy in worlds dealt by
     # inference of the hidden hands, opponent models adapted online, sure finishes played
     "v2": {"core": "flat", "playouts": 3000, "seconds": 0.0, "alpha": 0.9,
@@ -89,7 +94,7 @@ PRESETS: dict[str, dict[str, Any]] = {
            "model_eps": 0.05, "chain_thin": 16, "opponents": "adapt", "rule_model": False,
            "rule_playouts": False, "exchange_prior": False, "c": 0.7, "endgame": True,
            "endgame_playouts": True, "exchange": "search", "exchange_candidates": 6,
-           "exchange_playouts": 0},
+           "exchange_playouts": 0, "style": ""},
 }
 
 PRESET_DOCS = {
@@ -106,7 +111,7 @@ CORE_KEYS: CoreMap = {
         "playouts", "seconds", "alpha", "reward", "policy", "exchange", "exchange_candidates",
         "exchange_playouts", "workers", "temperature", "opp_temperature", "endgame",
         "endgame_playouts", "weights", "own_policy", "deal", "worlds", "model_eps",
-        "chain_thin", "opponents", "rule_model", "rule_playouts", "exchange_prior")
+        "chain_thin", "opponents", "rule_model", "rule_playouts", "exchange_prior", "style")
 } | {key: ("flat",) for key in ("bandit", "final", "batch", "prune")} | {"c": ("uct",)}
 
 
@@ -150,6 +155,10 @@ def check(cfg: ClientConfig, given: frozenset[str] = frozenset()) -> ClientConfi
             and cfg.deal != "inference"):
         raise ConfigError("opponents=adapt: the opponent models serve policy=learned and "
                           "deal=inference; with neither it has no effect")
+    try:
+        parse_style(cfg.style, STYLES)
+    except ValueError as e:
+        raise ConfigError(str(e)) from e
     if "weights" in given and not uses_weights(cfg):
         raise ConfigError("weights: only read with policy=learned, deal=inference or "
                           "prune < 1")

@@ -36,6 +36,8 @@ from knowledge.daihinmin.inference import HandSampler
 from knowledge.daihinmin.learned import decision_rows, load_policy
 from knowledge.daihinmin.opponents import OpponentModels
 from knowledge.daihinmin.position import Root, Settings
+from knowledge.daihinmin.style import STYLES
+from knowledge.style import parse_style
 from search.budget import Budget, Clock
 from search.flat import FlatConfig, FlatMC
 from search.parallel import WorkerPool
@@ -79,10 +81,11 @@ class Decider:
         if config.core != "baseline" and config.deal == "inference":
             self.sampler = HandSampler(eps=config.model_eps, thin=config.chain_thin,
                                        exchange_prior=config.exchange_prior)
+        self.style = parse_style(config.style, STYLES)  # checked by the config already
         if config.core == "flat":
             self.core_config = FlatConfig(bandit=config.bandit, alpha=config.alpha,
                                           final=config.final, batch=config.batch,
-                                          prune=config.prune)
+                                          prune=config.prune, priors=self.style is not None)
             self.core = FlatMC(self.core_config)
         elif config.core == "uct":
             self.core_config = UCTConfig(c=config.c, reuse=False)
@@ -101,7 +104,7 @@ class Decider:
         """What the search starts from: the info set with the playing settings — the playout
         policy with the per-player weights, the reward, the sure finishes, the rule player's
         share of the opponents' moves, α for UCT (which backs up the playouts' returns as
-        they are; the flat core discounts their evaluations itself) — and, with
+        they are; the flat core discounts their evaluations itself), the style — and, with
         deal=inference, the worlds sampled from the evidence."""
         cfg = self.config
         W = self.models.weights() if self.models is not None else None
@@ -110,7 +113,7 @@ class Decider:
         settings = Settings(policy=cfg.policy, weights=self._playout_weights(info.seat),
                             reward=cfg.reward, own_sure=cfg.endgame_playouts,
                             rule_w=rule_w if cfg.rule_playouts else None,
-                            alpha=cfg.alpha if cfg.core == "uct" else 1.0)
+                            alpha=cfg.alpha if cfg.core == "uct" else 1.0, style=self.style)
         worlds = None
         if self.sampler is not None and W is not None:  # the inference: the models as fitted
             if game != self._sampler_game:

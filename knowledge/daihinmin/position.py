@@ -4,8 +4,10 @@ settings (:class:`Root`), and the worlds sampled from it (:class:`World`).
 The rules give what a seat knows (:class:`games.daihinmin.state.InfoSet`) and a world
 consistent with it; this module adds how those worlds are played out — the playout policy
 and its weights, the intermediate reward, the seat's own sure finishes, the rule player's
-share of the opponents' moves, the worlds drawn by the inference, and α for a core that
-backs up the playouts' returns as they are (UCT) — set once, in :class:`Settings`.
+share of the opponents' moves, the worlds drawn by the inference, α for a core that
+backs up the playouts' returns as they are (UCT), and the playing style, the searching
+seat's optimistic priors at the root (:mod:`knowledge.daihinmin.style`) — set once, in
+:class:`Settings`.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import numpy as np
 
 import games.daihinmin.kernels as GK
 import games.daihinmin.rules as R
-from games.contract import Playout, PlayoutBatch
+from games.contract import Playout, PlayoutBatch, Priors
 from games.daihinmin.cards import ALL_CARDS
 from games.daihinmin.state import GameState, InfoSet
 from knowledge.daihinmin.learned import no_weights, policy_probs
@@ -29,6 +31,8 @@ from knowledge.daihinmin.playout import (
     state_playout,
 )
 from knowledge.daihinmin.policies import POLICIES
+from knowledge.daihinmin.style import STYLES, style_priors
+from knowledge.style import StyleSpec
 from search.alpha import discounted_value
 
 
@@ -41,7 +45,9 @@ class Settings:
     (:mod:`knowledge.daihinmin.endgame`); ``rule_w[p]``: the chance that another player p
     plays the rule player's move instead of the policy's; ``alpha``: the α-discounting of the
     searching seat's return in a world's playout (1.0: none; the flat core discounts the
-    evaluations itself and leaves it at 1.0). Checked once, here; compared by identity."""
+    evaluations itself and leaves it at 1.0); ``style``: the playing style (None: the plain
+    player), the priors of the searching seat's moves at the root. Checked once, here;
+    compared by identity."""
 
     policy: str = "uniform"
     weights: np.ndarray | None = field(default=None, repr=False)
@@ -49,6 +55,7 @@ class Settings:
     own_sure: bool = False
     rule_w: np.ndarray | None = field(default=None, repr=False)
     alpha: float = 1.0
+    style: StyleSpec | None = None
 
     def __post_init__(self) -> None:
         if self.policy not in POLICIES:
@@ -69,6 +76,8 @@ class Settings:
             object.__setattr__(self, "rule_w", r)
         if not 0.0 < self.alpha <= 1.0:
             raise ValueError(f"alpha={self.alpha}: must lie in (0, 1]")
+        if self.style is not None and self.style.name not in STYLES:
+            raise ValueError(f"unknown style {self.style.name!r}")
 
     @property
     def policy_code(self) -> int:
@@ -94,15 +103,17 @@ class World:
     search plays on. ``seat``: the searching seat, whose r_t the playouts record, whose sure
     finishes they take and whose return they α-discount over its turns in the playout
     (Konuma et al.'s α discounting; the turns inside the tree are not part of the
-    discounting); None: the seat each playout is asked about."""
+    discounting); None: the seat each playout is asked about. ``at_root``: the world is
+    the root's decision, not yet played on (where the style's priors apply)."""
 
     num_players = R.NP
 
     def __init__(self, state: GameState, settings: Settings | None = None,
-                 seat: int | None = None) -> None:
+                 seat: int | None = None, at_root: bool = False) -> None:
         self.state = state
         self.settings = settings if settings is not None else Settings()
         self.seat = seat
+        self.at_root = at_root
 
     @property
     def to_move(self) -> int:
@@ -113,9 +124,18 @@ class World:
 
     def play(self, move: int) -> None:
         self.state.play(move)
+        self.at_root = False
 
     def clone(self) -> World:
-        return World(self.state.clone(), self.settings, self.seat)
+        return World(self.state.clone(), self.settings, self.seat, self.at_root)
+
+    def priors(self) -> Priors:
+        """The style's priors of the legal moves at the root's decision (the searching
+        seat's); elsewhere, or without a style, none (:data:`NO_PRIORS`)."""
+        style = self.settings.style
+        if style is None or not self.at_root or self.state.to_move != self.seat:
+            return NO_PRIORS
+        return style_priors(style, self.state.hand(self.state.to_move), self.legal_moves())
 
     def is_terminal(self) -> bool:
         return self.state.is_terminal()
@@ -153,7 +173,8 @@ class Root:
     worlds to play in (n x 5 hands by player, each consistent with ``info``, e.g. sampled by
     :class:`knowledge.daihinmin.inference.HandSampler`; None: dealt uniformly). What the
     search cores call: ``legal_moves``, ``sample_world`` (a :class:`World`),
-    ``playout_batch`` (the flat core's hot path, one kernel call) and ``move_priors``."""
+    ``playout_batch`` (the flat core's hot path, one kernel call), ``move_priors`` and
+    ``priors`` (the style's)."""
 
     def __init__(self, info: InfoSet, settings: Settings | None = None,
                  worlds: np.ndarray | None = None) -> None:
@@ -179,7 +200,14 @@ class Root:
     def sample_world(self, rng: np.random.Generator) -> World:
         hands = self._hands(rng)
         return World(self.info.world(hands, int(rng.integers(1 << 30))), self.settings,
-                     self.seat)
+                     self.seat, at_root=True)
+
+    def priors(self) -> Priors:
+        """The style's priors of the legal moves (:func:`knowledge.daihinmin.style.
+        style_priors`); without a style, none (:data:`NO_PRIORS`)."""
+        if self.settings.style is None:
+            return NO_PRIORS
+        return style_priors(self.settings.style, self.info.hand, self.legal_moves())
 
     def playout_batch(self, moves: Sequence[int], rng: np.random.Generator,
                       seat: int) -> PlayoutBatch:
@@ -226,3 +254,5 @@ class Root:
 
 
 _DEAL_IN_KERNEL = np.empty((0, R.NP), np.int64)
+# priors for no move: a core keeps its own defaults for every move
+NO_PRIORS = Priors([], np.empty(0), np.empty(0))

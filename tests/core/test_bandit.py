@@ -104,3 +104,26 @@ def test_flat_mc_searches_the_likeliest_moves_by_their_priors() -> None:
     assert res.moves == [1, 5]  # at least min_arms
     assert FlatMC(FlatConfig()).search(game, 0, Budget(playouts=100),
                                        np.random.default_rng(1)).moves == list(range(6))
+
+
+def test_flat_mc_arms_start_with_the_root_priors() -> None:
+    """With ``priors`` the root's priors are pseudo-pulls of the arms: an optimistic prior
+    (value 1, 500 pulls) on the worse arm makes it the choice of a short search; the pseudo-
+    pulls count in the mean, not in the visits or playouts. Without ``priors`` they are not
+    read."""
+    from games.contract import Priors
+    from search.bandit import prior_arms
+
+    n, s, s2 = prior_arms(np.array([0.5, 1.0, 0.25]), np.array([0.0, 4.0, 2.0]))
+    assert n.tolist() == [0, 4, 2] and s.tolist() == [0, 4, 0.5] and s2.tolist() == [0, 4, 0.125]
+    for batched in (False, True):
+        game = BanditGame([0.8, 0.2], batched=batched)
+        game.priors = lambda: Priors([0, 1], np.array([0.5, 1.0]),  # type: ignore[attr-defined]
+                                     np.array([0.0, 500.0]))
+        res = FlatMC(FlatConfig(priors=True)).search(game, 0, Budget(playouts=300),
+                                                     np.random.default_rng(3))
+        assert res.move == 1 and res.playouts == 300 and sum(res.visits) == 300
+        assert res.values[1] > 0.8 and res.visits[0] > 0
+        plain = FlatMC(FlatConfig()).search(game, 0, Budget(playouts=300),
+                                            np.random.default_rng(3))
+        assert plain.move == 0 and plain.values[1] < 0.8
