@@ -56,6 +56,10 @@ def parse_style(text: str, styles: Mapping[str, str]) -> StyleSpec | None:
     return StyleSpec(name, strength)
 
 
-def style_help(styles: Mapping[str, str]) -> str:
-    """One line per style, for --help."""
-    return "\n".join(f"style={name}: {text}" for name, text in styles.items())
+def style_help(styles: Mapping[str, str], cores: str = "") -> str:
+    """The styles' paragraph of a client's --help: a heading (``cores``: the cores that read
+    the style, if not all), then one line per style."""
+    where = f"; cores {cores}" if cores else ""
+    return (f"styles (--set style=NAME[:STRENGTH]; STRENGTH scales the style's prior, 1 by "
+            f"default{where}):\n" + "\n".join(f"  style={name}: {text}"
+                                               for name, text in styles.items()))

@@ -64,8 +64,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    "0: wait for ever); the exit status is then 1")
     add_config_arguments(p, PlayerConfig, example="seconds=0.5")
     p.epilog = (f"{p.epilog}\n\npresets:\n  " + "\n  ".join(preset_help().splitlines())
-                + "\n\nstyles (--set style=NAME[:STRENGTH], strength 1 by default; cores uct, "
-                "abucb):\n  " + "\n  ".join(style_help(STYLES).splitlines()))
+                + "\n\n" + style_help(STYLES, cores="uct, abucb"))
     p.set_defaults(func=run_play)
     sub = p.add_subparsers(dest="blokus_command", metavar="{learn,book}", title="training",
                            prog="corvid blokus")

@@ -57,8 +57,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     )
     add_config_arguments(p, GtpConfig, example="playouts=1000")
     p.epilog = f"{p.epilog}\n\npresets:\n  " + "\n  ".join(preset_help().splitlines())
-    p.epilog = (f"{p.epilog}\n\nstyles (NAME[:STRENGTH], strength 1 by default):\n  "
-                + "\n  ".join(styles_help().splitlines()))
+    p.epilog += "\n\n" + styles_help()
     p.set_defaults(func=run)
 
 

@@ -246,8 +246,8 @@ def preset_help() -> str:
 
 
 def styles_help() -> str:
-    """One line per playing style, for --help."""
-    return style_help(STYLES)
+    """The playing styles' paragraph of --help."""
+    return style_help(STYLES, cores="uct, abucb")
 
 
 def load_gtp_config(path: str | Path | None = None, overrides: Iterable[str] = ()

@@ -38,8 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     add_config_arguments(p, ClientConfig, example="core=uct")
     p.epilog += ("\n\npresets (the settings you give win over the preset's):\n  "
                  + "\n  ".join(preset_help().splitlines())
-                 + "\n\nstyles (style=NAME[:STRENGTH], STRENGTH scaling the style's prior, "
-                 "1 by default):\n  " + "\n  ".join(style_help(STYLES).splitlines())
+                 + "\n\n" + style_help(STYLES, cores="flat, uct")
                  + "\n\nseconds=S alone means a time-only budget of S per decision; with "
                  "playouts=N too, whichever ends first.\nplayouts=0: no playout limit "
                  "(needs seconds). Every decision stops at max_seconds.")

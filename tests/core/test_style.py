@@ -35,5 +35,8 @@ def test_unknown_name_lists_the_styles() -> None:
 
 
 def test_help_names_every_style() -> None:
-    assert style_help(STYLES).splitlines() == [
-        "style=fighting: contact moves", "style=territorial: third and fourth line"]
+    lines = style_help(STYLES, cores="uct, abucb").splitlines()
+    assert lines[0].startswith("styles (--set style=NAME[:STRENGTH]")
+    assert lines[0].endswith("; cores uct, abucb):")
+    assert lines[1:] == ["  style=fighting: contact moves",
+                         "  style=territorial: third and fourth line"]

@@ -74,7 +74,7 @@ def test_help_lists_the_styles() -> None:
     register(parser.add_subparsers())
     gtp = parser._subparsers._group_actions[0].choices["gtp"]  # type: ignore[union-attr]
     text = gtp.format_help()
-    assert "presets:" in text and "styles (NAME[:STRENGTH]" in text
+    assert "presets:" in text and "styles (--set style=NAME[:STRENGTH]" in text
     for name in STYLES:
         assert f"style={name}: " in text
 
