@@ -2,17 +2,21 @@
 
 Starting from a weights file (``corvid learn go learn``), the playout part's strengths are tuned
 by :func:`search.learn.simulation_balancing` (Silver and Tesauro 2009) so that the mean result of
-policy-3 playouts from a position matches its target value: here the result of the recorded
-game from that position for the player to move (an unbiased, noisy estimate of the value
-under the recording engine's play), on positions sampled from the games. The prior part of
-the weights is kept. The mean squared error of the playouts' value against the targets on
-held-out positions is reported before and after.
+policy-3 playouts from a position matches its target value V*, on positions sampled from the
+games, for the player to move. V* is either the result of the recorded game from that position
+(an unbiased, noisy estimate of the value under the recording engine's play), or, for UCT
+balancing (Watanabe and Kaneko, "Realizing individuality in UCT with prior knowledge and
+policy learning"), the value of the most visited move of a UCT search of the position by the
+default engine. The prior part of the weights is kept. The mean squared error of the playouts'
+value against the games' results on held-out positions is reported before and after.
 """
 
 from __future__ import annotations
 
 import datetime
 import hashlib
+import json
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,10 +45,12 @@ from knowledge.go.tactics import (
 from knowledge.go.weights import MAXLEVEL, FeatureGammas, GoWeights, load_weights, save_weights
 from search.learn import simulation_balancing
 from training.go.dataset import replay, sgf_files
+from training.go.label import LabelledPosition, labelling_config, read_labels, search_value
 
 LEVEL_GROUPS = (G_CAPTURE, G_ESCAPE, G_ATARI, G_SELF_ATARI, G_DIST, G_DIST2,
                 G_LINE, G_EYE)
 PLAYOUT_LEVELS = {G_DIST: 2, G_DIST2: 2}  # the playout sees only levels 1-2 of these
+TARGETS = ("result", "uct")  # V*(s): the recorded game's result, or a UCT search's value
 
 
 @dataclass
@@ -53,6 +59,8 @@ class Position:
     its komi, and the player to move (``to_move``: seat, 0 = black)."""
 
     state: GoState
+    game: str = ""  # the game file it comes from
+    move: int = 0  # moves played before it
 
     @property
     def board(self) -> np.ndarray:
@@ -67,10 +75,11 @@ class Position:
         return self.state.to_move
 
 
-def game_positions(data: bytes, every: int, skip: int) -> list[tuple[Position, float]]:
-    """Every ``every``-th position from move ``skip`` up to the first pass of an SGF game,
-    with the game's result for the player to move (1 win, 0 loss, 0.5 jigo); none if the
-    result is unknown."""
+def game_positions(data: bytes, every: int, skip: int, game: str = ""
+                   ) -> list[tuple[Position, float]]:
+    """Every ``every``-th position from move ``skip`` up to the first pass of an SGF game
+    (named ``game``), with the game's result for the player to move (1 win, 0 loss, 0.5
+    jigo); none if the result is unknown."""
     from sgfmill import sgf
 
     root = sgf.Sgf_game.from_bytes(data).get_root()
@@ -88,7 +97,7 @@ def game_positions(data: bytes, every: int, skip: int) -> list[tuple[Position, f
             target = 0.5 if winner is None else float(winner == colour)
             t = s.clone()
             t.forget_undo()
-            out.append((Position(t), target))
+            out.append((Position(t, game, i), target))
         s.play_colour(colour, p)
     return out
 
@@ -96,7 +105,7 @@ def game_positions(data: bytes, every: int, skip: int) -> list[tuple[Position, f
 def load_positions(dirs: list[Path], every: int = 4, skip: int = 6
                    ) -> list[tuple[Position, float]]:
     return [x for d in dirs for f in sgf_files(d)
-            for x in game_positions(f.read_bytes(), every, skip)]
+            for x in game_positions(f.read_bytes(), every, skip, str(f))]
 
 
 class PolicyParameters:
@@ -179,11 +188,44 @@ def playout_mse(positions: list[tuple[Position, float]], policy: int, playouts: 
     return err / max(len(positions), 1)
 
 
+def uct_targets(positions: list[tuple[Position, float]], playouts: int, cache: Path,
+                log: Callable[[str], None] = print) -> list[tuple[Position, float]]:
+    """The positions with UCT balancing's targets: each one's value, for the player to move,
+    of the most visited root move of a search by the default engine
+    (:func:`training.go.label.search_value`) with ``playouts`` playouts, seeded by the
+    position's game and move. Each is appended to ``cache`` (a labels file of
+    :mod:`training.go.label`) when found and read back from it by the next run, so an
+    interrupted run resumes."""
+    known = {(x.game, x.move): x.value for x in read_labels(cache)}
+    todo = [p for p, _ in positions if (p.game, p.move) not in known]
+    log(f"UCT targets: {len(positions) - len(todo)} in {cache}, searching {len(todo)} "
+        f"at {playouts} playouts")
+    cfg = labelling_config([])
+    cache.parent.mkdir(parents=True, exist_ok=True)
+    for i, p in enumerate(todo):
+        rng = np.random.default_rng([zlib.crc32(Path(p.game).name.encode()), p.move])
+        value, run = search_value(p.state.clone(), cfg, playouts, rng)
+        rec = LabelledPosition(p.game, p.move, round(value, 5), run)
+        with cache.open("a", encoding="utf-8") as fh:
+            fh.write(json.dumps(rec.__dict__) + "\n")
+        known[(p.game, p.move)] = rec.value
+        if (i + 1) % 20 == 0:
+            log(f"  {i + 1} of {len(todo)} searched")
+    return [(p, known[(p.game, p.move)]) for p, _ in positions]
+
+
 def balance_weights(weights_path: str, dirs: list[Path], out: Path, *, iterations: int = 1,
                     step: float = 1.0, m_playouts: int = 16, n_playouts: int = 16,
                     batch: int = 8, positions: int = 0, test_share: float = 0.1,
-                    seed: int = 1, patterns: bool = True, command: str = "",
+                    seed: int = 1, patterns: bool = True, target: str = "result",
+                    target_playouts: int = 1000, command: str = "",
                     log: Callable[[str], None] = print) -> GoWeights:
+    """Tune the playout part of the weights at ``weights_path`` by simulation balancing
+    towards ``target``: ``result``, the game's result, or ``uct``, the value of a UCT search
+    with ``target_playouts`` playouts (UCT balancing; the searches kept in OUT.uct-N.jsonl,
+    N the playouts, beside ``out``); write them to ``out``."""
+    if target not in TARGETS:
+        raise ValueError(f"target {target!r}: one of {', '.join(TARGETS)}")
     base = load_weights(weights_path)
     rng = np.random.default_rng(seed)
     data = load_positions(dirs)
@@ -195,6 +237,9 @@ def balance_weights(weights_path: str, dirs: list[Path], out: Path, *, iteration
     order = rng.permutation(len(train))
     train = [train[i] for i in order]
     log(f"{len(train)} training positions, {len(test)} held out")
+    targets_file = out.with_name(f"{out.stem}.uct-{target_playouts}.jsonl")
+    if target == "uct":
+        train = uct_targets(train, target_playouts, targets_file, log)
     params = PolicyParameters(base.playout)
     mse0 = playout_mse(test, 3, 64, np.random.default_rng(seed), base) if test else float("nan")
     log(f"held-out MSE before: {mse0:.4f}")
@@ -220,6 +265,8 @@ def balance_weights(weights_path: str, dirs: list[Path], out: Path, *, iteration
         "base_weights": {"path": str(weights_path), "date": base.manifest.get("date")},
         "data": {"directories": [str(d) for d in dirs], "positions": len(train),
                  "held_out": len(test)},
+        "target": target, "target_playouts": target_playouts if target == "uct" else None,
+        "targets_file": targets_file.name if target == "uct" else None,
         "command": command, "seed": seed, "date": datetime.date.today().isoformat(),
         "iterations": iterations, "step": step, "m_playouts": m_playouts,
         "n_playouts": n_playouts, "batch": batch, "patterns": patterns,

@@ -66,7 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                         "it)")
     q.set_defaults(func=run_learn_command)
     b = sub.add_parser("balance", help="tune the playout policy's weights by simulation "
-                       "balancing", description=BALANCE,
+                       "or UCT balancing", description=BALANCE,
                        formatter_class=argparse.RawDescriptionHelpFormatter)
     b.add_argument("--weights", required=True, metavar="FILE", help="weights to start from")
     b.add_argument("--games", type=Path, action="append", required=True, metavar="DIR",
@@ -85,6 +85,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
                    help="share of the games (the last ones) held out (default 0.1)")
     b.add_argument("--levels-only", action="store_true",
                    help="tune only the feature levels and the far moves, not the patterns")
+    b.add_argument("--target", choices=("result", "uct"), default="result",
+                   help="the value the playouts are balanced towards: the game's result "
+                        "(simulation balancing) or a UCT search's (UCT balancing) "
+                        "(default %(default)s)")
+    b.add_argument("--target-playouts", type=int, default=1000, metavar="N",
+                   help="playouts of each UCT search of --target uct (default %(default)s)")
     b.add_argument("--seed", type=int, default=1, help="random seed (default %(default)s)")
     b.set_defaults(func=run_balance_command)
     lab = sub.add_parser("label", help="label positions of games with deep-search values",
@@ -136,13 +142,25 @@ Examples:
 BALANCE = """\
 Simulation balancing (Silver and Tesauro 2009) of the learned playout policy (policy 3): starting
 from --weights, tune the playout part so that the mean result of playouts from a position
-matches the result of the recorded game from there, over positions of the games in --games
-(every 4th from move 6 to the first pass; the last --test-share held out, their MSE before
-and after reported). The prior part is kept. Writes --out with the manifest extended.
+matches a target value V* of the position, over positions of the games in --games (every 4th
+from move 6 to the first pass; the last --test-share held out, the MSE of the playouts' value
+against the games' results on them reported before and after). The prior part is kept.
+Writes --out with the manifest extended (the target kind included).
 
-Example:
-  corvid learn go balance --weights knowledge/go/data/weights-9x9.npz --games data/gnugo10 \
+The target, for the player to move (--target):
+  result  the result of the recorded game from the position (simulation balancing);
+  uct     the value of the most visited move of a UCT search of the position by the default
+          engine with --target-playouts playouts, as `corvid learn go label` searches, seeded
+          by game and move (UCT balancing: Watanabe and Kaneko, "Realizing individuality in
+          UCT with prior knowledge and policy learning"). Each search is appended to
+          OUT.uct-N.jsonl beside --out (N: the playouts) and read back, so the same command
+          resumes an interrupted run without searching again.
+
+Examples:
+  corvid learn go balance --weights knowledge/go/data/weights-9x9.npz --games data/gnugo10 \\
       --out balanced.npz --positions 20000 --step 0.5
+  corvid learn go balance --weights knowledge/go/data/weights-9x9.npz --games data/gnugo10 \\
+      --out uct-balanced.npz --positions 300 --target uct --target-playouts 1000
 """
 
 
@@ -150,8 +168,8 @@ LABEL = """\
 Label positions of recorded games with deep-search values, for the MSE measure of the
 playout policies (each policy's value against them, bench/go_mse.py): --positions positions
 drawn from the games in --games (seeded), each searched by corvid gtp's UCT with --playouts
-playouts (its default settings, or --set ones); the label is the root's value for the player
-to move.
+playouts (its default settings, or --set ones); the label is the value, for the player to
+move, of the root move the search chooses (its most visited).
 Appends one JSON line per position to --out, so the same command resumes.
 
 Example:
@@ -221,16 +239,18 @@ def run_balance_command(args: argparse.Namespace) -> int:
     if any(not d.is_dir() for d in args.games):
         print("corvid learn go balance: --games must be directories", file=sys.stderr)
         return 2
-    if min(args.iterations, args.m, args.n, args.batch) < 1 or args.positions < 0:
-        print("corvid learn go balance: --iterations, --m, --n, --batch must be at least 1",
-              file=sys.stderr)
+    if min(args.iterations, args.m, args.n, args.batch, args.target_playouts) < 1 or \
+            args.positions < 0:
+        print("corvid learn go balance: --iterations, --m, --n, --batch, --target-playouts "
+              "must be at least 1", file=sys.stderr)
         return 2
     try:
         balance_weights(args.weights, args.games, args.out, iterations=args.iterations,
                         step=args.step, m_playouts=args.m, n_playouts=args.n,
                         batch=args.batch, positions=args.positions,
                         test_share=args.test_share, seed=args.seed,
-                        patterns=not args.levels_only, command=_command("balance"),
+                        patterns=not args.levels_only, target=args.target,
+                        target_playouts=args.target_playouts, command=_command("balance"),
                         log=lambda m: print(m, flush=True))
     except (FileNotFoundError, ValueError) as e:
         print(f"corvid learn go balance: {e}", file=sys.stderr)

@@ -2,9 +2,10 @@
 
 Positions are drawn (seeded) from the games in a directory: a game, then a move number
 between ``skip`` and its first pass. Each is searched by ``corvid gtp``'s UCT (its default
-settings, changed by ``--set``) with a large playout budget; the label is the root's value
-for the player to move. One JSON line per position in the output file (game file, move
-number, value, playouts), appended as each finishes, so an interrupted run resumes (with
+settings, changed by ``--set``) with a large playout budget; the label is the value, for
+the player to move, of the root move the search chooses (its most visited). One JSON line
+per position in the output file (game file, move number, value, playouts), appended as each
+finishes, so an interrupted run resumes (with
 the same games directory, seed and count, the same positions are drawn). These are the
 "labelled positions" of the playout policies' MSE measure (bench/go_mse.py).
 """
@@ -15,11 +16,15 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from games.go import PASS, GoState
 from training.go.dataset import replay, sgf_files
+
+if TYPE_CHECKING:
+    from clients.gtp.config import GtpConfig
 
 
 @dataclass(frozen=True)
@@ -74,17 +79,34 @@ def read_labels(path: Path) -> list[LabelledPosition]:
             path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
+def labelling_config(settings: list[str]) -> GtpConfig:
+    """The settings of the labelling search: ``corvid gtp``'s defaults changed by
+    ``settings``, on :mod:`search.uct` (the Python tree)."""
+    from clients.gtp.config import load_gtp_config
+
+    return load_gtp_config(None, [*settings, "compiled=false"])
+
+
+def search_value(state: GoState, cfg: GtpConfig, playouts: int, rng: np.random.Generator
+                 ) -> tuple[float, int]:
+    """(value, playouts run) of a UCT search of ``state`` with ``cfg`` (a
+    :func:`labelling_config`) and ``playouts`` playouts: the value, for the player to move,
+    of the root move the search chooses, its most visited."""
+    from clients.gtp.player import search_position, uct_config
+    from search.budget import Budget
+    from search.uct import UCT
+
+    res = UCT(uct_config(cfg)).search(search_position(state, cfg), None,
+                                      Budget(playouts=playouts), rng)
+    return float(res.value), int(res.playouts)
+
+
 def label_positions(games: Path, out: Path, *, positions: int, playouts: int, seed: int,
                     settings: list[str],
                     log: Callable[[str], None] = print) -> list[LabelledPosition]:
     """Label ``positions`` positions of the games in ``games`` (those already in ``out``
     are kept)."""
-    from clients.gtp.config import load_gtp_config
-    from clients.gtp.player import search_position, uct_config
-    from search.budget import Budget
-    from search.uct import UCT
-
-    cfg = load_gtp_config(None, [*settings, "compiled=false"])  # labelled by search.uct
+    cfg = labelling_config(settings)
     done = {(x.game, x.move) for x in read_labels(out)}
     todo = [(f, m) for f, m in pick_positions(sgf_files(games), positions, seed)
             if (f.name, m) not in done]
@@ -94,9 +116,8 @@ def label_positions(games: Path, out: Path, *, positions: int, playouts: int, se
         s = position_at(f, m)
         s.forget_undo()
         rng = np.random.default_rng([seed, i, m])
-        res = UCT(uct_config(cfg)).search(search_position(s, cfg), None,
-                                          Budget(playouts=playouts), rng)
-        rec = LabelledPosition(f.name, m, round(float(res.value), 5), int(res.playouts))
+        value, run = search_value(s, cfg, playouts, rng)
+        rec = LabelledPosition(f.name, m, round(value, 5), run)
         with out.open("a", encoding="utf-8") as fh:
             fh.write(json.dumps(rec.__dict__) + "\n")
         log(f"{f.name} move {m}: {rec.value:.3f}")
