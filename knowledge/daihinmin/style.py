@@ -20,7 +20,8 @@ legal moves), :func:`py_has_feature` the plain-Python reference built on ``rules
 ``cards.py``; the tests compare them on random positions.
 
 The prior (:func:`style_priors`): every legal move with the feature starts with
-``strength * BASE`` pseudo-visits at the best reward (1: first place); the others with none.
+``strength * BASE[style]`` pseudo-visits at the best reward (1: first place); the others with
+none.
 """
 
 from __future__ import annotations
@@ -59,10 +60,11 @@ CODES = {"hoarding": HOARDING, "shedding": SHEDDING, "revolutionary": REVOLUTION
 _TWO = 12  # rank index of the 2s (3 4 5 ... A 2)
 _EIGHT = 5  # rank index of the 8s
 HOARD_CARDS = JOKER_BIT | sum(1 << card_index(s, r) for s in range(4) for r in (_TWO, _EIGHT))
-# the pseudo-visits of a feature move at strength 1, the style's equivalent experience: the
-# least of those measured (200, 300, 600, 1200) at which every style shifts the plain
-# player's share by 20 points at the client's 3000 playouts (docs/results/daihinmin.md)
-BASE = 300.0
+# the pseudo-visits of a feature move at strength 1, each style's equivalent experience at the
+# client's 3000 playouts, chosen over 500-game runs (docs/results/daihinmin.md): hoarding and
+# revolutionary shift the plain player's share by 20 points at 300; shedding at 200 (at 100 it
+# shifted 16 points, at 300 it cost 0.3 points a game)
+BASE = {"hoarding": 300.0, "shedding": 200.0, "revolutionary": 300.0}
 BEST_REWARD = 1.0  # the return of first place
 
 
@@ -105,8 +107,8 @@ def feature_mask(name: str, hand: int, moves: list[int]) -> np.ndarray:
 
 
 def style_priors(spec: StyleSpec, hand: int, moves: list[int]) -> Priors:
-    """The style's optimistic prior over ``moves``: ``spec.strength * BASE`` pseudo-visits at
-    the best reward for each move with the feature, none for the others."""
+    """The style's optimistic prior over ``moves``: ``spec.strength * BASE[spec.name]``
+    pseudo-visits at the best reward for each move with the feature, none for the others."""
     mask = feature_mask(spec.name, hand, moves)
-    counts = np.where(mask, spec.strength * BASE, 0.0)
+    counts = np.where(mask, spec.strength * BASE[spec.name], 0.0)
     return Priors(moves, np.full(len(moves), BEST_REWARD), counts)

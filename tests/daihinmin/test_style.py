@@ -103,7 +103,7 @@ def test_the_priors_reach_both_cores_at_the_root_only() -> None:
     pr = root.priors()
     mask = feature_mask("hoarding", info.hand, info.legal_moves())
     assert list(pr.moves) == info.legal_moves()
-    assert pr.counts.tolist() == np.where(mask, 0.5 * BASE, 0.0).tolist()
+    assert pr.counts.tolist() == np.where(mask, 0.5 * BASE["hoarding"], 0.0).tolist()
     assert np.all(pr.values[mask] == 1.0)
     assert pr.counts.tolist() == style_priors(spec, info.hand, info.legal_moves()).counts.tolist()
     world = root.sample_world(np.random.default_rng(0))
