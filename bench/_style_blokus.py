@@ -25,22 +25,11 @@ from clients.blokus.config import PlayerConfig
 from clients.blokus.player import Core
 from games.blokus_duo import PASS, BlokusState
 from knowledge.blokus_duo.style import STYLES, style_moves
-from knowledge.style import StyleSpec, parse_style
+from knowledge.style import parse_styles
 from search.budget import Budget
 from servers.arena.stats import wilson
 
 DEFAULT_PLAYOUTS = 1000
-
-
-def specs(styles: list[str]) -> list[StyleSpec]:
-    """The ``--style`` texts as styles (none: every style at its default strength)."""
-    out = []
-    for text in styles:
-        spec = parse_style(text, STYLES)
-        if spec is None:
-            raise ValueError("--style needs a style's name")
-        out.append(spec)
-    return out or [StyleSpec(name) for name in STYLES]
 
 
 def decide(core: Core, state: BlokusState, budget: Budget, rng: np.random.Generator
@@ -85,7 +74,7 @@ def play(styled: Core, plain: Core, name: str, i: int, seed: int, playouts: int
 
 def measure(styles: list[str], games: int, playouts: int, seed: int) -> dict[str, Any]:
     """The figures of ``bench/style.py`` for Blokus Duo (its docstring)."""
-    todo = specs(styles)
+    todo = parse_styles(styles, STYLES)
     playouts = playouts or DEFAULT_PLAYOUTS
     plain = Core(PlayerConfig())
     rows = []

@@ -46,7 +46,7 @@ from games.daihinmin.cards import PASS, popcount
 from games.daihinmin.match import Deal, Match, MatchConfig
 from games.daihinmin.state import GameState
 from knowledge.daihinmin.style import STYLES, feature_mask
-from knowledge.style import StyleSpec, parse_style
+from knowledge.style import StyleSpec, parse_styles
 from protocols.uecda import GameStart
 from protocols.uecda.cards import hand_to_cells
 from servers.arena.stats import batch_mean_ci95
@@ -181,10 +181,7 @@ def measure(styles: list[str], games: int, playouts: int, seed: int,
     default strength) over ``games`` games at ``playouts`` (0: the client's default) per
     decision of both search players; ``own_policy``: a weights file for the styled player's
     own moves in its playouts (the client's ``own_policy`` setting)."""
-    specs = [s for s in (parse_style(t, STYLES) for t in styles) if s is not None] \
-        if styles else [StyleSpec(name) for name in STYLES]
-    if not specs:
-        raise ValueError("no style given (an empty --style is the plain player)")
+    specs = parse_styles(styles, STYLES)
     p = playouts or DEFAULT_PLAYOUTS
     setup_logging("warning")  # the players' decisions are not news here; warnings to stderr
     return {"games": games, "playouts": p,

@@ -27,26 +27,13 @@ from clients.gtp.engine import Decision, MoveRequest
 from clients.gtp.player import SearchPlayer
 from clients.logs import setup_logging
 from knowledge.go.style import STYLE_IDS, STYLES, k_style_features, style_feature
-from knowledge.style import StyleSpec, parse_style
+from knowledge.style import StyleSpec, parse_styles
 from servers.arena.stats import wilson
 
 SIZE = 9
 KOMI = 7.0
 MOVE_CAP = 2 * SIZE * SIZE  # then the game is scored as it stands
 DEFAULT_PLAYOUTS = 500  # per move: a game of about ten seconds on one core
-
-
-def styles_to_measure(texts: list[str]) -> list[StyleSpec]:
-    """The styles named by ``texts`` (``NAME[:STRENGTH]``), or every style at strength 1."""
-    if not texts:
-        return [StyleSpec(name) for name in STYLES]
-    specs = []
-    for text in texts:
-        spec = parse_style(text, STYLES)
-        if spec is None:
-            raise ValueError("an empty style is the plain player, not a style to measure")
-        specs.append(spec)
-    return specs
 
 
 def feature_points(board: Board, style: int) -> tuple[set[int], int]:
@@ -131,7 +118,7 @@ def measure_style(spec: StyleSpec, games: int, playouts: int, seed: int) -> dict
 
 def measure(styles: list[str], games: int, playouts: int, seed: int) -> dict[str, Any]:
     """The figures of ``bench/style.py --game go`` (its docstring)."""
-    specs = styles_to_measure(styles)
+    specs = parse_styles(styles, STYLES)
     setup_logging("warning")  # not a line per search
     playouts = playouts or DEFAULT_PLAYOUTS
     rows = [measure_style(spec, games, playouts, seed) for spec in specs]

@@ -15,7 +15,7 @@ what they share: the setting ``style=NAME[:STRENGTH]`` and its check.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 MAX_STRENGTH = 100.0
@@ -54,6 +54,19 @@ def parse_style(text: str, styles: Mapping[str, str]) -> StyleSpec | None:
         raise ValueError(f"style={text!r}: the strength after ':' must be a number in "
                          f"(0, {MAX_STRENGTH:g}], the factor on the style's prior (1: default)")
     return StyleSpec(name, strength)
+
+
+def parse_styles(texts: Iterable[str], styles: Mapping[str, str]) -> list[StyleSpec]:
+    """Several ``NAME[:STRENGTH]`` texts (a report's ``--style`` options) as styles; none: every
+    style of the game at strength 1. An empty text is the plain player, not a style: a
+    :class:`ValueError`, as is any text :func:`parse_style` refuses."""
+    specs = []
+    for text in texts:
+        spec = parse_style(text, styles)
+        if spec is None:
+            raise ValueError("an empty style is the plain player, not a style to measure")
+        specs.append(spec)
+    return specs or [StyleSpec(name) for name in styles]
 
 
 def style_help(styles: Mapping[str, str], cores: str = "") -> str:

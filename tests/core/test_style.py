@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from knowledge.style import StyleSpec, parse_style, style_help
+from knowledge.style import StyleSpec, parse_style, parse_styles, style_help
 
 STYLES = {"fighting": "contact moves", "territorial": "third and fourth line"}
 
@@ -40,3 +40,12 @@ def test_help_names_every_style() -> None:
     assert lines[0].endswith("; cores uct, abucb):")
     assert lines[1:] == ["  style=fighting: contact moves",
                          "  style=territorial: third and fourth line"]
+
+
+def test_a_report_measures_the_styles_given_or_all() -> None:
+    assert parse_styles([], STYLES) == [StyleSpec("fighting"), StyleSpec("territorial")]
+    assert parse_styles(["territorial:3"], STYLES) == [StyleSpec("territorial", 3.0)]
+    with pytest.raises(ValueError, match="plain player"):
+        parse_styles([""], STYLES)
+    with pytest.raises(ValueError, match="unknown style"):
+        parse_styles(["fighting", "calm"], STYLES)
