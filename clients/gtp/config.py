@@ -184,6 +184,9 @@ class GtpConfig(msgspec.Struct, frozen=True):
             parse_style(self.style, STYLES)
         except ValueError as e:
             raise ConfigError(str(e)) from None
+        if self.style and self.core == "uct" and not self.priors:
+            raise ConfigError(f"style={self.style!r} acts through the priors: it needs "
+                              "priors=true")
 
     @property
     def lgrf_level(self) -> int:

@@ -50,6 +50,11 @@ def test_style_is_a_setting_of_the_cores_that_read_priors() -> None:
         load_gtp_config(overrides=["core=flat", "style=fighting"])
 
 
+def test_style_needs_the_priors() -> None:
+    with pytest.raises(ConfigError, match="acts through the priors: it needs priors=true"):
+        load_gtp_config(overrides=["style=fighting", "priors=false"])
+
+
 def test_style_at_runtime() -> None:
     e, gen = make()
     assert talk(e, "corvid-param style fighting:2") == b"= \n\n"
