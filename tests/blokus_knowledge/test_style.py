@@ -4,8 +4,6 @@ search choosing feature moves more often than the plain one, and the style repor
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from types import ModuleType
 
 import msgspec
@@ -24,7 +22,7 @@ from search.budget import Budget
 from search.ctree import CompiledUCT
 from search.uct import UCTConfig
 from tests.blokus_knowledge.test_priors import positions
-from tests.paths import REPO
+from tests.paths import load_bench
 
 
 @pytest.mark.parametrize("name", list(STYLES))
@@ -122,14 +120,7 @@ def test_a_styled_search_prefers_feature_moves() -> None:
 
 
 def _bench() -> ModuleType:
-    bench = REPO / "bench" / "_style_blokus.py"
-    if str(bench.parent) not in sys.path:  # as `python bench/style.py` has it
-        sys.path.append(str(bench.parent))
-    spec = importlib.util.spec_from_file_location("_style_blokus", bench)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("_style_blokus")
 
 
 def test_the_style_report_plays_and_counts() -> None:

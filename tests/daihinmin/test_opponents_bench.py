@@ -4,10 +4,8 @@ model's log-likelihood and first-choice share are those of its probabilities."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
-import sys
 from types import ModuleType
 
 import numpy as np
@@ -17,23 +15,16 @@ from games.daihinmin import rules as R
 from games.daihinmin.replay import parse_log
 from knowledge.daihinmin.learned import load_policy
 from knowledge.daihinmin.opponents import OpponentModels
-from tests.paths import REPO
+from tests.paths import REPO, load_bench
 from training.daihinmin.dataset import start_state
 
-BENCH = REPO / "bench" / "daihinmin_opponents.py"
 LOGS = REPO / "tests" / "data" / "uecda"
 FIVE = LOGS / "server-log-5games-same-match.log"
 HUNDRED = LOGS / "server-log-100games.log"
 
 
 def _bench() -> ModuleType:
-    if str(BENCH.parent) not in sys.path:  # as `python bench/...` has it: its _common
-        sys.path.append(str(BENCH.parent))
-    spec = importlib.util.spec_from_file_location("daihinmin_opponents", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("daihinmin_opponents")
 
 
 def test_names_from_the_header() -> None:

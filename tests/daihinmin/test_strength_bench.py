@@ -4,30 +4,21 @@ the line-up's order; --against pairs the first players of two runs game by game.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 from types import ModuleType, SimpleNamespace
 from typing import Any
 
 import pytest
 
-from tests.paths import REPO
+from tests.paths import load_bench
 
-BENCH = REPO / "bench" / "daihinmin_strength.py"
 SPECS = ["corvid:seed=1", "corvid:seed=2", "baseline", "baseline", "baseline"]
 pytestmark = pytest.mark.usefixtures("restore_logging")  # the bench's main() sets up logging
 
 
 def _bench() -> ModuleType:
-    if str(BENCH.parent) not in sys.path:  # as `python bench/...` has it: its _common
-        sys.path.append(str(BENCH.parent))
-    spec = importlib.util.spec_from_file_location("daihinmin_strength", BENCH)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_bench("daihinmin_strength")
 
 
 def _run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *extra: str) -> list[list[str]]:

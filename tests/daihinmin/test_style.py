@@ -3,7 +3,6 @@ priors the search cores see, the styled search's choices, the setting and the re
 
 from __future__ import annotations
 
-import importlib.util
 from collections.abc import Iterator
 
 import numpy as np
@@ -27,7 +26,7 @@ from knowledge.style import StyleSpec
 from search.budget import Budget
 from search.flat import FlatConfig, FlatMC
 from search.uct import UCT, UCTConfig
-from tests.paths import REPO
+from tests.paths import REPO, load_bench
 
 
 def _random_positions(seeds: range) -> Iterator[GameState]:
@@ -154,11 +153,7 @@ def test_the_style_setting() -> None:
 
 @pytest.mark.usefixtures("restore_logging")  # the report sets up logging
 def test_the_report_plays_and_counts() -> None:
-    spec = importlib.util.spec_from_file_location("_style_daihinmin",
-                                                  REPO / "bench" / "_style_daihinmin.py")
-    assert spec is not None and spec.loader is not None
-    report = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(report)
+    report = load_bench("_style_daihinmin")
     with pytest.raises(ValueError, match="unknown style"):
         report.measure(["calm"], 1, 20, 1)
     fig = report.measure(["hoarding:2"], 1, 20, 1)

@@ -3,7 +3,6 @@ against GNU Go split over two tasks at once, and one against another GTP engine.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 import subprocess
@@ -14,21 +13,13 @@ from types import ModuleType
 import pytest
 
 from servers.arena import GameRecord
-from tests.paths import REPO
+from tests.paths import REPO, load_bench
 
 BENCH = REPO / "bench" / "go_strength.py"
 
 
 def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("go_strength", BENCH)
-    assert spec is not None and spec.loader is not None
-    sys.path.insert(0, str(BENCH.parent))
-    try:
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
-    finally:
-        sys.path.remove(str(BENCH.parent))
-    return module
+    return load_bench("go_strength")
 
 
 def test_figures_count_corvid_results_and_draws_half() -> None:
