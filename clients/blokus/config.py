@@ -106,8 +106,10 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     # the priors: "size" = 0.5 + prior_size_bonus * (size - 3) while the mover has placed
     # fewer than prior_early_pieces; "knowledge" = size, attach points created and taken,
     # spent, distance to the opponent (the default: docs/results/blokus-duo.md); each worth
-    # prior_count visits
-    prior_kind: Literal["size", "knowledge"] = "knowledge"
+    # prior_count visits; "learned" = the strength of the placement's move features learned
+    # from strong play (corvid learn blokus priors; move_weights: the weights file, "" = the
+    # bundled one), value prior_low + (prior_high - prior_low) (gamma / max gamma) ** prior_tau
+    prior_kind: Literal["size", "knowledge", "learned"] = "knowledge"
     prior_count: Annotated[float, msgspec.Meta(ge=0)] = 10.0
     prior_size_bonus: float = 0.05
     prior_early_pieces: int = 10
@@ -118,6 +120,10 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     prior_waste: float = 0.02
     prior_front: float = 0.02
     prior_front_radius: int = 4
+    prior_low: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.3
+    prior_high: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.9
+    prior_tau: Annotated[float, msgspec.Meta(gt=0)] = 0.25
+    move_weights: str = ""
     # opening pruning in the tree: while the mover has placed fewer than open_pieces pieces,
     # placements smaller than open_min_size (when a bigger one fits) are never searched
     open_pieces: int = 0
@@ -202,7 +208,9 @@ class PlayerConfig(msgspec.Struct, frozen=True):
             prior_gain=self.prior_gain, prior_gain_cap=self.prior_gain_cap,
             prior_take=self.prior_take, prior_waste=self.prior_waste,
             prior_front=self.prior_front, prior_front_radius=self.prior_front_radius,
-            open_pieces=self.open_pieces, open_min_size=self.open_min_size,
+            prior_low=self.prior_low, prior_high=self.prior_high, prior_tau=self.prior_tau,
+            move_weights=self.move_weights, open_pieces=self.open_pieces,
+            open_min_size=self.open_min_size,
             prune_count=self.prune_count, style=self.style, score_weight=self.score_weight,
             score_scale=self.score_scale)
 
@@ -238,7 +246,8 @@ CORE_KEYS: CoreMap = {
 } | {key: _PRIOR_CORES for key in (
     "prior_kind", "prior_count", "prior_size_bonus", "prior_early_pieces", "prior_size",
     "prior_gain", "prior_gain_cap", "prior_take", "prior_waste", "prior_front",
-    "prior_front_radius", "open_pieces", "open_min_size", "prune_count", "style")}
+    "prior_front_radius", "prior_low", "prior_high", "prior_tau", "move_weights",
+    "open_pieces", "open_min_size", "prune_count", "style")}
 
 # Named players, one per release: a preset's settings lie beneath the file's and the --set
 # ones and name every setting of how its player plays, literally, so that later changes of
@@ -256,7 +265,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         "prior_kind": "size", "prior_count": 10.0, "prior_size_bonus": 0.05,
         "prior_early_pieces": 10, "prior_size": 0.03, "prior_gain": 0.02,
         "prior_gain_cap": 6, "prior_take": 0.03, "prior_waste": 0.02, "prior_front": 0.02,
-        "prior_front_radius": 4, "open_pieces": 0, "open_min_size": 5,
+        "prior_front_radius": 4, "prior_low": 0.3, "prior_high": 0.9, "prior_tau": 0.25,
+        "move_weights": "", "open_pieces": 0, "open_min_size": 5,
         "prune_count": 10000.0, "style": "", "score_weight": 0.0, "score_scale": 30.0,
     },
     # the second release: UCT on the compiled tree with RAVE and the knowledge priors over
@@ -273,7 +283,8 @@ PRESETS: dict[str, dict[str, Any]] = {
         "prior_kind": "knowledge", "prior_count": 10.0, "prior_size_bonus": 0.05,
         "prior_early_pieces": 10, "prior_size": 0.03, "prior_gain": 0.02,
         "prior_gain_cap": 6, "prior_take": 0.03, "prior_waste": 0.02, "prior_front": 0.02,
-        "prior_front_radius": 4, "open_pieces": 0, "open_min_size": 5,
+        "prior_front_radius": 4, "prior_low": 0.3, "prior_high": 0.9, "prior_tau": 0.25,
+        "move_weights": "", "open_pieces": 0, "open_min_size": 5,
         "prune_count": 10000.0, "style": "", "score_weight": 0.0, "score_scale": 30.0,
     },
 }

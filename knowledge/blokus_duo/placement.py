@@ -69,50 +69,63 @@ def k_cover(c, q, cells, ncells, edges, nedges, att, dist):
     return take, spent, dmin
 
 
+@hot(inline=True)
+def k_chessboard(size, dist):
+    """Complete ``dist`` (0 at the source cells, at least size² elsewhere) into the Chebyshev
+    distance to the nearest source: one forward and one backward raster pass over the
+    8-neighbourhood (Rosenfeld and Pfaltz 1966, "Sequential operations in digital picture
+    processing"), exact for this metric."""
+    for y in range(size):
+        for x in range(size):
+            i = y * size + x
+            d = dist[i]
+            if x > 0:
+                d = min(d, dist[i - 1] + 1)
+            if y > 0:
+                d = min(d, dist[i - size] + 1)
+                if x > 0:
+                    d = min(d, dist[i - size - 1] + 1)
+                if x < size - 1:
+                    d = min(d, dist[i - size + 1] + 1)
+            dist[i] = d
+    for y in range(size - 1, -1, -1):
+        for x in range(size - 1, -1, -1):
+            i = y * size + x
+            d = dist[i]
+            if x < size - 1:
+                d = min(d, dist[i + 1] + 1)
+            if y < size - 1:
+                d = min(d, dist[i + size] + 1)
+                if x < size - 1:
+                    d = min(d, dist[i + size + 1] + 1)
+                if x > 0:
+                    d = min(d, dist[i + size - 1] + 1)
+            dist[i] = d
+
+
 @njit(cache=True)
-def k_distance(board, o, start, size, dist, queue):
+def k_distance(board, o, start, size, dist):
     """``dist[x]``: the Chebyshev distance from cell x to the nearest cell of colour ``o``
-    (to ``start`` when it has none), by a breadth-first search over the 8 neighbours."""
+    (to ``start`` when it has none)."""
     S = size * size
-    head = 0
-    tail = 0
+    found = False
     for x in range(S):
         if board[x] == o:
             dist[x] = 0
-            queue[tail] = x
-            tail += 1
+            found = True
         else:
             dist[x] = S
-    if tail == 0:
+    if not found:
         dist[start] = 0
-        queue[0] = start
-        tail = 1
-    while head < tail:
-        x = queue[head]
-        head += 1
-        y0 = x // size
-        x0 = x - y0 * size
-        for dy in range(-1, 2):
-            yy = y0 + dy
-            if yy < 0 or yy >= size:
-                continue
-            for dx in range(-1, 2):
-                xx = x0 + dx
-                if xx < 0 or xx >= size:
-                    continue
-                z = yy * size + xx
-                if dist[z] > dist[x] + 1:
-                    dist[z] = dist[x] + 1
-                    queue[tail] = z
-                    tail += 1
+    k_chessboard(size, dist)
 
 
 @njit(cache=True)
-def k_reach(board, c, start, size, dist, reach, queue):
+def k_reach(board, c, start, size, dist, reach):
     """``reach[x]``: the Chebyshev distance from cell x to the nearest piece of either colour,
     from ``dist`` (:func:`k_distance` to the opponent 1 − c) and colour c's own pieces (its
     ``start`` square before it has one)."""
-    k_distance(board, c, start, size, reach, queue)
+    k_distance(board, c, start, size, reach)
     for x in range(size * size):
         if dist[x] < reach[x]:
             reach[x] = dist[x]

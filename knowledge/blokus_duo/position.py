@@ -23,6 +23,7 @@ from knowledge.blokus_duo import features as _features
 from knowledge.blokus_duo import policy as _policy
 from knowledge.blokus_duo import priors as _priors
 from knowledge.blokus_duo import tree as _tree
+from knowledge.blokus_duo.moves import scratch_size
 from knowledge.blokus_duo.settings import DEFAULT_CONFIG, BlokusConfig
 
 P: Any = _policy  # numba dispatchers: untyped for mypy
@@ -124,10 +125,10 @@ class BlokusPosition:
         n = len(moves)
         values = np.empty(n)
         counts = np.empty(n)
-        PR.k_priors(g.cells, g.ncells, g.corners, g.ncorners, g.edges, g.nedges, g.start,
-                    s.board, s.forb, s.att, s.meta, np.asarray(moves, dtype=np.int64), n,
-                    values, counts, PR.prior_params(self.config),
-                    np.empty(3 * g.num_cells, dtype=np.int64))
+        PR.k_priors(g.cells, g.ncells, g.piece, g.corners, g.ncorners, g.edges, g.nedges,
+                    g.start, s.board, s.forb, s.att, s.meta, np.asarray(moves, dtype=np.int64),
+                    n, values, counts, PR.prior_params(self.config),
+                    np.empty(scratch_size(g.num_cells), dtype=np.int64))
         return Priors(moves, values, counts)
 
     def features(self, colour: int | None = None) -> FloatArray:

@@ -6,7 +6,7 @@ and an equivalent experience (pseudo-visits); ``BlokusPosition.priors()`` (the P
 the compiled tree's ``legal`` kernel (``knowledge.blokus_duo.tree``) both call it, so both
 searches see the same game. The plain-Python reference is ``reference.reference_priors``.
 
-Two kinds (``BlokusConfig.priors``):
+Three kinds (``BlokusConfig.priors``):
 
 ``size`` (the first player's)
     0.5 + ``prior_size_bonus`` · (size − 3) while the mover has placed fewer than
@@ -22,7 +22,13 @@ Two kinds (``BlokusConfig.priors``):
     placement to the nearest opponent piece (its start square before its first move),
     clipped to [0.05, 0.95].
 
-Both are worth ``prior_count`` pseudo-visits. **Opening pruning** (either kind): while the
+``learned``
+    the placement's strength γ, the product of the γ of its move features learned from
+    strong play (:mod:`knowledge.blokus_duo.moves`, the weights file ``move_weights``), as
+    equivalent experience (as the Go engine's learned priors): with r = (γ / max γ)^τ over
+    the mover's placements, value ``prior_low`` + (``prior_high`` − ``prior_low``) r.
+
+Each is worth ``prior_count`` pseudo-visits. **Opening pruning** (either kind): while the
 mover has placed fewer than ``open_pieces`` pieces, a placement of fewer than
 ``open_min_size`` squares (when a bigger one fits) gets value 0 worth ``prune_count``
 pseudo-visits — a move the search never picks while any other has a positive value.
@@ -42,7 +48,8 @@ from numba import njit
 
 from games.blokus_duo.kernels import M_PLACED, M_TO_MOVE
 from games.contract import FloatArray
-from knowledge.blokus_duo.placement import k_cover, k_distance, k_gain, k_open, k_reach
+from knowledge.blokus_duo import moves as MV
+from knowledge.blokus_duo.placement import k_cover, k_distance, k_gain, k_open
 from knowledge.blokus_duo.settings import BlokusConfig
 from knowledge.blokus_duo.style import (
     EXPAND_RADIUS,
@@ -53,7 +60,7 @@ from knowledge.blokus_duo.style import (
 )
 
 # the parameter vector (prior_params())
-P_KIND = 0  # 0 size, 1 knowledge
+P_KIND = 0  # 0 size, 1 knowledge, 2 learned
 P_COUNT = 1
 P_SIZE_BONUS = 2  # size kind
 P_EARLY = 3  # size kind
@@ -69,19 +76,23 @@ P_OPEN_MIN = 12
 P_PRUNE_COUNT = 13
 P_STYLE = 14  # the style's code (style.CODES; 0: none)
 P_STYLE_COUNT = 15  # its extra pseudo-visits, all wins
-NUM_PARAMS = 16
+P_LOW = 16  # learned kind: the value of the least likely placements ...
+P_HIGH = 17  # ... and of the most likely one
+P_TAU = 18  # r = (gamma / max gamma) ** tau
+NUM_PARAMS = 19
+P_GAMMA = NUM_PARAMS  # learned kind: the features' gamma (moves.NUM_FEATURES) follow
+KIND_SIZE, KIND_KNOWLEDGE, KIND_LEARNED = 0.0, 1.0, 2.0
 VALUE_MIN = 0.05
 VALUE_MAX = 0.95
 
 
 @njit(cache=True)
-def k_priors(cells, ncells, corners, ncorners, edges, nedges, start, board, forb, att, meta,
-             moves, n, values, counts, pp, scratch):
+def k_priors(cells, ncells, piece, corners, ncorners, edges, nedges, start, board, forb, att,
+             meta, moves, n, values, counts, pp, scratch):
     """Prior value and pseudo-count of each of the mover's legal placements ``moves[:n]``
     (into ``values[:n]``, ``counts[:n]``). ``start``: the start cells; ``pp``: the parameters
-    (``P_*``); ``scratch``: an int64 array of 3 S."""
+    (``P_*``, then the learned kind's γ); ``scratch``: int64, ``moves.scratch_size(S)``."""
     c = meta[M_TO_MOVE]
-    o = 1 - c
     size = int(np.sqrt(board.shape[0]) + 0.5)
     S = size * size
     placed = meta[M_PLACED + c]
@@ -91,14 +102,30 @@ def k_priors(cells, ncells, corners, ncorners, edges, nedges, start, board, forb
             if ncells[moves[i]] >= pp[P_OPEN_MIN]:
                 prune = True
                 break
-    knowledge = pp[P_KIND] == 1.0
+    knowledge = pp[P_KIND] == KIND_KNOWLEDGE
+    learned = pp[P_KIND] == KIND_LEARNED
     style = int(pp[P_STYLE])
     dist = scratch[:S]
-    reach = scratch[2 * S:]
-    if knowledge or style != NO_STYLE:
-        k_distance(board, o, start[o], size, dist, scratch[S:2 * S])
-    if style == EXPANDING:
-        k_reach(board, c, start[c], size, dist, reach, scratch[S:2 * S])
+    reach = scratch[S:2 * S]
+    row = scratch[3 * S:3 * S + MV.NUM_GROUPS]
+    if learned or style == EXPANDING:
+        # the distance to the opponent, to every piece and to its last placement
+        MV.k_prepare(cells, ncells, start, board, meta, scratch)
+    elif knowledge or style != NO_STYLE:
+        k_distance(board, 1 - c, start[1 - c], size, dist)
+    top = 0.0
+    if learned:  # the strengths first, for their maximum
+        for i in range(n):
+            if prune and ncells[moves[i]] < pp[P_OPEN_MIN]:
+                continue
+            MV.k_team(c, moves[i], cells, ncells, piece, corners, ncorners, edges, nedges,
+                      board, forb, att, meta, scratch, row)
+            gamma = 1.0
+            for g in range(MV.NUM_GROUPS):
+                if row[g] >= 0:
+                    gamma *= pp[P_GAMMA + row[g]]
+            values[i] = gamma
+            top = max(top, gamma)
     early = placed < pp[P_EARLY]
     for i in range(n):
         q = moves[i]
@@ -112,7 +139,10 @@ def k_priors(cells, ncells, corners, ncorners, edges, nedges, start, board, forb
         if knowledge or style != NO_STYLE:
             gain = k_gain(c, q, corners, ncorners, board, forb, att)
             take, spent, dmin = k_cover(c, q, cells, ncells, edges, nedges, att, dist)
-        if knowledge:
+        if learned:
+            r = (values[i] / top) ** pp[P_TAU] if top > 0.0 else 1.0
+            v = pp[P_LOW] + (pp[P_HIGH] - pp[P_LOW]) * r
+        elif knowledge:
             v = (0.5 + pp[P_SIZE] * (k - 3.0) + pp[P_GAIN] * min(gain, pp[P_GAIN_CAP])
                  + pp[P_TAKE] * take - pp[P_WASTE] * max(spent, 0)
                  + pp[P_FRONT] * max(0.0, pp[P_FRONT_RADIUS] - dmin))
@@ -134,8 +164,15 @@ def k_priors(cells, ncells, corners, ncorners, edges, nedges, start, board, forb
 @lru_cache(maxsize=64)
 def prior_params(config: BlokusConfig) -> FloatArray:
     """The parameters of :func:`k_priors` (``P_*``) of ``config``. Shared: do not modify."""
-    pp = np.zeros(NUM_PARAMS)
-    pp[P_KIND] = 1.0 if config.priors == "knowledge" else 0.0
+    learned = config.priors == "learned"
+    pp = np.zeros(NUM_PARAMS + (MV.NUM_FEATURES if learned else 0))
+    pp[P_KIND] = {"size": KIND_SIZE, "knowledge": KIND_KNOWLEDGE}.get(config.priors,
+                                                                      KIND_LEARNED)
+    if learned:
+        pp[P_GAMMA:] = MV.load_move_weights(config.move_weights).gamma
+    pp[P_LOW] = config.prior_low
+    pp[P_HIGH] = config.prior_high
+    pp[P_TAU] = config.prior_tau
     pp[P_COUNT] = config.prior_count
     pp[P_SIZE_BONUS] = config.prior_size_bonus
     pp[P_EARLY] = config.prior_early_pieces

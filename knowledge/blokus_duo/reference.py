@@ -4,6 +4,7 @@ priors and the playing styles' features. Slow; for tests."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 from games.blokus_duo.geometry import PASS
@@ -17,6 +18,7 @@ from games.blokus_duo.reference import (
     reference_attach,
     reference_legal,
 )
+from knowledge.blokus_duo import moves as M
 from knowledge.blokus_duo.settings import BlokusConfig
 from knowledge.blokus_duo.style import BASE, BLOCK_TAKE, EXPAND_GAIN, EXPAND_RADIUS, STYLES
 from knowledge.style import parse_style
@@ -135,6 +137,13 @@ def reference_priors(b: RefBoard, colour: int, cfg: BlokusConfig
     terms = _placement_terms(b, colour)
     spec = parse_style(cfg.style, STYLES)
     styled = set() if spec is None else reference_style_moves(b, colour, spec.name)
+    strength = {}
+    if cfg.priors == "learned":
+        gamma = M.load_move_weights(cfg.move_weights).gamma
+        for m, team in reference_move_features(b, colour).items():
+            if not (prune and len(cells[m]) < cfg.open_min_size):
+                strength[m] = math.prod(gamma[f] for f in team if f >= 0)
+    top = max(strength.values(), default=0.0)
     out = {}
     for m in legal:
         cs = cells[m]
@@ -142,7 +151,10 @@ def reference_priors(b: RefBoard, colour: int, cfg: BlokusConfig
         if prune and k < cfg.open_min_size:
             out[m] = (0.0, cfg.prune_count)
             continue
-        if cfg.priors == "size":
+        if cfg.priors == "learned":
+            r = (strength[m] / top) ** cfg.prior_tau
+            v = cfg.prior_low + (cfg.prior_high - cfg.prior_low) * r
+        elif cfg.priors == "size":
             v = 0.5
             if placed < cfg.prior_early_pieces:
                 v = min(1.0, max(0.0, 0.5 + cfg.prior_size_bonus * (k - 3)))
@@ -158,4 +170,58 @@ def reference_priors(b: RefBoard, colour: int, cfg: BlokusConfig
             e = spec.strength * BASE[spec.name]
             v, n = (v * n + e) / (n + e), n + e
         out[m] = (v, n)
+    return out
+
+
+def reference_move_features(b: RefBoard, colour: int) -> dict[int, tuple[int, ...]]:
+    """Each legal placement's feature ids for ``colour`` to move (``GROUP_*`` order, -1:
+    none in the group), as ``knowledge.blokus_duo.moves`` describes them."""
+    cells, piece = placements(b.size)
+    terms = _placement_terms(b, colour)
+    att = reference_attach(b, colour)
+    forb = forbidden(b, colour)
+    n = b.size
+    pieces = [(x, y) for y in range(n) for x in range(n) if b.grid[y][x] >= 0]
+    pieces += [b.start(c) for c in (0, 1) if not b.pieces[c]]
+    last = b.last_move[1 - colour]
+    placed = len(b.pieces[colour])
+    late = int(placed >= M.LATE_PIECES)
+    phase = 0 if placed < 3 else 1 if placed < 6 else 2 if placed < 10 else 3
+    lo, hi = (n - 1) // 2, n // 2
+
+    def cheb(p: tuple[int, int], q: tuple[int, int]) -> int:
+        return max(abs(p[0] - q[0]), abs(p[1] - q[1]))
+
+    out: dict[int, tuple[int, ...]] = {}
+    for m in reference_legal(b, colour):
+        cs = cells[m]
+        gain, take, spent, d = terms(cs)
+        corners = neighbours(set(cs), DIAG, n) - neighbours(set(cs), EDGE, n)
+        opened = sum(1 for x in corners
+                     if b.grid[x[1]][x[0]] < 0 and x not in forb and x not in att
+                     and min(cheb(x, p) for p in pieces) >= M.OPEN_RADIUS)
+        if last == PASS:
+            lid = 4
+        else:
+            dl = min(cheb(p, q) for p in cs for q in cells[last])
+            lid = 0 if dl <= 1 else 1 if dl == 2 else 2 if dl <= 4 else 3
+        centre = -1
+        if placed < M.CENTRE_PIECES:
+            dc = min(max(lo - x, x - hi, lo - y, y - hi, 0) for x, y in cs)
+            centre = M.GROUP_BASE[M.G_CENTRE] + min(dc, M.MAX_CENTRE)
+        opp_att = reference_attach(b, 1 - colour)
+        ring = sum(1 for x in neighbours(set(cs), DIAG, n) | neighbours(set(cs), EDGE, n)
+                   if x in opp_att)
+        dup = sum(1 for x in corners if x in att)
+        base = M.GROUP_BASE
+        out[m] = (base[M.G_PIECE] + piece[m] * 4 + phase,
+                  base[M.G_GAIN] + min(gain, M.MAX_GAIN) * 2 + late,
+                  base[M.G_TAKE] + min(take, M.MAX_TAKE) * 2 + late,
+                  base[M.G_SPENT] + min(max(spent, 0), M.MAX_SPENT),
+                  base[M.G_FRONT] + (min(max(d, 1), M.MAX_FRONT) - 1) * 2 + late,
+                  base[M.G_LAST] + lid,
+                  base[M.G_OPEN] + min(opened, M.MAX_OPEN),
+                  centre,
+                  base[M.G_RING] + min(ring, M.MAX_RING) * 2 + late,
+                  base[M.G_DUP] + min(dup, M.MAX_DUP))
     return out

@@ -7,6 +7,7 @@ from typing import Literal
 
 import msgspec
 
+from knowledge.blokus_duo.moves import load_move_weights
 from knowledge.blokus_duo.style import STYLES
 from knowledge.style import parse_style
 
@@ -34,7 +35,10 @@ class BlokusConfig(msgspec.Struct, frozen=True):
     # priors (knowledge.blokus_duo.priors): "size" = 0.5 + prior_size_bonus * (size - 3) while
     # the mover has placed fewer than prior_early_pieces; "knowledge" = size, attach points
     # created and taken, spent, distance to the opponent; each worth prior_count visits
-    priors: Literal["size", "knowledge"] = "size"
+    # the priors; "learned" = the strength of the placement's move features
+    # (knowledge.blokus_duo.moves) from the weights file move_weights ("" = the bundled one),
+    # value prior_low + (prior_high - prior_low) (gamma / max gamma) ** prior_tau
+    priors: Literal["size", "knowledge", "learned"] = "size"
     prior_count: float = 10.0
     prior_size_bonus: float = 0.05
     prior_early_pieces: int = 10
@@ -45,6 +49,10 @@ class BlokusConfig(msgspec.Struct, frozen=True):
     prior_waste: float = 0.02
     prior_front: float = 0.02
     prior_front_radius: int = 4
+    prior_low: float = 0.3
+    prior_high: float = 0.9
+    prior_tau: float = 0.25
+    move_weights: str = ""
     # opening pruning in the tree: while the mover has placed fewer than open_pieces pieces,
     # placements smaller than open_min_size (when a bigger one fits) are never searched
     open_pieces: int = 0
@@ -71,6 +79,11 @@ class BlokusConfig(msgspec.Struct, frozen=True):
         if self.prior_count < 0 or self.prune_count < 0:
             raise ValueError("prior_count and prune_count must be >= 0")
         parse_style(self.style, STYLES)
+        if self.priors == "learned":
+            if not 0 <= self.prior_low <= self.prior_high <= 1 or self.prior_tau <= 0:
+                raise ValueError("the learned priors need 0 <= prior_low <= prior_high <= 1 "
+                                 "and prior_tau > 0")
+            load_move_weights(self.move_weights)  # a missing or wrong file: its error now
 
 
 DEFAULT_CONFIG = BlokusConfig()

@@ -73,16 +73,16 @@ def k_has_style(code, take, opened):
 def k_style_moves(code, cells, ncells, corners, ncorners, edges, nedges, start, board, forb,
                   att, meta, moves, n, flags, scratch):
     """``flags[i]``: whether the mover's legal placement ``moves[i]`` (i < n) has the feature
-    of style ``code``; ``scratch``: an int64 array of 3 S."""
+    of style ``code``; ``scratch``: an int64 array of 2 S."""
     c = meta[M_TO_MOVE]
     o = 1 - c
     size = int(np.sqrt(board.shape[0]) + 0.5)
     S = size * size
     dist = scratch[:S]
-    reach = scratch[2 * S:]
-    k_distance(board, o, start[o], size, dist, scratch[S:2 * S])
+    reach = scratch[S:2 * S]
+    k_distance(board, o, start[o], size, dist)
     if code == EXPANDING:
-        k_reach(board, c, start[c], size, dist, reach, scratch[S:2 * S])
+        k_reach(board, c, start[c], size, dist, reach)
     for i in range(n):
         q = moves[i]
         take, _spent, _dmin = k_cover(c, q, cells, ncells, edges, nedges, att, dist)
@@ -113,5 +113,5 @@ def style_moves(state: BlokusState, name: str) -> tuple[list[int], npt.NDArray[n
     k_style_moves(CODES[name], g.cells, g.ncells, g.corners, g.ncorners, g.edges, g.nedges,
                   g.start, state.board, state.forb, state.att, state.meta,
                   np.asarray(moves, dtype=np.int64), len(moves), flags,
-                  np.empty(3 * g.num_cells, dtype=np.int64))
+                  np.empty(2 * g.num_cells, dtype=np.int64))
     return moves, flags

@@ -23,6 +23,7 @@ from games.blokus_duo.state import PASS_KEY, BlokusState
 from games.contract import FloatArray, TreeGame
 from games.splitmix import rng_next
 from knowledge.blokus_duo import policy as P
+from knowledge.blokus_duo.moves import scratch_size
 from knowledge.blokus_duo.priors import k_priors
 
 _PASS_KEY = np.int64(PASS_KEY)
@@ -74,8 +75,8 @@ def t_legal(ctx, st, moves, values, counts, priors):
     for i in range(n):
         moves[i] = srt[i]
     if priors:
-        k_priors(G[0], G[1], G[3], G[4], G[5], G[6], ctx[11], board, forb, att, meta, moves, n,
-                 values, counts, pp, ctx[12])
+        k_priors(G[0], G[1], G[2], G[3], G[4], G[5], G[6], ctx[11], board, forb, att, meta,
+                 moves, n, values, counts, pp, ctx[12])
     return n
 
 
@@ -132,7 +133,7 @@ def tree_game(state: BlokusState, policy: int, weights: FloatArray,
         np.empty(P.MAX_PLAYOUT_MOVES, dtype=np.int64),
         np.zeros(1, dtype=np.uint64),
         g.start,
-        np.empty(3 * g.num_cells, dtype=np.int64),
+        np.empty(scratch_size(g.num_cells), dtype=np.int64),
     )
     key = np.array([state.placements_key], dtype=np.uint64).view(np.int64)
     st = tuple(a.copy() for a in state.arrays()) + (key,)

@@ -1,9 +1,13 @@
 """``corvid blokus learn`` and ``corvid blokus book``: registered under ``corvid blokus``
-through the ``corvid.blokus`` entry points (clients do not import training)."""
+through the ``corvid.blokus`` entry points (clients do not import training); ``corvid learn
+blokus`` through ``corvid.learn``."""
 
 from __future__ import annotations
 
 import argparse
+import shlex
+import sys
+from pathlib import Path
 
 
 def register_learn(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -43,3 +47,71 @@ def _run_book(args: argparse.Namespace) -> int:
     from training.blokus.book import book_main
 
     return book_main(args)
+
+
+PRIORS = """\
+Fit the learned priors of Blokus Duo (Coulom 2007): the strengths of the move features
+(knowledge/blokus_duo/moves.py) by minorization-maximization to the placements chosen in the
+Blokus records (*.blksgf) under each --games directory, and write them to --out (.npz with its
+manifest: data, command, date, figures). The last --test-share of the games is held out: the
+prediction rate on it is reported beside the hand-made knowledge priors'. The player reads
+them with --set prior_kind=learned (--set move_weights=FILE for another file than the
+bundled knowledge/blokus_duo/data/move-weights.npz).
+
+The games: a strong engine against itself through the arena, which records every game
+and resumes an interrupted run (Pentobi one thread, no book, level 6: about 2 s a game):
+  corvid arena blokus --player "a=gtp:pentobi-gtp --game duo --nobook --noresign --level 6" \\
+      --player "b=gtp:pentobi-gtp --game duo --nobook --noresign --level 6" \\
+      --games 1200 --seed 7 --out data/blokus/pentobi6
+  corvid learn blokus priors --games data/blokus/pentobi6 \\
+      --out knowledge/blokus_duo/data/move-weights.npz
+"""
+
+
+def register_pipeline(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """``corvid learn blokus``: the learned priors (the learned evaluation and the opening
+    book are ``corvid blokus learn`` and ``corvid blokus book``)."""
+    bp = subparsers.add_parser(
+        "blokus", help="Blokus Duo: the learned priors from recorded games",
+        description="The Blokus Duo learning pipeline (docs/blokus-duo.md, Knowledge). The "
+        "learned evaluation and the opening book: corvid blokus learn, corvid blokus book.")
+    sub = bp.add_subparsers(dest="blokus_command", metavar="STEP", required=True)
+    p = sub.add_parser("priors", help="fit the move-feature strengths to recorded games",
+                       description=PRIORS, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--games", type=Path, action="append", required=True, metavar="DIR",
+                   help="directory of .blksgf records, searched recursively (repeatable)")
+    p.add_argument("--out", type=Path, required=True, metavar="FILE", help="weights .npz")
+    p.add_argument("--iterations", type=int, default=30, help="MM sweeps (default 30)")
+    p.add_argument("--prior", type=float, default=1.0,
+                   help="virtual wins and losses per feature (default 1)")
+    p.add_argument("--test-share", type=float, default=0.1,
+                   help="share of the games (the last ones) held out (default 0.1)")
+    p.set_defaults(func=_run_priors)
+
+
+def _run_priors(args: argparse.Namespace) -> int:
+    from training.blokus.moves import learn_move_weights
+
+    for d in args.games:
+        if not d.is_dir():
+            print(f"corvid learn blokus priors: {d} is not a directory", file=sys.stderr)
+            return 2
+    if args.iterations < 1 or not 0 <= args.test_share < 1 or args.prior < 0:
+        print("corvid learn blokus priors: need --iterations >= 1, 0 <= --test-share < 1, "
+              "--prior >= 0", file=sys.stderr)
+        return 2
+    words = [w for d in args.games for w in ("--games", str(d))]
+    words += ["--out", str(args.out), "--iterations", str(args.iterations), "--prior",
+              f"{args.prior:g}", "--test-share", f"{args.test_share:g}"]
+    command = " ".join(["corvid learn blokus priors", *map(shlex.quote, words)])
+    try:
+        w = learn_move_weights(args.games, args.out, iterations=args.iterations,
+                               prior=args.prior, test_share=args.test_share, command=command,
+                               log=lambda m: print(m, flush=True))
+    except ValueError as e:
+        print(f"corvid learn blokus priors: {e}", file=sys.stderr)
+        return 2
+    test = w.manifest.get("test", {})
+    print(f"wrote {args.out}: test prediction rate {test.get('prediction_rate', float('nan')):.3f}"
+          f" (hand-made priors {test.get('handmade_prediction_rate', float('nan')):.3f})")
+    return 0

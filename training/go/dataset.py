@@ -13,7 +13,6 @@ GNU Go moves of games against GNU Go, say, not its opponent's.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import tempfile
 import zipfile
@@ -28,6 +27,7 @@ from games.go import PASS, GoState
 from games.go.sgf import from_sgf
 from knowledge.go import features as F
 from knowledge.go.patterns import canonical20
+from training.files import files_digest
 
 log = structlog.get_logger()
 
@@ -135,15 +135,6 @@ def build_contests(files: list[Path], player: str | None = None) -> Contests:
         np.asarray(starts, dtype=np.int64), np.asarray(chosen, dtype=np.int64),
         np.asarray(game, dtype=np.int32),
         np.concatenate(large) if large else np.zeros((0, 2), dtype=np.int64))
-
-
-def files_digest(files: list[Path]) -> str:
-    """A digest of the games' contents (what a weights manifest names as its data)."""
-    h = hashlib.sha256()
-    for path in files:
-        h.update(path.name.encode())
-        h.update(hashlib.sha256(path.read_bytes()).digest())
-    return h.hexdigest()[:16]
 
 
 def load_contests(files: list[Path], cache: Path | None = None, player: str | None = None

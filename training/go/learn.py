@@ -24,10 +24,10 @@ import numpy as np
 from knowledge.go import features as F
 from knowledge.go.weights import MAXLEVEL, FeatureGammas, GoWeights, save_weights
 from search.learn import mm_fit, mm_log_likelihood, mm_prediction_rate
+from training.files import files_digest
 from training.go.dataset import (
     FEATURES_VERSION,
     Contests,
-    files_digest,
     load_contests,
     sgf_files,
 )

@@ -1,0 +1,188 @@
+"""The learned priors of Blokus Duo: the strengths γ of the move features
+(:mod:`knowledge.blokus_duo.moves`) fitted by minorization-maximization (Coulom 2007,
+:func:`search.learn.mm_fit`) to the placements chosen in recorded games, written as a
+move-weights file (``--set prior_kind=learned --set move_weights=FILE``).
+
+Every position of a game where the mover had at least two legal placements is a contest
+among them, the placement played its winner; the last ``test_share`` of the games (in file
+order) is held out, and on it the prediction rate (the played placement ranked first) and the
+mean log-likelihood are reported beside those of the hand-made knowledge priors (their value
+as the rank) and of a uniform choice.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from games.blokus_duo import PASS
+from games.blokus_duo.state import BlokusState
+from knowledge.blokus_duo import moves as MV
+from knowledge.blokus_duo.position import BlokusPosition
+from knowledge.blokus_duo.settings import BlokusConfig
+from search.learn import mm_fit, mm_log_likelihood, mm_prediction_rate
+from servers.blokus.sgf import read_moves
+from training.files import files_digest
+
+HANDMADE = BlokusConfig(priors="knowledge")  # the baseline the report compares with
+
+
+@dataclass
+class Contests:
+    """The positions of a set of games as MM contests (``search.learn``'s layout): the
+    candidates' ``teams`` (K, NUM_GROUPS), contest i's rows ``starts[i]:starts[i + 1]``, the
+    winner's row ``chosen[i]``, the game of each contest and each candidate's hand-made prior
+    value."""
+
+    teams: np.ndarray
+    starts: np.ndarray
+    chosen: np.ndarray
+    game: np.ndarray
+    handmade: np.ndarray
+
+    @property
+    def positions(self) -> int:
+        return len(self.chosen)
+
+    def subset(self, keep: np.ndarray) -> Contests:
+        """The contests where ``keep`` (a bool per contest) holds."""
+        lens = np.diff(self.starts)[keep]
+        rows = np.concatenate([np.arange(a, b) for a, b in
+                               zip(self.starts[:-1][keep], self.starts[1:][keep], strict=True)]) \
+            if keep.any() else np.zeros(0, dtype=np.int64)
+        starts = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
+        chosen = starts[:-1] + (self.chosen[keep] - self.starts[:-1][keep])
+        return Contests(self.teams[rows], starts, chosen, self.game[keep],
+                        self.handmade[rows])
+
+
+def record_files(directory: Path) -> list[Path]:
+    """The Blokus records (``*.blksgf``) under ``directory``, in name order."""
+    return sorted(directory.rglob("*.blksgf"))
+
+
+def game_contests(text: str) -> tuple[list[np.ndarray], list[int], list[np.ndarray]]:
+    """Each position of a record where the mover had two or more legal placements: the
+    candidates' features, the row of the placement played and the hand-made prior values."""
+    _, moves = read_moves(text)
+    teams: list[np.ndarray] = []
+    chosen: list[int] = []
+    values: list[np.ndarray] = []
+    if not moves:
+        return teams, chosen, values
+    state = BlokusState(first=moves[0][0])
+    for colour, move in moves:
+        while state.to_move_colour != colour and not state.is_terminal():
+            state.play(PASS)  # the records leave out the passes
+        legal = state.legal_placements()
+        if move not in legal:
+            raise ValueError(f"{state.code(move)} is not legal for player {colour + 1} at "
+                             f"ply {len(state.history) + 1}")
+        if len(legal) >= 2:
+            teams.append(MV.move_features(state, legal).astype(np.int16))
+            chosen.append(legal.index(move))
+            values.append(BlokusPosition(state, HANDMADE).priors().values)
+        state.play(move)
+    return teams, chosen, values
+
+
+def build_contests(files: list[Path], log: Callable[[str], None] = print) -> Contests:
+    teams: list[np.ndarray] = []
+    chosen: list[int] = []
+    game: list[int] = []
+    values: list[np.ndarray] = []
+    starts = [0]
+    for g, path in enumerate(files):
+        try:
+            t, c, v = game_contests(path.read_text())
+        except ValueError as e:
+            raise ValueError(f"{path}: {e}") from None
+        for ti, ci, vi in zip(t, c, v, strict=True):
+            chosen.append(starts[-1] + ci)
+            starts.append(starts[-1] + len(ti))
+            teams.append(ti)
+            values.append(vi)
+            game.append(g)
+        if (g + 1) % 200 == 0:
+            log(f"  {g + 1}/{len(files)} games read")
+    if not teams:
+        raise ValueError(f"no positions with a choice in {len(files)} games")
+    return Contests(np.concatenate(teams).astype(np.int64), np.asarray(starts, np.int64),
+                    np.asarray(chosen, np.int64), np.asarray(game, np.int64),
+                    np.concatenate(values))
+
+
+def rank_rate(score: np.ndarray, starts: np.ndarray, chosen: np.ndarray) -> float:
+    """Share of contests whose winner has the highest ``score`` (a tie of t at the top
+    counts 1/t): the prediction rate of a ranking."""
+    best = np.maximum.reduceat(score, starts[:-1])
+    lens = np.diff(starts)
+    pos = np.repeat(np.arange(len(lens)), lens)
+    ties = np.bincount(pos, weights=(score >= best[pos] - 1e-12), minlength=len(lens))
+    hit = score[chosen] >= best - 1e-12
+    return float(np.mean(np.where(hit, 1.0 / ties, 0.0)))
+
+
+def figures(c: Contests, gamma: np.ndarray) -> dict[str, float]:
+    """The learned and the hand-made priors' prediction rates, and the log-likelihoods of
+    the learned model and of a uniform choice, on the contests ``c``."""
+    return {
+        "positions": float(c.positions),
+        "prediction_rate": mm_prediction_rate(c.teams, c.starts, c.chosen, gamma),
+        "log_likelihood": mm_log_likelihood(c.teams, c.starts, c.chosen, gamma),
+        "handmade_prediction_rate": rank_rate(c.handmade, c.starts, c.chosen),
+        "uniform_prediction_rate": float(np.mean(1.0 / np.diff(c.starts))),
+        "uniform_log_likelihood": float(np.mean(-np.log(np.diff(c.starts)))),
+    }
+
+
+def learn_move_weights(dirs: list[Path], out: Path, *, iterations: int = 30,
+                       prior: float = 1.0, test_share: float = 0.1, command: str = "",
+                       log: Callable[[str], None] = print) -> MV.MoveWeights:
+    """Fit the move features to the games under ``dirs`` and write ``out``."""
+    files = [f for d in dirs for f in record_files(d)]
+    if not files:
+        raise ValueError(f"no .blksgf records under {', '.join(map(str, dirs))}")
+    log(f"reading {len(files)} games")
+    contests = build_contests(files, log)
+    n_games = len(files)
+    cut = n_games - int(round(test_share * n_games))
+    train = contests.subset(contests.game < cut)
+    test = contests.subset(contests.game >= cut)
+    log(f"{contests.positions} positions ({train.positions} to train, {test.positions} held "
+        f"out), {len(contests.teams)} candidates")
+
+    def report(it: int, g: np.ndarray) -> None:
+        msg = (f"  iteration {it + 1}: train log-likelihood "
+               f"{mm_log_likelihood(train.teams, train.starts, train.chosen, g):.4f}")
+        if test.positions:
+            msg += (", test prediction rate "
+                    f"{mm_prediction_rate(test.teams, test.starts, test.chosen, g):.4f}")
+        log(msg)
+
+    gamma = mm_fit(train.teams, train.starts, train.chosen, MV.NUM_FEATURES,
+                   iterations=iterations, prior=prior, on_iteration=report)
+    manifest: dict[str, Any] = {
+        "data": {"games": n_games, "directories": [str(d) for d in dirs],
+                 "digest": files_digest(files), "positions": contests.positions},
+        "command": command,
+        "seed": None,  # MM is deterministic
+        "date": datetime.date.today().isoformat(),
+        "iterations": iterations,
+        "prior": prior,
+        "test_share": test_share,
+        "train": figures(train, gamma),
+    }
+    if test.positions:
+        manifest["test"] = figures(test, gamma)
+    weights = MV.MoveWeights(gamma, manifest)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    weights.save(tmp)
+    tmp.replace(out)
+    return weights
