@@ -138,18 +138,21 @@ def k_team(c, q, cells, ncells, piece, corners, ncorners, edges, nedges, board, 
         spent += att[c, x]
     dmin = S
     dl = S
-    dc = size
-    lo = (size - 1) // 2
-    hi = size // 2
     for j in range(ncells[q]):
         x = cells[q, j]
         take += att[o, x]
         spent += att[c, x]
         dmin = min(dmin, dist[x])
         dl = min(dl, dlast[x])
-        y = x // size
-        xx = x - y * size
-        dc = min(dc, max(max(lo - xx, xx - hi), max(lo - y, y - hi), 0))
+    dc = size
+    if placed < CENTRE_PIECES:
+        lo = (size - 1) // 2
+        hi = size // 2
+        for j in range(ncells[q]):
+            x = cells[q, j]
+            y = x // size
+            xx = x - y * size
+            dc = min(dc, max(max(lo - xx, xx - hi), max(lo - y, y - hi), 0))
     row[G_PIECE] = _B_PIECE + piece[q] * 4 + k_phase(placed)
     row[G_GAIN] = _B_GAIN + min(gain, MAX_GAIN) * 2 + late
     row[G_TAKE] = _B_TAKE + min(take, MAX_TAKE) * 2 + late
