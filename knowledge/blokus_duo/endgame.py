@@ -1,0 +1,177 @@
+# mypy: disable-error-code="no-untyped-def,no-untyped-call"
+"""An exact endgame solver for Blokus Duo: the score-maximising line of a late position.
+
+:func:`solve` searches every line of play from a position to the end of the game with
+negamax and α-β pruning on the final score difference (the contest's score, bonuses
+included, :func:`games.blokus_duo.kernels.k_score`) seen from the colour to move. Passes are
+played as the rules play them: a colour with no placement passes, and the game ends after two
+successive passes or when a colour has placed all 21 pieces. The value it proves is the
+margin itself, not only the win, draw or loss: the contest breaks ties between match results
+by the margin.
+
+The search is one numba kernel over the rules' state arrays: a stack of state copies, one
+per ply (a move is played on a copy of its parent with ``k_play``), the moves of a node from
+the incremental lists (``k_legal``), bigger pieces first and the transposition table's move
+before them. The transposition table holds, per Zobrist key of (placements, colour to move,
+a pending pass), the value found and whether it is exact or a bound, and the best move.
+
+A **node budget** bounds the work: when it runs out the search stops and says so
+(``solved`` false, no move); the caller picks a budget that fits its time (the nodes per
+second are in docs/blokus-duo.md). The plain-Python reference is the plain minimax of the
+tests (``tests/blokus_knowledge/test_endgame.py``).
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import njit
+
+from games.blokus_duo import kernels as _kernels
+from games.blokus_duo.geometry import PASS
+from games.blokus_duo.state import PASS_KEY, BlokusState
+
+K: Any = _kernels  # numba dispatchers: untyped for mypy
+
+TT_BITS = 16  # the transposition table's entries: 2**TT_BITS
+_PASS_KEY = np.int64(PASS_KEY)
+_INF = 1 << 20  # beyond every score difference
+# transposition-table entry kinds (0: empty)
+_EXACT = 1
+_LOWER = 2  # the value is a lower bound (the search failed high)
+_UPPER = 3  # the value is an upper bound (the search failed low)
+# the counters array: nodes searched, the node budget, 1 once the budget ran out
+_NODES = 0
+_BUDGET = 1
+_OUT = 2
+
+
+class Solution(NamedTuple):
+    """What :func:`solve` found. solved: the search ended within its budget, and then
+    ``move`` (a placement, or PASS when the mover has none) reaches ``value``, the exact final
+    score difference (mover minus opponent) of perfect play by both; unsolved, ``move`` is
+    PASS and ``value`` 0. nodes: positions searched."""
+
+    solved: bool
+    move: int
+    value: int
+    nodes: int
+
+
+@njit(cache=True)
+def _negamax(G, zob, zside, st, moves, best, tt_key, tt_val, tt_kind, tt_move, count, d, key,
+             alpha, beta):
+    """The exact value of the position at ply ``d`` of the stack ``st`` for its mover, as
+    fail-soft α-β within (alpha, beta); ``key`` is the Zobrist key of its placements. Its best
+    move goes to ``best[d]``. Returns 0 once the budget has run out (``count[_OUT]``)."""
+    board, forb, forbb, att, used, cand, ncand, meta = st
+    count[_NODES] += 1
+    if count[_NODES] > count[_BUDGET]:
+        count[_OUT] = 1
+        return 0
+    m = meta[d]
+    c = m[K.M_TO_MOVE]
+    best[d] = PASS
+    if m[K.M_OVER]:
+        return K.k_score(m, c) - K.k_score(m, 1 - c)
+    full = key ^ zside[c]
+    if m[K.M_PASSES]:
+        full ^= _PASS_KEY
+    slot = full & (tt_key.shape[0] - 1)
+    hint = PASS
+    if tt_kind[slot] != 0 and tt_key[slot] == full:
+        v = tt_val[slot]
+        kind = tt_kind[slot]
+        if kind == _EXACT or (kind == _LOWER and v >= beta) or (kind == _UPPER and v <= alpha):
+            best[d] = tt_move[slot]
+            return v
+        hint = tt_move[slot]
+    n = K.k_legal(c, G[11], G[12], G[20], forbb[d], cand[d], ncand[d], moves[d])
+    out = moves[d]
+    e = d + 1
+    if n == 0:
+        K.k_copy_state(G[20], board[d], forb[d], forbb[d], att[d], used[d], cand[d], ncand[d],
+                       m, board[e], forb[e], forbb[e], att[e], used[e], cand[e], ncand[e],
+                       meta[e])
+        K.k_play(G, board[e], forb[e], forbb[e], att[e], used[e], cand[e], ncand[e], meta[e],
+                 PASS)
+        return -_negamax(G, zob, zside, st, moves, best, tt_key, tt_val, tt_kind, tt_move,
+                         count, e, key, -beta, -alpha)
+    # bigger pieces first: the lists come by piece, and the pieces by size; the table's
+    # move before them all
+    for i in range(n // 2):
+        t = out[i]
+        out[i] = out[n - 1 - i]
+        out[n - 1 - i] = t
+    if hint != PASS:
+        for i in range(n):
+            if out[i] == hint:
+                for j in range(i, 0, -1):
+                    out[j] = out[j - 1]
+                out[0] = hint
+                break
+    a0 = alpha
+    value = -_INF
+    move = PASS
+    for i in range(n):
+        q = out[i]
+        K.k_copy_state(G[20], board[d], forb[d], forbb[d], att[d], used[d], cand[d], ncand[d],
+                       m, board[e], forb[e], forbb[e], att[e], used[e], cand[e], ncand[e],
+                       meta[e])
+        K.k_play(G, board[e], forb[e], forbb[e], att[e], used[e], cand[e], ncand[e], meta[e],
+                 q)
+        v = -_negamax(G, zob, zside, st, moves, best, tt_key, tt_val, tt_kind, tt_move, count,
+                      e, key ^ zob[c, q], -beta, -alpha)
+        if count[_OUT]:
+            return 0
+        if v > value:
+            value = v
+            move = q
+            if v > alpha:
+                alpha = v
+                if alpha >= beta:
+                    break
+    best[d] = move
+    tt_key[slot] = full
+    tt_val[slot] = value
+    tt_move[slot] = move
+    if value <= a0:
+        tt_kind[slot] = _UPPER
+    elif value >= beta:
+        tt_kind[slot] = _LOWER
+    else:
+        tt_kind[slot] = _EXACT
+    return value
+
+
+def solve(state: BlokusState, max_nodes: int, tt_bits: int = TT_BITS) -> Solution:
+    """The score-maximising move of ``state``'s mover and the final score difference it
+    secures, if the whole game tree from ``state`` can be searched in ``max_nodes`` nodes
+    (``state`` itself is not changed). The transposition table has ``2**tt_bits`` entries."""
+    if max_nodes < 1:
+        raise ValueError("max_nodes must be >= 1")
+    g = state.geo
+    # each ply places a piece or passes, and no two passes come without a placement between
+    left = 2 * K.NUM_PIECES - int(state.meta[K.M_PLACED] + state.meta[K.M_PLACED + 1])
+    depth = 2 * left + 3
+    st = tuple(np.empty((depth,) + a.shape, dtype=a.dtype) for a in state.arrays())
+    for a, b in zip(state.arrays(), st, strict=True):
+        b[0] = a
+    moves = np.empty((depth, g.num_placements), dtype=np.int32)
+    best = np.full(depth, PASS, dtype=np.int32)
+    size = 1 << tt_bits
+    tt_key = np.empty(size, dtype=np.int64)
+    tt_val = np.empty(size, dtype=np.int32)
+    tt_kind = np.zeros(size, dtype=np.int8)
+    tt_move = np.empty(size, dtype=np.int32)
+    count = np.array([0, max_nodes, 0], dtype=np.int64)
+    key = np.array([state.placements_key], dtype=np.uint64).view(np.int64)[0]
+    value = _negamax(g.kernel_args, g.zobrist.view(np.int64), g.zobrist_side.view(np.int64),
+                     st, moves, best, tt_key, tt_val, tt_kind, tt_move, count, 0, key, -_INF,
+                     _INF)
+    nodes = int(min(count[_NODES], max_nodes))
+    if count[_OUT]:
+        return Solution(False, PASS, 0, nodes)
+    return Solution(True, int(best[0]), int(value), nodes)
+
