@@ -23,7 +23,8 @@ search and the attach-point term each cut the nodes searched (by about 25 %, 20 
 
 A **node budget** bounds the work: when it runs out the search stops and says so
 (``solved`` false, no move); the caller picks a budget that fits its time (the nodes per
-second are in docs/blokus-duo.md). The plain-Python reference is the plain minimax of the
+second are in docs/blokus-duo.md). The kernel releases the GIL, so a thread waiting on it
+keeps its own clock. The plain-Python reference is the plain minimax of the
 tests (``tests/blokus_knowledge/test_endgame.py``).
 """
 
@@ -65,7 +66,7 @@ class Solution(NamedTuple):
     nodes: int
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _negamax(G, zob, zside, st, ws, d, key, alpha, beta):
     """The exact value of the position at ply ``d`` of the stack ``st`` for its mover, as
     fail-soft α-β within (alpha, beta); ``key`` is the Zobrist key of its placements. ``ws``:
@@ -158,7 +159,7 @@ def _negamax(G, zob, zside, st, ws, d, key, alpha, beta):
     return value
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def _child(G, st, d, move):
     """Ply ``d + 1`` of the stack: ply ``d`` with ``move`` played."""
     board, forb, forbb, att, used, cand, ncand, meta = st
@@ -168,6 +169,12 @@ def _child(G, st, d, move):
                    meta[e])
     K.k_play(G, board[e], forb[e], forbb[e], att[e], used[e], cand[e], ncand[e], meta[e],
              move)
+
+
+def endgame_ready(state: BlokusState, most_moves: int) -> bool:
+    """Is ``state`` one to try the solver on: do both colours together have at most
+    ``most_moves`` legal placements?"""
+    return state.legal_count(0) + state.legal_count(1) <= most_moves
 
 
 def solve(state: BlokusState, max_nodes: int, tt_bits: int = TT_BITS) -> Solution:

@@ -107,3 +107,33 @@ def test_the_position_is_left_unchanged() -> None:
     solve(s, 10**6)
     assert all(np.array_equal(a, b) for a, b in zip(before, s.arrays(), strict=True))
     assert s.key() == key
+
+
+def decide(s: BlokusState, **settings: object) -> tuple[str, dict[str, object]]:
+    from clients.blokus.config import PlayerConfig
+    from clients.blokus.player import BlokusPlayer
+
+    p = BlokusPlayer(PlayerConfig(core="greedy", book="none", seconds=60.0,
+                                   **settings))  # type: ignore[arg-type]
+    p.state = s.clone()
+    p.colour = s.to_move_colour
+    return p.decide()
+
+
+def test_the_player_plays_a_proved_move_and_logs_it() -> None:
+    s = late_position(3, 30)
+    moves = s.legal_count(0) + s.legal_count(1)
+    sol = solve(s, 10**7)
+    code, info = decide(s, endgame_nodes=sol.nodes, endgame_moves=moves)
+    assert code == s.code(sol.move)
+    assert (info["solved"], info["endgame_value"], info["endgame_nodes"]) == (
+        1, sol.value, sol.nodes)
+    assert info["value"] == (1.0 if sol.value > 0 else 0.5 if sol.value == 0 else 0.0)
+    # out of budget: the core's move, and the log says the solver tried
+    code, info = decide(s, endgame_nodes=sol.nodes // 4, endgame_moves=moves)
+    assert (info["solved"], info["endgame_nodes"]) == (0, sol.nodes // 4)
+    assert "endgame_value" not in info and info["search_move"] == code
+    # more placements than the trigger, or the solver off: not tried
+    for settings in ({"endgame_nodes": sol.nodes, "endgame_moves": moves - 1}, {}):
+        _, info = decide(s, **settings)
+        assert "solved" not in info
