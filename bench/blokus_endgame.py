@@ -6,10 +6,12 @@ Usage: python bench/blokus_endgame.py [--games N] [--cap NODES] [--budget NODES]
 Plays ``--games`` games of a fixed policy (each colour places one of its biggest placements
 that fit, 80 % of the time, else any), then solves their positions from the last one back
 (``knowledge.blokus_duo.endgame.solve``, up to ``--cap`` nodes each) until one fails.
-Reports the solver's nodes per second (CPU time of this process, over every solve), and for
-a budget of ``--budget`` nodes tried where both colours together have at most ``--moves``
-legal placements (the player's ``endgame_nodes``, ``endgame_moves``): the positions tried,
-proved and not, and per game how many plies before the end the first proof comes.
+Reports the solver's nodes per second (CPU time of this process, over the solves up to
+``--cap``), and for a budget of ``--budget`` nodes tried where both colours together have at
+most ``--moves`` legal placements and the mover more than one placement (the player's
+``endgame_nodes``, ``endgame_moves``): the positions tried, those whose margin it proved
+(``exact``), those where it proved a win only (``wins``), and per game how many plies before
+the end the first proof comes.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ def main() -> None:
     solve(BlokusState(), 1)  # compile / load the kernel
     nodes = 0
     cpu = 0.0
-    tried = proved = 0
+    tried = exact = wins = 0
     first: list[int] = []  # per game: plies before the end of the first proof
     for g in range(args.games):
         positions = game(args.seed * 1000 + g)
@@ -68,8 +70,10 @@ def main() -> None:
             nodes += sol.nodes
             if len(s.legal_placements()) > 1 and endgame_ready(s, args.moves):
                 tried += 1
-                if sol.solved and sol.nodes <= args.budget:
-                    proved += 1
+                within = solve(s, args.budget)
+                exact += within.exact
+                wins += within.solved and not within.exact
+                if within.solved:
                     earliest = len(positions) - ply
             if not sol.solved:
                 break
@@ -79,7 +83,7 @@ def main() -> None:
                   f"{earliest} plies before the end")
     out = {"games": args.games, "nodes": nodes, "cpu_s": round(cpu, 2),
            "nodes_per_s": round(nodes / cpu), "budget": args.budget, "moves": args.moves,
-           "tried": tried, "proved": proved, "first_proof_plies_before_end": first}
+           "tried": tried, "exact": exact, "wins": wins, "first_proof_plies_before_end": first}
     print(json.dumps(out) if args.json else "\n".join(f"{k}: {v}" for k, v in out.items()))
 
 

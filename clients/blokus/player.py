@@ -320,11 +320,13 @@ class BlokusPlayer:
 
 def solved_result(sol: Solution, elapsed: float, info: dict[str, Any]) -> SearchResult:
     """The endgame solver's proof as a search result: its move, the value 1, 0.5 or 0 of the
-    win, draw or loss it proves, and in ``info`` the exact score difference."""
+    win, draw or loss it proves, and in ``info`` the score difference (exact, or the least
+    the win is by) and whether it is exact."""
     value = 1.0 if sol.value > 0 else 0.5 if sol.value == 0 else 0.0
     return SearchResult(move=sol.move, value=value, moves=[sol.move], visits=[sol.nodes],
                         values=[value], playouts=0, elapsed=elapsed,
-                        info=info | {"endgame_value": sol.value})
+                        info=info | {"endgame_value": sol.value,
+                                     "endgame_exact": int(sol.exact)})
 
 
 def _summary(res: SearchResult, st: BlokusState) -> dict[str, Any]:

@@ -44,7 +44,7 @@ def test_solver_matches_plain_minimax_on_late_positions() -> None:
     for seed in range(40):
         s = late_position(seed, 7)
         sol = solve(s, 10**6)
-        assert sol.solved
+        assert sol.solved and sol.exact
         assert sol.value == minimax(s), seed
         moves = s.legal_moves()
         if s.is_terminal():
@@ -81,7 +81,7 @@ def test_the_monomino_last_is_worth_its_bonus() -> None:
              if p.to_move_colour == 0 and p.pieces_left(0) == [0, 1])
     assert {s.geo.piece[m] for m in s.legal_placements()} == {0, 1}
     sol = solve(s, 10**6)
-    assert sol.solved
+    assert sol.solved and sol.exact
     assert sol.value == minimax(s)
     assert s.geo.piece[sol.move] == 1
     monomino_first = max(-minimax(child(s, m)) for m in s.legal_placements()
@@ -92,12 +92,30 @@ def test_the_monomino_last_is_worth_its_bonus() -> None:
 def test_the_budget_stops_the_search_and_says_so() -> None:
     s = late_position(3, 30)
     full = solve(s, 10**7)
-    assert full.solved and full.nodes > 100
-    short = solve(s, full.nodes // 4)
-    assert short == (False, PASS, 0, full.nodes // 4)
+    assert full.solved and full.exact and full.nodes > 100
+    assert solve(s, 10) == (False, False, PASS, 0, 10)
     assert solve(s, full.nodes) == full  # the same search, deterministically
     with pytest.raises(ValueError):
         solve(s, 0)
+
+
+def test_a_short_budget_proves_only_what_is_true() -> None:
+    """With too few nodes for the margin, a win may still be proved: its move wins, by at
+    least the value given; nothing else is claimed."""
+    wins = 0
+    for seed in range(12):
+        s = late_position(seed, 12)
+        full = solve(s, 10**7)
+        for budget in (full.nodes // 8, full.nodes // 4, full.nodes // 2):
+            sol = solve(s, max(budget, 1))
+            if sol.exact:
+                assert sol.solved and (sol.move, sol.value) == (full.move, full.value)
+            elif sol.solved:
+                wins += 1
+                assert 0 < sol.value <= -solve(child(s, sol.move), 10**7).value
+            else:
+                assert (sol.move, sol.value) == (PASS, 0)
+    assert wins >= 3
 
 
 def test_the_position_is_left_unchanged() -> None:
@@ -128,10 +146,11 @@ def test_the_player_plays_a_proved_move_and_logs_it() -> None:
     assert code == s.code(sol.move)
     assert (info["solved"], info["endgame_value"], info["endgame_nodes"]) == (
         1, sol.value, sol.nodes)
+    assert info["endgame_exact"] == 1
     assert info["value"] == (1.0 if sol.value > 0 else 0.5 if sol.value == 0 else 0.0)
     # out of budget: the core's move, and the log says the solver tried
-    code, info = decide(s, endgame_nodes=sol.nodes // 4, endgame_moves=moves)
-    assert (info["solved"], info["endgame_nodes"]) == (0, sol.nodes // 4)
+    code, info = decide(s, endgame_nodes=10, endgame_moves=moves)
+    assert (info["solved"], info["endgame_nodes"]) == (0, 10)
     assert "endgame_value" not in info and info["search_move"] == code
     # more placements than the trigger, or the solver off: not tried
     for settings in ({"endgame_nodes": sol.nodes, "endgame_moves": moves - 1}, {}):
