@@ -147,7 +147,8 @@ class Core:
             t0 = time.perf_counter()
             sol = solve(state, self.cfg.endgame_nodes)
             elapsed = time.perf_counter() - t0
-            tried = {"solved": int(sol.solved), "endgame_nodes": sol.nodes}
+            tried = {"solved": int(sol.solved), "endgame_nodes": sol.nodes,
+                     "endgame_ms": round(elapsed * 1000, 1)}
             if sol.solved:
                 return solved_result(sol, elapsed, tried)
             if budget.seconds is not None:
