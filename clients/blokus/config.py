@@ -50,8 +50,8 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     book: str = ""
     # the exact endgame solver (knowledge.blokus_duo.endgame), before any core's search: when
     # both colours together have at most endgame_moves legal placements it searches up to
-    # endgame_nodes nodes, and a move it proves is played (0: off; it searches some 300k to
-    # 600k nodes a second)
+    # endgame_nodes nodes, and a move it proves is played (0: off; it searches some 300k
+    # nodes a second on a loaded machine, up to 900k)
     endgame_nodes: Annotated[int, msgspec.Meta(ge=0)] = 0
     endgame_moves: Annotated[int, msgspec.Meta(ge=0)] = 100
     warmup: bool = True  # compile / load the kernels before connecting
