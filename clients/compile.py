@@ -42,7 +42,8 @@ def warm_blokus(core: str) -> None:
     from clients.blokus.config import load_player_config
     from clients.blokus.player import BlokusPlayer
 
-    player = BlokusPlayer(load_player_config(None, [f"core={core}"]))
+    # the endgame solver on, so that its kernel is compiled too
+    player = BlokusPlayer(load_player_config(None, [f"core={core}", "endgame_nodes=1"]))
     try:
         warm_up(player)
     finally:

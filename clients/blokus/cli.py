@@ -37,7 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "priors), --set workers=N (uct, flat, abucb), --set seconds=1.0 (the host's limit "
         "per move), --set margin=0.25, --set playouts=N (a cap per move; default none), "
         "--set weights=FILE (alphabeta, greedy), --set book=none|FILE (the opening book; "
-        "default the bundled one), --set seed=N. A setting of a core not in use is refused. "
+        "default the bundled one), --set endgame_nodes=N (the exact endgame solver, any "
+        "core, within N nodes a move once both sides have at most endgame_moves legal "
+        "placements; default 0: off), --set seed=N. A setting of a core not in use is refused. "
         "A preset names a release's player beneath the settings given (--set preset=v1: "
         "the first release, alphabeta over the bundled evaluation; v2: the current player, "
         "the defaults). Exit status 1 "
@@ -145,10 +147,12 @@ def _play(args: argparse.Namespace, cfg: PlayerConfig, player: Any, team: str) -
 
 def warm_up(player: object) -> None:
     """Compile or load the kernels before the clock runs: two searches of the core's
-    searcher (not the book), a move apart so that the second re-roots the tree. From a cold
-    compile cache a path first met in a timed move costs seconds: a fallback move."""
+    searcher (not the book), a move apart so that the second re-roots the tree, and the
+    endgame solver when it is on. From a cold compile cache a path first met in a timed
+    move costs seconds: a fallback move."""
     from clients.blokus.player import BlokusPlayer
     from games.blokus_duo import BlokusState
+    from knowledge.blokus_duo.endgame import solve
     from knowledge.blokus_duo.position import BlokusPosition
     from search.budget import Budget
 
@@ -161,6 +165,8 @@ def warm_up(player: object) -> None:
         for _ in range(2):
             res = player.core.searcher.search(s, s.to_move, Budget(playouts=8), player.rng)
             s.play(int(res.move))  # type: ignore[call-overload,unused-ignore]
+        if player.cfg.endgame_nodes:
+            solve(s.state, 1)  # the endgame solver's kernel
     finally:
         player.core.reset()
     log.info("warmup", seconds=round(time.perf_counter() - t, 3))

@@ -48,6 +48,12 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     weights: str = ""  # a weights .npz (corvid blokus learn); "" = the bundled file
     # the opening book (corvid blokus book): "" = the bundled one, "none" = no book, or a file
     book: str = ""
+    # the exact endgame solver (knowledge.blokus_duo.endgame), before any core's search: when
+    # both colours together have at most endgame_moves legal placements it searches up to
+    # endgame_nodes nodes, and a move it proves is played (0: off; it searches some 300k
+    # nodes a second on a loaded machine, up to 900k)
+    endgame_nodes: Annotated[int, msgspec.Meta(ge=0)] = 0
+    endgame_moves: Annotated[int, msgspec.Meta(ge=0)] = 100
     warmup: bool = True  # compile / load the kernels before connecting
     # uct (search.uct.UCTConfig): exploration, RAVE, priors, tree reuse, widening
     c: Annotated[float, msgspec.Meta(ge=0)] = 0.0  # UCT's exploration constant
@@ -257,6 +263,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     # the first release: alpha-beta over the bundled learned evaluation, no book
     "v1": {
         "core": "alphabeta", "weights": "", "book": "none", "margin": 0.25,
+        "endgame_nodes": 0, "endgame_moves": 100,
         "alphabeta_depth": 8, "alphabeta_width": 12, "alphabeta_root_width": 24,
         "alphabeta_order": True, "alphabeta_check_every": 16,
         "playout": "uniform", "size_weights": [0.05, 0.1, 0.25, 0.5, 1.0],
@@ -273,6 +280,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     # uniform playouts, the bundled opening book
     "v2": {
         "core": "uct", "compiled": True, "weights": "", "book": "", "margin": 0.25,
+        "endgame_nodes": 0, "endgame_moves": 100,
         "c": 0.0, "rave": True, "rave_k": 300.0, "rave_mse": False, "rave_weighted": False,
         "priors": True, "prior_value": 0.5, "uct_prior_count": 0.0, "grandfather": 0.0,
         "widening": False, "widening_initial": 1, "widening_a": 40.0, "widening_b": 1.4,

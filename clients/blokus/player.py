@@ -9,6 +9,7 @@ fallback is played and the log says why. ``0000`` only when no placement exists.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import threading
 import time
@@ -23,6 +24,7 @@ import zmq
 from clients.blokus.config import PARALLEL_CORES, PlayerConfig
 from games.blokus_duo import PASS, BlokusState
 from knowledge.blokus_duo.book import DEFAULT_BOOK, Book
+from knowledge.blokus_duo.endgame import Solution, endgame_ready, solve
 from knowledge.blokus_duo.evaluation import DEFAULT_WEIGHTS, BlokusEval, blokus_features
 from knowledge.blokus_duo.position import BlokusPosition
 from protocols.icfpt import FirstMovePrompt, SecondMovePrompt, TurnPrompt
@@ -137,7 +139,26 @@ class Core:
 
     def search(self, state: BlokusState, budget: Budget, rng: np.random.Generator
                ) -> SearchResult:
-        """The move for the mover of ``state`` (searched on ``state`` itself: pass a copy)."""
+        """The move for the mover of ``state`` (searched on ``state`` itself: pass a copy):
+        the endgame solver's when it proves one (``endgame_nodes``), else the core's, in the
+        time the solver left."""
+        tried: dict[str, Any] = {}
+        if self.cfg.endgame_nodes and endgame_ready(state, self.cfg.endgame_moves):
+            t0 = time.perf_counter()
+            sol = solve(state, self.cfg.endgame_nodes)
+            elapsed = time.perf_counter() - t0
+            tried = {"solved": int(sol.solved), "endgame_nodes": sol.nodes,
+                     "endgame_ms": round(elapsed * 1000, 1)}
+            if sol.solved:
+                return solved_result(sol, elapsed, tried)
+            if budget.seconds is not None:
+                budget = dataclasses.replace(budget, seconds=max(budget.seconds - elapsed, 0.0))
+        result = self._search(state, budget, rng)
+        return msgspec.structs.replace(result, info=result.info | tried) if tried else result
+
+    def _search(self, state: BlokusState, budget: Budget, rng: np.random.Generator
+                ) -> SearchResult:
+        """The book's move or the core's search."""
         if self.book is not None:
             move = self.book.lookup(state)
             if move is not None:
@@ -296,6 +317,17 @@ class BlokusPlayer:
         info["move"] = code  # what we send (the search's own choice is in "search_move")
         log.info("decision", colour=self.colour, **info)
         return code
+
+
+def solved_result(sol: Solution, elapsed: float, info: dict[str, Any]) -> SearchResult:
+    """The endgame solver's proof as a search result: its move, the value 1, 0.5 or 0 of the
+    win, draw or loss it proves, and in ``info`` the score difference (exact, or the least
+    the win is by) and whether it is exact."""
+    value = 1.0 if sol.value > 0 else 0.5 if sol.value == 0 else 0.0
+    return SearchResult(move=sol.move, value=value, moves=[sol.move], visits=[sol.nodes],
+                        values=[value], playouts=0, elapsed=elapsed,
+                        info=info | {"endgame_value": sol.value,
+                                     "endgame_exact": int(sol.exact)})
 
 
 def _summary(res: SearchResult, st: BlokusState) -> dict[str, Any]:
