@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 import time
 from pathlib import Path
@@ -47,7 +48,8 @@ def parse_budget(text: str) -> Budget:
 
 
 def settings(spec: str) -> list[str]:
-    return [s for s in (x.strip() for x in spec.split(",")) if s]
+    """``key=value,key=value``; a list value keeps its commas (``size_weights=[1,2,3,4,5]``)."""
+    return [s for s in (x.strip() for x in re.split(r",(?![^\[]*\])", spec)) if s]
 
 
 class Side:

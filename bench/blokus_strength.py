@@ -4,7 +4,7 @@ played on the arena (`corvid arena blokus`).
 The player under test (`corvid blokus`, its default player unless ``--core`` or ``--set``)
 meets a built-in opponent of the host (``first-legal``, ``biggest``), a second ``corvid
 blokus`` with another core (``uct``, ``alphabeta``, ``abucb``, ``flat``, ``greedy``), a
-release's player (``v1``: ``--set preset=v1``, the first release; ``v2``: the defaults) or a
+release's player (``v1``: ``--set preset=v1``, the first release; ``v2``; ``v3``: the defaults) or a
 GTP Blokus engine driven by the host (``gtp:COMMAND``, e.g. Pentobi's ``pentobi-gtp``; its
 level and time are its own command line, and it answers within the host's time per move
 like any player, or within ``--opponent-time``); seats alternate every game and the player

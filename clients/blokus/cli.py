@@ -41,8 +41,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
         "core, within N nodes a move once both sides have at most endgame_moves legal "
         "placements; default 0: off), --set seed=N. A setting of a core not in use is refused. "
         "A preset names a release's player beneath the settings given (--set preset=v1: "
-        "the first release, alphabeta over the bundled evaluation; v2: the current player, "
-        "the defaults). Exit status 1 "
+        "the first release, alphabeta over the bundled evaluation; v2: UCT with the knowledge "
+        "priors; v3: the current player, the defaults). Exit status 1 "
         "when the host broke a game (closed early, garbage, silent past --idle-timeout) or "
         "could not be reached.",
     )

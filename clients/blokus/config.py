@@ -36,7 +36,7 @@ class PlayerConfig(msgspec.Struct, frozen=True):
 
     preset: str = ""  # a release's player (PRESETS) beneath the settings given; "" = none
     # uct with the knowledge priors beat the first release's alphabeta (preset=v1) at 1 s per
-    # move (docs/results/blokus-duo.md)
+    # move, and with the learned priors v2's knowledge priors (docs/results/blokus-duo.md)
     core: str = "uct"
     compiled: bool = True  # uct on the compiled tree (search.ctree); false: search.uct
     workers: Annotated[int, msgspec.Meta(ge=1, le=64)] = 1
@@ -111,11 +111,11 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     open_factor: Annotated[float, msgspec.Meta(gt=0, le=1)] = 0.1
     # the priors: "size" = 0.5 + prior_size_bonus * (size - 3) while the mover has placed
     # fewer than prior_early_pieces; "knowledge" = size, attach points created and taken,
-    # spent, distance to the opponent (the default: docs/results/blokus-duo.md); each worth
-    # prior_count visits; "learned" = the strength of the placement's move features learned
-    # from strong play (corvid learn blokus priors; move_weights: the weights file, "" = the
-    # bundled one), value prior_low + (prior_high - prior_low) (gamma / max gamma) ** prior_tau
-    prior_kind: Literal["size", "knowledge", "learned"] = "knowledge"
+    # spent, distance to the opponent; "learned" (the default: docs/results/blokus-duo.md) =
+    # the strength of the placement's move features learned from strong play (corvid learn
+    # blokus priors; move_weights: the weights file, "" = the bundled one), value prior_low +
+    # (prior_high - prior_low) (gamma / max gamma) ** prior_tau; each worth prior_count visits
+    prior_kind: Literal["size", "knowledge", "learned"] = "learned"
     prior_count: Annotated[float, msgspec.Meta(ge=0)] = 10.0
     prior_size_bonus: float = 0.05
     prior_early_pieces: int = 10
@@ -295,6 +295,25 @@ PRESETS: dict[str, dict[str, Any]] = {
         "move_weights": "", "open_pieces": 0, "open_min_size": 5,
         "prune_count": 10000.0, "style": "", "score_weight": 0.0, "score_scale": 30.0,
     },
+    # the third release: v2 with the learned priors (the move features' strengths fitted to
+    # a strong engine's games, the bundled move-weights file)
+    "v3": {
+        "core": "uct", "compiled": True, "weights": "", "book": "", "margin": 0.25,
+        "endgame_nodes": 0, "endgame_moves": 100,
+        "c": 0.0, "rave": True, "rave_k": 300.0, "rave_mse": False, "rave_weighted": False,
+        "priors": True, "prior_value": 0.5, "uct_prior_count": 0.0, "grandfather": 0.0,
+        "widening": False, "widening_initial": 1, "widening_a": 40.0, "widening_b": 1.4,
+        "reuse": True, "uct_final": "visits", "uct_max_depth": 1000, "tree_mb": 1024.0,
+        "playout": "uniform", "size_weights": [0.05, 0.1, 0.25, 0.5, 1.0],
+        "near_factor": 1.0, "far_factor": 0.5, "gain_factor": 1.0, "gain_cap": 4,
+        "notake_factor": 1.0, "open_playout": 0, "open_factor": 0.1,
+        "prior_kind": "learned", "prior_count": 10.0, "prior_size_bonus": 0.05,
+        "prior_early_pieces": 10, "prior_size": 0.03, "prior_gain": 0.02,
+        "prior_gain_cap": 6, "prior_take": 0.03, "prior_waste": 0.02, "prior_front": 0.02,
+        "prior_front_radius": 4, "prior_low": 0.3, "prior_high": 0.9, "prior_tau": 0.25,
+        "move_weights": "", "open_pieces": 0, "open_min_size": 5,
+        "prune_count": 10000.0, "style": "", "score_weight": 0.0, "score_scale": 30.0,
+    },
 }
 
 
@@ -302,8 +321,10 @@ PRESET_DOCS = {
     "v1": "the first release's player: core=alphabeta over the bundled weights "
           "(alphabeta_depth 8, alphabeta_width 12, alphabeta_root_width 24), no book, "
           "margin 0.25",
-    "v2": "the second release's player (the defaults): core=uct on the compiled tree with "
-          "RAVE and the knowledge priors, uniform playouts, the bundled opening book",
+    "v2": "the second release's player: core=uct on the compiled tree with RAVE and the "
+          "knowledge priors, uniform playouts, the bundled opening book",
+    "v3": "the third release's player (the defaults): v2 with the learned priors "
+          "(prior_kind=learned, the bundled move weights)",
 }
 
 

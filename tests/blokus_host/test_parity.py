@@ -1,5 +1,6 @@
 """Golden values of how the Blokus Duo player decides, on fixed seeds: the default player
-(compiled UCT with the knowledge priors and the book), the Python UCT, the alpha-beta core
+(compiled UCT with the learned priors and the book) and v2's (the knowledge priors), the
+Python UCT, the alpha-beta core
 over the bundled learned evaluation, the playout kernels (uniform and weighted), the priors,
 the features, the compiled child evaluation and the best-of-n simulations. The expected
 values are in ``data/parity.json``; any change of a move, a visit count or a value fails.
@@ -36,6 +37,7 @@ WEIGHTED_SETTINGS: dict[str, Any] = {
     "open_factor": 0.3, "score_weight": 0.3, "score_scale": 20.0}
 WEIGHTED = BlokusConfig(**WEIGHTED_SETTINGS)
 KNOWLEDGE = BlokusConfig(priors="knowledge", open_pieces=3, open_min_size=5)
+LEARNED = BlokusConfig(priors="learned", open_pieces=3, open_min_size=5)  # the bundled weights
 
 
 def position(plies: int) -> BlokusState:
@@ -63,9 +65,11 @@ def _search(cfg: PlayerConfig, plies: int, playouts: int) -> dict[str, Any]:
 def player_decisions() -> dict[str, Any]:
     out: dict[str, Any] = {}
     for plies in PLIES:
-        out[f"ctree/{plies}"] = _search(PlayerConfig(), plies, 300)
+        out[f"ctree/{plies}"] = _search(PlayerConfig(prior_kind="knowledge"), plies, 300)
+        out[f"ctree-learned/{plies}"] = _search(PlayerConfig(), plies, 300)
     for plies in (9, 18):
-        out[f"uct/{plies}"] = _search(PlayerConfig(compiled=False), plies, 120)
+        out[f"uct/{plies}"] = _search(PlayerConfig(compiled=False, prior_kind="knowledge"),
+                                      plies, 120)
         out[f"alphabeta/{plies}"] = _search(
             PlayerConfig(core="alphabeta", alphabeta_depth=2, alphabeta_width=6,
                          alphabeta_root_width=8), plies, 400)
@@ -94,7 +98,8 @@ def kernel_values() -> dict[str, Any]:
                              np.array([plies], dtype=np.uint64), picks,
                              np.zeros(r.geo.num_cells, dtype=np.uint8))
             out[f"picks/{name}/{plies}"] = picks.tolist()
-        for name, cfg in (("size", BlokusConfig()), ("knowledge", KNOWLEDGE)):
+        for name, cfg in (("size", BlokusConfig()), ("knowledge", KNOWLEDGE),
+                          ("learned", LEARNED)):
             pr = BlokusPosition(position(plies), cfg).priors()
             out[f"priors/{name}/{plies}"] = {"moves": [int(m) for m in pr.moves],
                                              "values": pr.values.tolist(),

@@ -181,8 +181,8 @@ def test_preset_v1_is_the_first_release_player(tmp_path) -> None:  # type: ignor
         load_player_config(None, ["preset=v1", "workers=2"])
 
 
-def test_preset_v2_is_the_default_player_written_out() -> None:
-    """v2, the newest preset, loads to exactly the default settings, and names every setting
+def test_preset_v3_is_the_default_player_written_out() -> None:
+    """v3, the newest preset, loads to exactly the default settings, and names every setting
     of the UCT player literally (all but the host's time, the playout cap, the seed, the
     team code, the workers, the start-up and the other cores' settings), so that a later
     change of a default leaves it as it is."""
@@ -190,14 +190,18 @@ def test_preset_v2_is_the_default_player_written_out() -> None:
 
     from clients.blokus.config import CORE_KEYS, PRESETS, PlayerConfig, load_player_config
 
-    assert list(PRESETS)[-1] == "v2"
-    v2 = load_player_config(None, ["preset=v2"])
-    assert v2 == msgspec.structs.replace(PlayerConfig(), preset="v2")
+    assert list(PRESETS)[-1] == "v3"
+    v3 = load_player_config(None, ["preset=v3"])
+    assert v3 == msgspec.structs.replace(PlayerConfig(), preset="v3")
     other_cores = {k for k, cores in CORE_KEYS.items() if "uct" not in cores} - {"weights"}
     not_a_player = {"preset", "seconds", "playouts", "seed", "team_code", "workers",
                     "warmup"} | other_cores
     fields = {f.name for f in msgspec.structs.fields(PlayerConfig)}
-    assert set(PRESETS["v2"]) == fields - not_a_player
+    assert set(PRESETS["v3"]) == fields - not_a_player
+    # v2, the player before the learned priors, differs from it in the priors alone
+    assert {k for k in PRESETS["v2"] if PRESETS["v2"][k] != PRESETS["v3"][k]} == {"prior_kind"}
+    v2 = load_player_config(None, ["preset=v2"])
+    assert v2.prior_kind == "knowledge" and v2.game.priors == "knowledge"
 
 
 def test_flat_settings_build_the_search_configs() -> None:
@@ -213,7 +217,7 @@ def test_flat_settings_build_the_search_configs() -> None:
     assert cfg.alphabeta == AlphaBetaConfig(max_depth=8, width=12, root_width=24)
     assert cfg.abucb == ABUCBConfig(depth=2, width=12)
     assert cfg.flat == FlatConfig()
-    assert cfg.game == BlokusConfig(priors="knowledge")
+    assert cfg.game == BlokusConfig(priors="learned")
     fields = {  # a flat setting, the config it builds and that config's field, a new value
         "c": ("uct", "c", 0.3), "uct_prior_count": ("uct", "prior_count", 5.0),
         "uct_final": ("uct", "final", "mean"), "uct_max_depth": ("uct", "max_depth", 40),
@@ -228,7 +232,7 @@ def test_flat_settings_build_the_search_configs() -> None:
         "prune": ("flat", "prune", 0.5), "min_arms": ("flat", "min_arms", 2),
         "prior_kind": ("game", "priors", "size"), "prior_count": ("game", "prior_count", 3.0),
         "playout": ("game", "playout", "weighted"), "open_pieces": ("game", "open_pieces", 2),
-        "score_weight": ("game", "score_weight", 0.5),
+        "score_weight": ("game", "score_weight", 0.5), "prior_tau": ("game", "prior_tau", 0.5),
     }
     for key, (built, field, value) in fields.items():
         core = built if built in ("uct", "alphabeta", "abucb", "flat") else "uct"
