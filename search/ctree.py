@@ -842,11 +842,13 @@ class CompiledUCT:
                 self.edges_per_iter = (int(self.counters[C_EDGES]) - edges0) / playouts
             if self.counters[C_STOP]:  # asked to stop: return now, no growing
                 break
-            if cfg.early_stop and cfg.final == "visits" and self._settled(
-                    self._iterations(budget, playouts,
-                                     None if deadline is None else deadline - now, per_iter)):
-                settled = True
-                break
+            if cfg.early_stop and cfg.final == "visits":
+                remaining = self._iterations(budget, playouts,
+                                             None if deadline is None else deadline - now,
+                                             per_iter)
+                if remaining >= 1 and self._settled(remaining):
+                    settled = True
+                    break
             if deadline is not None and cfg_i[5]:  # the projection at this rate, early
                 need = self._projected(self._iterations(budget, playouts, deadline - now,
                                                         per_iter), max_moves)

@@ -270,7 +270,8 @@ class BlokusPlayer:
         if seconds <= 0.01:
             info["fallback"] = "no_time_left"
             return st.code(fb), info
-        self.core.clear_stop()  # no search runs now: a stop asked of the ponder is done
+        if self.cfg.ponder:  # no search runs now: the stop asked of the ponder is done
+            self.core.clear_stop()
         box: dict[str, Any] = {}
         root = st.clone()
         budget = Budget(playouts=self.cfg.playouts or None, seconds=max(seconds - 0.02, 0.0))
