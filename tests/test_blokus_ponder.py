@@ -193,3 +193,28 @@ def test_ponder_needs_the_compiled_tree_in_this_process() -> None:
     for preset in ("v1", "v2"):  # the releases' players do neither
         c = load_player_config(None, [f"preset={preset}"])
         assert not c.ponder and not c.early_stop
+
+
+@pytest.mark.integration
+def test_a_whole_game_on_the_mock_host_with_pondering() -> None:
+    """The agent loop ponders after each answer and the host's next prompt stops it: a game
+    against the host's biggest-piece player, every answer in time, every decision after the
+    first with its ponder's figures, the ponder's visits reused."""
+    from clients.blokus.agent import play_game
+    from protocols.transport import TcpTransport
+    from tests.blokus_host.helpers import HostThread
+
+    h = HostThread(seat="1", first="1", opponent="biggest", timeout=1.0, seed=3)
+    p = _player(ponder=True, playouts=400, seconds=1.0, margin=0.25)
+    with capture_logs() as logs:
+        game = play_game(TcpTransport("127.0.0.1", h.port), p, "2014", "07")
+    (r,) = h.join()
+    assert game.ended == "game_over" and r.record.reason == "end", r.record.reason
+    decisions = [e for e in logs if e["event"] == "decision"]
+    assert len(decisions) > 10
+    assert all("fallback" not in d for d in decisions)
+    pondered = [d for d in decisions[1:] if "ponder_playouts" in d]
+    assert len(pondered) == len(decisions) - 1
+    assert all(d["ponder_wait_ms"] < 300 for d in pondered if "ponder_wait_ms" in d)
+    assert any(d.get("reused_visits", 0) > 0 for d in pondered)
+    assert p.stop_pondering() is None  # the game's end stopped the last one
