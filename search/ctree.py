@@ -728,8 +728,11 @@ class CompiledUCT:
         return 0 if self._T is None else sum(a.nbytes for a in self._T)
 
     # -- the search ----------------------------------------------------------------------
-    def search(self, root: Any, seat: int | None, budget: Budget, rng: Any) -> SearchResult:
-        """Search from ``root`` (a State with ``tree_game()``) for the seat to move."""
+    def search(self, root: Any, seat: int | None, budget: Budget, rng: Any, *,
+               early_stop: bool | None = None) -> SearchResult:
+        """Search from ``root`` (a State with ``tree_game()``) for the seat to move.
+        ``early_stop``: the config's ``early_stop`` for this search (None: as configured;
+        a search that chooses no move, such as pondering, runs its whole budget)."""
         if not hasattr(root, "tree_game"):
             raise TypeError(f"{type(root).__name__} offers no compiled kernels (tree_game); "
                             "use search.uct.UCT")
@@ -784,6 +787,7 @@ class CompiledUCT:
         self.counters[C_ITER] = 0
         self.grows_deferred = 0
         settled = False
+        settle = (cfg.early_stop if early_stop is None else early_stop) and cfg.final == "visits"
         # the root: a node of the last tree with this position, or a new one
         reused = 0.0
         seat_to_move = root.to_move
@@ -816,7 +820,7 @@ class CompiledUCT:
                                           max_moves))
         t_loop = None  # when the first batch started
         batch = 8
-        eighth = max(8, (budget.playouts or 0) // 8)  # early_stop checks without a deadline
+        eighth = max(8, (budget.playouts or 0) // 8)  # early stop's checks without a deadline
         while True:
             left = budget.playouts - playouts if budget.playouts is not None else 1 << 40
             if left <= 0 or self.counters[C_STOP]:
@@ -824,7 +828,7 @@ class CompiledUCT:
             t1 = budget.clock()
             t_loop = t1 if t_loop is None else t_loop
             if deadline is None:
-                batch = min(left, eighth) if cfg.early_stop else left
+                batch = min(left, eighth) if settle else left
             else:
                 if t1 >= deadline:
                     break
@@ -842,7 +846,7 @@ class CompiledUCT:
                 self.edges_per_iter = (int(self.counters[C_EDGES]) - edges0) / playouts
             if self.counters[C_STOP]:  # asked to stop: return now, no growing
                 break
-            if cfg.early_stop and cfg.final == "visits":
+            if settle:
                 remaining = self._iterations(budget, playouts,
                                              None if deadline is None else deadline - now,
                                              per_iter)

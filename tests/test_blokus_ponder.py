@@ -45,19 +45,21 @@ def _wait_for(condition: Any, timeout: float) -> None:
 @pytest.mark.parametrize("timed", [False, True])
 def test_early_stop_answers_the_move_of_the_whole_search_sooner(timed: bool) -> None:
     """With one move far ahead, the search that stops early chooses the move the whole
-    search chooses (same random stream), with fewer playouts; without one far ahead it runs
-    its budget."""
+    search chooses (same random stream), with fewer playouts; a search told not to stop
+    early (a ponder) runs its whole budget."""
     cfg = PlayerConfig().uct
     position = _position(10, 3)
-    results: dict[bool, SearchResult] = {}
-    for early in (False, True):
-        u = CompiledUCT(msgspec.structs.replace(cfg, early_stop=early))
+    results: dict[str, SearchResult] = {}
+    for run, configured, told in (("full", False, None), ("early", True, None),
+                                  ("told", True, False)):
+        u = CompiledUCT(msgspec.structs.replace(cfg, early_stop=configured))
         # a time budget on a clock where an iteration takes 100 µs: 12,000 iterations
         budget = (Budget(seconds=1.2, clock=WorkClock(u, 10_000.0)) if timed
                   else Budget(playouts=12_000))
-        results[early] = u.search(position.clone(), None, budget, SplitMix(7))
-    full, early_res = results[False], results[True]
+        results[run] = u.search(position.clone(), None, budget, SplitMix(7), early_stop=told)
+    full, early_res = results["full"], results["early"]
     assert not full.info["settled"] and full.playouts >= 11_990
+    assert results["told"].playouts == full.playouts and not results["told"].info["settled"]
     assert early_res.info["settled"] and early_res.playouts < full.playouts
     assert early_res.move == full.move
     best, second = sorted(early_res.visits)[-1], sorted(early_res.visits)[-2]

@@ -169,9 +169,11 @@ class Core:
     def ponder(self, state: BlokusState, budget: Budget, rng: np.random.Generator
                ) -> SearchResult:
         """Search ``state`` (a copy; the opponent to move) on this process's tree, the book
-        aside: the tree the next decision's search reuses."""
+        aside, for the whole budget (no early stop: no move is chosen): the tree the next
+        decision's search reuses."""
         position = BlokusPosition(state, self.game_config)
-        result: SearchResult = self.searcher.search(position, state.to_move, budget, rng)
+        result: SearchResult = self.searcher.search(position, state.to_move, budget, rng,
+                                                    early_stop=False)
         return result
 
     def request_stop(self) -> None:
