@@ -44,8 +44,8 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     playouts: Annotated[int, msgspec.Meta(ge=0)] = 0  # a cap per move (0: none)
     margin: Annotated[float, msgspec.Meta(ge=0)] = 0.25  # seconds kept back from each move
     # (uct) search on the opponent's time: after our answer, the position after our move on
-    # the tree the next decision reuses, until the next prompt (at most ``seconds``); the
-    # compiled tree in this process only (compiled=true, workers=1)
+    # the tree the next decision reuses, until the next prompt (at most ``seconds`` and
+    # ``playouts``); the compiled tree in this process only (compiled=true, workers=1)
     ponder: bool = False
     seed: int = 0  # the search's random generator (0: fresh randomness)
     team_code: str = "01"
