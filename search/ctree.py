@@ -813,8 +813,8 @@ class CompiledUCT:
         edges0 = int(self.counters[C_EDGES])
         deadline = None if budget.seconds is None else t0 + budget.seconds
         per_iter = self.seconds_per_iter or 0.0  # seconds per iteration, measured
-        stopping = self.counters[C_STOP] != 0  # asked to stop already: no growing
-        if self.edges_per_iter is not None and not stopping:  # the pools for the budget
+        # the pools for the budget, before the loop (not when asked to stop already)
+        if self.edges_per_iter is not None and not self.counters[C_STOP]:
             seconds = None if deadline is None else deadline - budget.clock()
             self._resize(*self._projected(self._iterations(budget, 0, seconds, per_iter),
                                           max_moves))
