@@ -30,6 +30,18 @@ search goes on without expanding and counts the expansions it skipped (``pool_fu
 reuse keeps the subtree of the new root and compacts it in place to the front of the pools
 before they are sized, so the next search grows the pools over the kept subtree only.
 
+Ending a search
+---------------
+A search ends on its budget, checked between batches of about 20 ms (a budget of playouts
+alone runs in one batch). With ``early_stop`` (``UCTConfig``, final by visits) it also ends
+when the root's most visited move leads the second by more than the iterations the budget
+still allows (at the rate measured, for a time budget; checked after each eighth of a budget
+of playouts alone): the move can no longer change, and the search that ends early has
+chosen it as the whole search would have. Another thread ends it with
+:meth:`CompiledUCT.request_stop`: the iteration kernel runs without the GIL and checks the
+request before each iteration, so the search returns within about one iteration (pondering:
+searching on the opponent's time until its move arrives).
+
 The game interface (by shape; :class:`TreeGame`)
 ------------------------------------------------
 A game offers ``state.tree_game()`` returning a :class:`TreeGame`: its kernel state (a tuple
@@ -75,7 +87,7 @@ from search.result import SearchResult
 from search.uct import UCTConfig, mark_first_plies, rave_beta, rave_credit
 
 # counters[...]: the pool's state and the search statistics
-C_NODES, C_EDGES, C_ROOT, C_NEED_ROOM, C_FULL, C_MAXDEPTH, C_ITER = range(7)
+C_NODES, C_EDGES, C_ROOT, C_NEED_ROOM, C_FULL, C_MAXDEPTH, C_ITER, C_STOP = range(8)
 N_COUNTERS = 8
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -315,14 +327,16 @@ def k_root(copy: Any, to_move: Any, key: Any, legal: Any, ctx: Any, root: Any, s
     return int(v)
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def k_iterate(copy: Any, to_move: Any, key: Any, legal: Any, play: Any, playout: Any,
               ctx: Any, root: Any, st: Any, T: Any, Wk: Any, cfg_f: np.ndarray,
               cfg_i: np.ndarray, thresholds: np.ndarray, counters: np.ndarray,
               rng: np.ndarray, n_iter: int) -> int:
     """Up to ``n_iter`` iterations from the root ``counters[C_ROOT]``; returns how many ran.
     Stops early (``counters[C_NEED_ROOM]`` = 1) when the pools may lack room for one more
-    node or edge block and ``cfg_i[5]`` says they can still grow.
+    node or edge block and ``cfg_i[5]`` says they can still grow, and before the next
+    iteration once ``counters[C_STOP]`` is set (by another thread: the kernel runs without
+    the GIL).
 
     A new node gets its edges (legal moves, priors, grandfather prior) when an iteration
     first searches from it, not when it is made (``cfg_i[7]`` = 0): most leaves are never
@@ -343,6 +357,8 @@ def k_iterate(copy: Any, to_move: Any, key: Any, legal: Any, play: Any, playout:
     root_node = counters[C_ROOT]
     done = 0
     while done < n_iter:
+        if counters[C_STOP] != 0:
+            break
         if can_grow and (counters[C_NODES] + 1 > nd_first.shape[0]
                          or counters[C_EDGES] + max_moves > e_move.shape[0]):
             counters[C_NEED_ROOM] = 1
@@ -399,7 +415,7 @@ def k_iterate(copy: Any, to_move: Any, key: Any, legal: Any, play: Any, playout:
     return done
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def k_find(T: Any, root: int, key: int, seat: int, max_depth: int, queue: np.ndarray) -> int:
     """The first node within ``max_depth`` plies of ``root`` (breadth first) whose key and seat
     to move match, or -1 (search.uct.UCT._find_reusable)."""
@@ -428,7 +444,7 @@ def k_find(T: Any, root: int, key: int, seat: int, max_depth: int, queue: np.nda
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def k_reroot(T: Any, counters: np.ndarray, new_root: int, keep: np.ndarray,
              new_id: np.ndarray) -> None:
     """Keep only the subtree of ``new_root``, moved in place to the front of the pools; the
@@ -712,8 +728,11 @@ class CompiledUCT:
         return 0 if self._T is None else sum(a.nbytes for a in self._T)
 
     # -- the search ----------------------------------------------------------------------
-    def search(self, root: Any, seat: int | None, budget: Budget, rng: Any) -> SearchResult:
-        """Search from ``root`` (a State with ``tree_game()``) for the seat to move."""
+    def search(self, root: Any, seat: int | None, budget: Budget, rng: Any, *,
+               early_stop: bool | None = None) -> SearchResult:
+        """Search from ``root`` (a State with ``tree_game()``) for the seat to move.
+        ``early_stop``: the config's ``early_stop`` for this search (None: as configured;
+        a search that chooses no move, such as pondering, runs its whole budget)."""
         if not hasattr(root, "tree_game"):
             raise TypeError(f"{type(root).__name__} offers no compiled kernels (tree_game); "
                             "use search.uct.UCT")
@@ -725,7 +744,7 @@ class CompiledUCT:
         layout = (type(root), game.move_limit, game.num_players, game.max_moves)
         if self._layout != layout or self._T is None:
             self._layout = layout
-            self.counters[:] = 0
+            self.counters[:C_STOP] = 0  # a stop request stands
             self.counters[C_ROOT] = -1
             nodes = 1024
             edges = max(64 * 1024, 4 * game.max_moves)
@@ -767,6 +786,8 @@ class CompiledUCT:
         self.counters[C_MAXDEPTH] = 0
         self.counters[C_ITER] = 0
         self.grows_deferred = 0
+        settled = False
+        settle = (cfg.early_stop if early_stop is None else early_stop) and cfg.final == "visits"
         # the root: a node of the last tree with this position, or a new one
         reused = 0.0
         seat_to_move = root.to_move
@@ -792,20 +813,22 @@ class CompiledUCT:
         edges0 = int(self.counters[C_EDGES])
         deadline = None if budget.seconds is None else t0 + budget.seconds
         per_iter = self.seconds_per_iter or 0.0  # seconds per iteration, measured
-        if self.edges_per_iter is not None:  # the pools for this budget, before the loop
+        # the pools for the budget, before the loop (not when asked to stop already)
+        if self.edges_per_iter is not None and not self.counters[C_STOP]:
             seconds = None if deadline is None else deadline - budget.clock()
             self._resize(*self._projected(self._iterations(budget, 0, seconds, per_iter),
                                           max_moves))
         t_loop = None  # when the first batch started
         batch = 8
+        eighth = max(8, (budget.playouts or 0) // 8)  # early stop's checks without a deadline
         while True:
             left = budget.playouts - playouts if budget.playouts is not None else 1 << 40
-            if left <= 0:
+            if left <= 0 or self.counters[C_STOP]:
                 break
             t1 = budget.clock()
             t_loop = t1 if t_loop is None else t_loop
             if deadline is None:
-                batch = left
+                batch = min(left, eighth) if settle else left
             else:
                 if t1 >= deadline:
                     break
@@ -821,6 +844,15 @@ class CompiledUCT:
                 per_iter = max((now - t1) / done, 1e-9)
             if done > 0 and self.counters[C_FULL] == 0:  # a full pool adds no edges
                 self.edges_per_iter = (int(self.counters[C_EDGES]) - edges0) / playouts
+            if self.counters[C_STOP]:  # asked to stop: return now, no growing
+                break
+            if settle:
+                remaining = self._iterations(budget, playouts,
+                                             None if deadline is None else deadline - now,
+                                             per_iter)
+                if remaining >= 1 and self._settled(remaining):
+                    settled = True
+                    break
             if deadline is not None and cfg_i[5]:  # the projection at this rate, early
                 need = self._projected(self._iterations(budget, playouts, deadline - now,
                                                         per_iter), max_moves)
@@ -838,7 +870,29 @@ class CompiledUCT:
             self.seconds_per_iter = (t_end - t_loop) / playouts
         if shared:
             rng.state = int(stream[0])
-        return self._result(playouts, t_end - t0, reused)
+        return self._result(playouts, t_end - t0, reused, settled)
+
+    def _settled(self, remaining: float) -> bool:
+        """Whether the root's most visited move leads every other by more than ``remaining``
+        visits: no search of that many more iterations can change the move chosen."""
+        assert self._T is not None
+        r = int(self.counters[C_ROOT])
+        f, n = int(self._T[0][r]), int(self._T[1][r])
+        if n < 2:
+            return True
+        visits = self._T[6][f:f + n] - self._T[8][f:f + n]
+        second, best = np.partition(visits, n - 2)[n - 2:]
+        return bool(best - second > remaining)
+
+    def request_stop(self) -> None:
+        """Ask the search under way (in another thread) to return after the iteration in
+        progress, with the tree as it stands. The request holds, and every search returns
+        at once, until :meth:`clear_stop`."""
+        self.counters[C_STOP] = 1
+
+    def clear_stop(self) -> None:
+        """Withdraw :meth:`request_stop` (call it when no search is under way)."""
+        self.counters[C_STOP] = 0
 
     def root_edges(self) -> dict[str, np.ndarray]:
         """The root's edge statistics after a search (copies): move, N, W, N0, RN, RW."""
@@ -871,7 +925,8 @@ class CompiledUCT:
             v = int(e_child[e])
         return line
 
-    def _result(self, playouts: int, elapsed: float, reused: float) -> SearchResult:
+    def _result(self, playouts: int, elapsed: float, reused: float, settled: bool
+                ) -> SearchResult:
         assert self._T is not None
         (nd_first, nd_count, nd_n, _, _, e_move, e_N, e_W, e_N0, _, _, _) = self._T
         r = int(self.counters[C_ROOT])
@@ -891,6 +946,7 @@ class CompiledUCT:
             "pool_full": int(self.counters[C_FULL]),
             "grows_deferred": self.grows_deferred,
             "tree_mb": round(self.pool_bytes() / 1e6, 1),
+            "settled": settled,
         }
         return SearchResult(
             move=int(moves[b]),

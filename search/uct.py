@@ -193,6 +193,9 @@ class UCTConfig(msgspec.Struct, frozen=True):
     final: Literal["visits", "mean"] = "visits"
     max_depth: int = 1000
     tree_mb: float = 1024.0  # search.ctree only: the most memory its node and edge pools take
+    # search.ctree only, with final="visits": end the search when the most visited root move
+    # leads the second by more than the playouts the budget still allows at the measured rate
+    early_stop: bool = False
 
 
 class Node:

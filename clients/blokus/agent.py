@@ -77,6 +77,7 @@ def play_game(transport: Transport, player: BlokusPlayer, dialect: str, team_cod
                 elif isinstance(ev, (FirstMovePrompt, SecondMovePrompt, TurnPrompt)):
                     code = player.on_prompt(ev, t_recv)
                     transport.send(conn.send(MoveCommand(code)))
+                    player.ponder()  # on the opponent's time, until the next prompt
                 elif isinstance(ev, GameOver):
                     ended = "game_over"
                     break
@@ -93,6 +94,7 @@ def play_game(transport: Transport, player: BlokusPlayer, dialect: str, team_cod
     except TransportError as e:
         log.error("transport_error", error=str(e))
         ended, detail = "transport_error", str(e)
+    player.stop_pondering()
     st = player.state
     scores = st.scores() if st is not None else None
     log.info("game_end", ended=ended, decisions=player.decisions - d0, colour=player.colour,

@@ -43,6 +43,10 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     seconds: Annotated[float, msgspec.Meta(gt=0)] = 1.0  # the host's limit per move
     playouts: Annotated[int, msgspec.Meta(ge=0)] = 0  # a cap per move (0: none)
     margin: Annotated[float, msgspec.Meta(ge=0)] = 0.25  # seconds kept back from each move
+    # (uct) search on the opponent's time: after our answer, the position after our move on
+    # the tree the next decision reuses, until the next prompt (at most ``seconds`` and
+    # ``playouts``); the compiled tree in this process only (compiled=true, workers=1)
+    ponder: bool = False
     seed: int = 0  # the search's random generator (0: fresh randomness)
     team_code: str = "01"
     weights: str = ""  # a weights .npz (corvid blokus learn); "" = the bundled file
@@ -73,6 +77,9 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     uct_final: Literal["visits", "mean"] = "visits"
     uct_max_depth: Annotated[int, msgspec.Meta(ge=1)] = 1000
     tree_mb: Annotated[float, msgspec.Meta(gt=0)] = 1024.0  # the compiled tree's memory cap
+    # the compiled tree answers as soon as its most visited move cannot be overtaken in the
+    # time left (UCTConfig.early_stop)
+    early_stop: bool = False
     # alphabeta (search.alphabeta.AlphaBetaConfig): depth, moves searched per node (0: all)
     alphabeta_depth: Annotated[int, msgspec.Meta(ge=1)] = 8
     alphabeta_width: Annotated[int, msgspec.Meta(ge=0)] = 12
@@ -158,6 +165,11 @@ class PlayerConfig(msgspec.Struct, frozen=True):
         if not self.margin < self.seconds:
             raise ConfigError(f"margin={self.margin:g} must be less than "
                               f"seconds={self.seconds:g} (else no move is ever searched)")
+        if self.ponder and (self.core != "uct" or not self.compiled or self.workers > 1):
+            raise ConfigError("ponder=true searches the compiled tree in this process: it "
+                              "needs core=uct, compiled=true and workers=1 (here core="
+                              f"{self.core}, compiled={str(self.compiled).lower()}, "
+                              f"workers={self.workers})")
         if self.style and self.core == "uct" and not self.priors:
             raise ConfigError(f"style={self.style!r} acts through the priors: it needs "
                               "priors=true")
@@ -176,7 +188,7 @@ class PlayerConfig(msgspec.Struct, frozen=True):
                          widening_initial=self.widening_initial,
                          widening_a=self.widening_a, widening_b=self.widening_b,
                          reuse=self.reuse, final=self.uct_final, max_depth=self.uct_max_depth,
-                         tree_mb=self.tree_mb)
+                         tree_mb=self.tree_mb, early_stop=self.early_stop)
 
     @property
     def alphabeta(self) -> AlphaBetaConfig:
@@ -237,7 +249,7 @@ CORE_KEYS: CoreMap = {
 } | {key: ("uct",) for key in (
     "c", "rave", "rave_k", "rave_mse", "rave_weighted", "priors", "prior_value",
     "uct_prior_count", "grandfather", "widening", "widening_initial", "widening_a",
-    "widening_b", "reuse", "uct_final", "uct_max_depth", "tree_mb")
+    "widening_b", "reuse", "uct_final", "uct_max_depth", "tree_mb", "early_stop", "ponder")
 } | {key: ("alphabeta",) for key in (
     "alphabeta_depth", "alphabeta_width", "alphabeta_root_width", "alphabeta_order",
     "alphabeta_check_every")
@@ -262,7 +274,7 @@ CORE_KEYS: CoreMap = {
 PRESETS: dict[str, dict[str, Any]] = {
     # the first release: alpha-beta over the bundled learned evaluation, no book
     "v1": {
-        "core": "alphabeta", "weights": "", "book": "none", "margin": 0.25,
+        "core": "alphabeta", "weights": "", "book": "none", "margin": 0.25, "ponder": False,
         "endgame_nodes": 0, "endgame_moves": 100,
         "alphabeta_depth": 8, "alphabeta_width": 12, "alphabeta_root_width": 24,
         "alphabeta_order": True, "alphabeta_check_every": 16,
@@ -285,6 +297,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "priors": True, "prior_value": 0.5, "uct_prior_count": 0.0, "grandfather": 0.0,
         "widening": False, "widening_initial": 1, "widening_a": 40.0, "widening_b": 1.4,
         "reuse": True, "uct_final": "visits", "uct_max_depth": 1000, "tree_mb": 1024.0,
+        "early_stop": False, "ponder": False,
         "playout": "uniform", "size_weights": [0.05, 0.1, 0.25, 0.5, 1.0],
         "near_factor": 1.0, "far_factor": 0.5, "gain_factor": 1.0, "gain_cap": 4,
         "notake_factor": 1.0, "open_playout": 0, "open_factor": 0.1,
@@ -304,6 +317,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "priors": True, "prior_value": 0.5, "uct_prior_count": 0.0, "grandfather": 0.0,
         "widening": False, "widening_initial": 1, "widening_a": 40.0, "widening_b": 1.4,
         "reuse": True, "uct_final": "visits", "uct_max_depth": 1000, "tree_mb": 1024.0,
+        "early_stop": False, "ponder": False,
         "playout": "uniform", "size_weights": [0.05, 0.1, 0.25, 0.5, 1.0],
         "near_factor": 1.0, "far_factor": 0.5, "gain_factor": 1.0, "gain_cap": 4,
         "notake_factor": 1.0, "open_playout": 0, "open_factor": 0.1,

@@ -5,6 +5,11 @@ arrived) and returns the move code to send. It always has a legal move ready: th
 (the biggest piece that fits, first in scan order) is computed before the search starts;
 when the search raises, returns an illegal move or is still running at the deadline, the
 fallback is played and the log says why. ``0000`` only when no placement exists.
+
+With ``ponder``, :meth:`BlokusPlayer.ponder` (called once the answer is sent) searches the
+position after our move on the compiled tree in a background thread while the opponent
+thinks; the next prompt stops it at once (the tree's stop request, checked before every
+iteration) and the decision's search reuses the subtree under the opponent's actual reply.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from knowledge.blokus_duo.position import BlokusPosition
 from protocols.icfpt import FirstMovePrompt, SecondMovePrompt, TurnPrompt
 from search.alphabeta import AlphaBeta, AlphaBetaConfig
 from search.budget import Budget
+from search.ctree import CompiledUCT
 from search.parallel import CORES, CoreName, WorkerPool
 from search.result import SearchResult
 from search.selective import load_weights
@@ -181,6 +187,26 @@ class Core:
         result: SearchResult = self.searcher.search(position, state.to_move, budget, rng)
         return result
 
+    def ponder(self, state: BlokusState, budget: Budget, rng: np.random.Generator
+               ) -> SearchResult:
+        """Search ``state`` (a copy; the opponent to move) on this process's tree, the book
+        aside, for the whole budget (no early stop: no move is chosen): the tree the next
+        decision's search reuses."""
+        position = BlokusPosition(state, self.game_config)
+        result: SearchResult = self.searcher.search(position, state.to_move, budget, rng,
+                                                    early_stop=False)
+        return result
+
+    def request_stop(self) -> None:
+        """Ask the compiled tree's search under way in another thread to return now."""
+        if isinstance(self.searcher, CompiledUCT):
+            self.searcher.request_stop()
+
+    def clear_stop(self) -> None:
+        """Withdraw :meth:`request_stop` (no search may be under way)."""
+        if isinstance(self.searcher, CompiledUCT):
+            self.searcher.clear_stop()
+
 
 class BlokusPlayer:
     """Tracks one game from the prompts and answers them."""
@@ -192,11 +218,16 @@ class BlokusPlayer:
         self.state: BlokusState | None = None
         self.colour: int | None = None
         self.my_first: int | None = None  # our first placement (2013 replays)
-        self._busy: threading.Thread | None = None
+        self._busy: threading.Thread | None = None  # a search that outlived its decision
+        # the search on the opponent's time (ponder) and what it reports when it ends
+        self._ponder: tuple[threading.Thread, dict[str, Any]] | None = None
         self.decisions = 0
 
     # -- following the game ----------------------------------------------------------------
     def new_game(self) -> None:
+        self.stop_pondering()
+        if self._busy is not None:  # the tree is reset below: no search may still run on it
+            self._busy.join(self.cfg.seconds)
         self.state = None
         self.colour = None
         self.my_first = None
@@ -262,6 +293,8 @@ class BlokusPlayer:
         if seconds <= 0.01:
             info["fallback"] = "no_time_left"
             return st.code(fb), info
+        if self.cfg.ponder:  # no search runs now: the stop asked of the ponder is done
+            self.core.clear_stop()
         box: dict[str, Any] = {}
         root = st.clone()
         budget = Budget(playouts=self.cfg.playouts or None, seconds=max(seconds - 0.02, 0.0))
@@ -298,6 +331,7 @@ class BlokusPlayer:
                   t_prompt: float | None = None) -> str:
         """Update the state from a prompt and return the code to send (one log event)."""
         t0 = time.perf_counter() if t_prompt is None else t_prompt
+        pondered = self.stop_pondering()
         try:
             self.observe(event)
         except Exception as e:  # noqa: BLE001 - keep answering even if we lost track
@@ -315,8 +349,61 @@ class BlokusPlayer:
             log.error("own_move_rejected", code=code, error=str(e))
         self.decisions += 1
         info["move"] = code  # what we send (the search's own choice is in "search_move")
+        if pondered is not None:  # the search on the opponent's time before this prompt
+            info["ponder_playouts"] = pondered.get("playouts")
+            if "end" in pondered:  # how long after the prompt it returned (<0: before)
+                info["ponder_wait_ms"] = round((pondered["end"] - t0) * 1000, 1)
+            if "error" in pondered:
+                info["ponder_error"] = pondered["error"]
         log.info("decision", colour=self.colour, **info)
         return code
+
+    # -- the opponent's time -----------------------------------------------------------------
+    def ponder(self) -> threading.Thread | None:
+        """With ``ponder``: search the position after our move (the opponent to move) in a
+        background thread, on the tree the next decision reuses, until the next prompt (or
+        for ``seconds``, the opponent's limit). Call it once the answer is sent. The thread,
+        or None when there is nothing to do: the setting off, no game or the game over, or
+        a search still running on the tree."""
+        st = self.state
+        if not self.cfg.ponder or st is None or st.is_terminal():
+            return None
+        if self._busy is not None:  # a search asked to stop ends within an iteration
+            self._busy.join(0.05)
+            if self._busy.is_alive():
+                return None
+            self._busy = None
+        self.core.clear_stop()
+        root = st.clone()
+        budget = Budget(playouts=self.cfg.playouts or None, seconds=self.cfg.seconds)
+        rng = self.rng
+        box: dict[str, Any] = {}
+
+        def work() -> None:
+            try:
+                box["playouts"] = self.core.ponder(root, budget, rng).playouts
+            except Exception as e:  # noqa: BLE001 - the client boundary: the next move searches anew
+                box["error"] = f"{type(e).__name__}: {e}"
+            box["end"] = time.perf_counter()
+
+        th = threading.Thread(target=work, name="blokus-ponder", daemon=True)
+        th.start()
+        self._ponder = (th, box)
+        return th
+
+    def stop_pondering(self) -> dict[str, Any] | None:
+        """Ask the search on the opponent's time to return (it does within one iteration);
+        the next decision waits for it as for any search still running. What it reports
+        (``playouts`` or ``error``, and ``end``, its clock reading when it returned; filled
+        once it has returned), None without one."""
+        if self._ponder is None:
+            return None
+        th, box = self._ponder
+        self._ponder = None
+        self.core.request_stop()
+        if th.is_alive():
+            self._busy = th
+        return box
 
 
 def solved_result(sol: Solution, elapsed: float, info: dict[str, Any]) -> SearchResult:
