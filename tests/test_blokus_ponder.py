@@ -68,11 +68,12 @@ def test_early_stop_answers_the_move_of_the_whole_search_sooner(timed: bool) -> 
 
 
 def test_early_stop_runs_on_when_the_moves_are_close() -> None:
-    """The first move of the game: the top moves stay close (304 visits against 173 after
-    3000 playouts), the budget runs out."""
-    u = CompiledUCT(msgspec.structs.replace(PlayerConfig().uct, early_stop=True))
-    r = u.search(BlokusPosition(BlokusState(), PlayerConfig().game), None,
-                 Budget(playouts=3000), SplitMix(2))
+    """The first move of the game under the knowledge priors: the top moves stay close (304
+    visits against 173 after 3000 playouts), the budget runs out."""
+    cfg = PlayerConfig(prior_kind="knowledge")
+    u = CompiledUCT(msgspec.structs.replace(cfg.uct, early_stop=True))
+    r = u.search(BlokusPosition(BlokusState(), cfg.game), None, Budget(playouts=3000),
+                 SplitMix(2))
     assert not r.info["settled"] and r.playouts == 3000
 
 
@@ -138,7 +139,7 @@ def test_pondering_keeps_the_visits_under_the_opponents_reply() -> None:
     assert first[True] == first[False]  # the same game, with and without pondering
     # the whole subtree: the reply's node has the visits through it but the one that made it
     assert reused[True] == reply_visits - 1 and reply_visits > 30
-    assert reused[True] > 5 * reused[False]
+    assert reused[True] > 2 * reused[False]
 
 
 def test_a_prompt_stops_the_ponder_and_the_answer_is_on_time() -> None:

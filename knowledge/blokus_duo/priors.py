@@ -28,7 +28,7 @@ Three kinds (``BlokusConfig.priors``):
     equivalent experience (as the Go engine's learned priors): with r = (γ / max γ)^τ over
     the mover's placements, value ``prior_low`` + (``prior_high`` − ``prior_low``) r.
 
-Each is worth ``prior_count`` pseudo-visits. **Opening pruning** (either kind): while the
+Each is worth ``prior_count`` pseudo-visits. **Opening pruning** (any kind): while the
 mover has placed fewer than ``open_pieces`` pieces, a placement of fewer than
 ``open_min_size`` squares (when a bigger one fits) gets value 0 worth ``prune_count``
 pseudo-visits — a move the search never picks while any other has a positive value.

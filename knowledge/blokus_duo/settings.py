@@ -34,10 +34,10 @@ class BlokusConfig(msgspec.Struct, frozen=True):
     open_factor: float = 0.1
     # priors (knowledge.blokus_duo.priors): "size" = 0.5 + prior_size_bonus * (size - 3) while
     # the mover has placed fewer than prior_early_pieces; "knowledge" = size, attach points
-    # created and taken, spent, distance to the opponent; each worth prior_count visits
-    # the priors; "learned" = the strength of the placement's move features
-    # (knowledge.blokus_duo.moves) from the weights file move_weights ("" = the bundled one),
-    # value prior_low + (prior_high - prior_low) (gamma / max gamma) ** prior_tau
+    # created and taken, spent, distance to the opponent; "learned" = the strength of the
+    # placement's move features (knowledge.blokus_duo.moves) from the weights file
+    # move_weights ("" = the bundled one), value prior_low + (prior_high - prior_low)
+    # (gamma / max gamma) ** prior_tau; each worth prior_count visits
     priors: Literal["size", "knowledge", "learned"] = "size"
     prior_count: float = 10.0
     prior_size_bonus: float = 0.05
