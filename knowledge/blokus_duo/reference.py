@@ -99,28 +99,37 @@ def _placement_terms(b: RefBoard, colour: int) -> Callable[[list[tuple[int, int]
     return terms
 
 
-def reference_style_moves(b: RefBoard, colour: int, name: str) -> set[int]:
-    """The legal placements of ``colour`` that have the feature of style ``name``, as
-    ``knowledge.blokus_duo.style`` defines it."""
-    cells, _ = placements(b.size)
-    terms = _placement_terms(b, colour)
+def _open_count(b: RefBoard, colour: int, radius: int) -> Callable[[list[tuple[int, int]]], int]:
+    """For ``colour`` to move: a placement's cells -> the new attach points it creates at
+    least ``radius`` cells (Chebyshev) from every piece on the board (a colour's start
+    square before it has one), as ``placement.k_open`` counts them."""
     att = reference_attach(b, colour)
     forb = forbidden(b, colour)
     n = b.size
     pieces = [(x, y) for y in range(n) for x in range(n) if b.grid[y][x] >= 0]
     pieces += [b.start(c) for c in (0, 1) if not b.pieces[c]]
+
+    def opened(cs: list[tuple[int, int]]) -> int:
+        corners = neighbours(set(cs), DIAG, n) - neighbours(set(cs), EDGE, n)
+        return sum(1 for x, y in corners
+                   if b.grid[y][x] < 0 and (x, y) not in forb and (x, y) not in att
+                   and min(max(abs(x - u), abs(y - w)) for u, w in pieces) >= radius)
+
+    return opened
+
+
+def reference_style_moves(b: RefBoard, colour: int, name: str) -> set[int]:
+    """The legal placements of ``colour`` that have the feature of style ``name``, as
+    ``knowledge.blokus_duo.style`` defines it."""
+    cells, _ = placements(b.size)
+    terms = _placement_terms(b, colour)
+    opened = _open_count(b, colour, EXPAND_RADIUS)
     out = set()
     for m in reference_legal(b, colour):
         if name == "blocking":
             if terms(cells[m])[1] >= BLOCK_TAKE:
                 out.add(m)
-            continue
-        piece = set(cells[m])
-        corners = neighbours(piece, DIAG, n) - neighbours(piece, EDGE, n)
-        opened = sum(1 for x, y in corners
-                     if b.grid[y][x] < 0 and (x, y) not in forb and (x, y) not in att
-                     and min(max(abs(x - u), abs(y - w)) for u, w in pieces) >= EXPAND_RADIUS)
-        if opened >= EXPAND_GAIN:
+        elif opened(cells[m]) >= EXPAND_GAIN:
             out.add(m)
     return out
 
@@ -178,11 +187,10 @@ def reference_move_features(b: RefBoard, colour: int) -> dict[int, tuple[int, ..
     none in the group), as ``knowledge.blokus_duo.moves`` describes them."""
     cells, piece = placements(b.size)
     terms = _placement_terms(b, colour)
+    opened = _open_count(b, colour, M.OPEN_RADIUS)
     att = reference_attach(b, colour)
-    forb = forbidden(b, colour)
+    opp_att = reference_attach(b, 1 - colour)
     n = b.size
-    pieces = [(x, y) for y in range(n) for x in range(n) if b.grid[y][x] >= 0]
-    pieces += [b.start(c) for c in (0, 1) if not b.pieces[c]]
     last = b.last_move[1 - colour]
     placed = len(b.pieces[colour])
     late = int(placed >= M.LATE_PIECES)
@@ -197,9 +205,6 @@ def reference_move_features(b: RefBoard, colour: int) -> dict[int, tuple[int, ..
         cs = cells[m]
         gain, take, spent, d = terms(cs)
         corners = neighbours(set(cs), DIAG, n) - neighbours(set(cs), EDGE, n)
-        opened = sum(1 for x in corners
-                     if b.grid[x[1]][x[0]] < 0 and x not in forb and x not in att
-                     and min(cheb(x, p) for p in pieces) >= M.OPEN_RADIUS)
         if last == PASS:
             lid = 4
         else:
@@ -209,7 +214,6 @@ def reference_move_features(b: RefBoard, colour: int) -> dict[int, tuple[int, ..
         if placed < M.CENTRE_PIECES:
             dc = min(max(lo - x, x - hi, lo - y, y - hi, 0) for x, y in cs)
             centre = M.GROUP_BASE[M.G_CENTRE] + min(dc, M.MAX_CENTRE)
-        opp_att = reference_attach(b, 1 - colour)
         ring = sum(1 for x in neighbours(set(cs), DIAG, n) | neighbours(set(cs), EDGE, n)
                    if x in opp_att)
         dup = sum(1 for x in corners if x in att)
@@ -220,7 +224,7 @@ def reference_move_features(b: RefBoard, colour: int) -> dict[int, tuple[int, ..
                   base[M.G_SPENT] + min(max(spent, 0), M.MAX_SPENT),
                   base[M.G_FRONT] + (min(max(d, 1), M.MAX_FRONT) - 1) * 2 + late,
                   base[M.G_LAST] + lid,
-                  base[M.G_OPEN] + min(opened, M.MAX_OPEN),
+                  base[M.G_OPEN] + min(opened(cs), M.MAX_OPEN),
                   centre,
                   base[M.G_RING] + min(ring, M.MAX_RING) * 2 + late,
                   base[M.G_DUP] + min(dup, M.MAX_DUP))
