@@ -15,7 +15,8 @@ A game provides ``features(state, move) -> np.ndarray`` (a vector φ(s, a); bina
 * :func:`mm_fit` — move-pattern ratings by minorization-maximization (Coulom 2007,
   Coulom 2007): each candidate move is a team of features, P(j) = γ_j / Σ_k γ_k with
   γ_j = Π_{i∈j} γ_i, fitted to the moves chosen; :func:`mm_log_likelihood`,
-  :func:`mm_prediction_rate`.
+  :func:`mm_prediction_rate` (:func:`prediction_rate` for any ranking), and
+  :func:`select_contests` (a subset of a data set of contests).
 """
 
 from __future__ import annotations
@@ -291,18 +292,38 @@ def mm_log_likelihood(teams: npt.NDArray[np.integer[Any]], starts: npt.NDArray[n
     return float(np.mean(np.log(team[chosen] / _contest_sums(team, starts))))
 
 
+def prediction_rate(score: Vec, starts: npt.NDArray[np.integer[Any]],
+                    chosen: npt.NDArray[np.integer[Any]]) -> float:
+    """Share of contests whose winner has the highest ``score`` (one non-negative number per
+    candidate; a tie of t candidates at the top counts 1/t): the prediction rate of any
+    ranking of the candidates."""
+    best = np.maximum.reduceat(score, starts[:-1])
+    lens = np.diff(starts)
+    pos = np.repeat(np.arange(len(lens)), lens)
+    ties = np.bincount(pos, weights=(score >= best[pos] * (1 - 1e-12)), minlength=len(lens))
+    hit = score[chosen] >= best * (1 - 1e-12)
+    return float(np.mean(np.where(hit, 1.0 / ties, 0.0)))
+
+
 def mm_prediction_rate(teams: npt.NDArray[np.integer[Any]],
                        starts: npt.NDArray[np.integer[Any]],
                        chosen: npt.NDArray[np.integer[Any]], gamma: Vec) -> float:
     """Share of contests whose winner has the highest strength (a tie of t candidates at
     the top counts 1/t)."""
-    team = _team_strengths(teams, gamma)
-    best = np.maximum.reduceat(team, starts[:-1])
-    lens = np.diff(starts)
-    pos = np.repeat(np.arange(len(lens)), lens)
-    ties = np.bincount(pos, weights=(team >= best[pos] * (1 - 1e-12)), minlength=len(lens))
-    hit = team[chosen] >= best * (1 - 1e-12)
-    return float(np.mean(np.where(hit, 1.0 / ties, 0.0)))
+    return prediction_rate(_team_strengths(teams, gamma), starts, chosen)
+
+
+def select_contests(starts: npt.NDArray[np.integer[Any]], keep: npt.NDArray[np.bool_]
+                    ) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64],
+                               npt.NDArray[np.int64]]:
+    """The contests (or any groups of rows ``starts[i]:starts[i + 1]``) where ``keep`` (a
+    bool per contest) holds: their indices, the rows of their candidates, and their starts
+    over those rows."""
+    idx = np.flatnonzero(keep)
+    lens = starts[idx + 1] - starts[idx]
+    rows = (np.concatenate([np.arange(starts[i], starts[i + 1]) for i in idx])
+            if len(idx) else np.zeros(0, dtype=np.int64))
+    return idx, rows.astype(np.int64), np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
 
 
 def mm_fit(teams: npt.NDArray[np.integer[Any]], starts: npt.NDArray[np.integer[Any]],

@@ -25,7 +25,13 @@ from games.blokus_duo.state import BlokusState
 from knowledge.blokus_duo import moves as MV
 from knowledge.blokus_duo.position import BlokusPosition
 from knowledge.blokus_duo.settings import BlokusConfig
-from search.learn import mm_fit, mm_log_likelihood, mm_prediction_rate
+from search.learn import (
+    mm_fit,
+    mm_log_likelihood,
+    mm_prediction_rate,
+    prediction_rate,
+    select_contests,
+)
 from servers.blokus.sgf import read_moves
 from training.files import files_digest
 
@@ -51,14 +57,9 @@ class Contests:
 
     def subset(self, keep: np.ndarray) -> Contests:
         """The contests where ``keep`` (a bool per contest) holds."""
-        lens = np.diff(self.starts)[keep]
-        rows = np.concatenate([np.arange(a, b) for a, b in
-                               zip(self.starts[:-1][keep], self.starts[1:][keep], strict=True)]) \
-            if keep.any() else np.zeros(0, dtype=np.int64)
-        starts = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
-        chosen = starts[:-1] + (self.chosen[keep] - self.starts[:-1][keep])
-        return Contests(self.teams[rows], starts, chosen, self.game[keep],
-                        self.handmade[rows])
+        idx, rows, starts = select_contests(self.starts, keep)
+        chosen = starts[:-1] + (self.chosen[idx] - self.starts[idx])
+        return Contests(self.teams[rows], starts, chosen, self.game[idx], self.handmade[rows])
 
 
 def record_files(directory: Path) -> list[Path]:
@@ -117,17 +118,6 @@ def build_contests(files: list[Path], log: Callable[[str], None] = print) -> Con
                     np.concatenate(values))
 
 
-def rank_rate(score: np.ndarray, starts: np.ndarray, chosen: np.ndarray) -> float:
-    """Share of contests whose winner has the highest ``score`` (a tie of t at the top
-    counts 1/t): the prediction rate of a ranking."""
-    best = np.maximum.reduceat(score, starts[:-1])
-    lens = np.diff(starts)
-    pos = np.repeat(np.arange(len(lens)), lens)
-    ties = np.bincount(pos, weights=(score >= best[pos] - 1e-12), minlength=len(lens))
-    hit = score[chosen] >= best - 1e-12
-    return float(np.mean(np.where(hit, 1.0 / ties, 0.0)))
-
-
 def figures(c: Contests, gamma: np.ndarray) -> dict[str, float]:
     """The learned and the hand-made priors' prediction rates, and the log-likelihoods of
     the learned model and of a uniform choice, on the contests ``c``."""
@@ -135,7 +125,7 @@ def figures(c: Contests, gamma: np.ndarray) -> dict[str, float]:
         "positions": float(c.positions),
         "prediction_rate": mm_prediction_rate(c.teams, c.starts, c.chosen, gamma),
         "log_likelihood": mm_log_likelihood(c.teams, c.starts, c.chosen, gamma),
-        "handmade_prediction_rate": rank_rate(c.handmade, c.starts, c.chosen),
+        "handmade_prediction_rate": prediction_rate(c.handmade, c.starts, c.chosen),
         "uniform_prediction_rate": float(np.mean(1.0 / np.diff(c.starts))),
         "uniform_log_likelihood": float(np.mean(-np.log(np.diff(c.starts)))),
     }

@@ -21,6 +21,7 @@ from games.daihinmin.cards import PASS
 from games.daihinmin.replay import GameRecord, parse_log
 from games.daihinmin.state import GameState
 from knowledge.daihinmin.learned import decision_rows
+from search.learn import select_contests
 
 
 @dataclass
@@ -34,12 +35,8 @@ class Decisions:
         return len(self.chosen)
 
     def subset(self, mask: npt.NDArray[np.bool_]) -> Decisions:
-        idx = np.flatnonzero(mask)
-        sizes = np.diff(self.offsets)[idx]
-        rows = np.concatenate([np.arange(self.offsets[g], self.offsets[g + 1]) for g in idx]) \
-            if len(idx) else np.zeros(0, np.int64)
-        return Decisions(self.X[rows], np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64),
-                         self.chosen[idx], self.player[idx])
+        idx, rows, offsets = select_contests(self.offsets, mask)
+        return Decisions(self.X[rows], offsets, self.chosen[idx], self.player[idx])
 
     def save(self, path: str | Path) -> None:
         np.savez_compressed(path, X=self.X.astype(np.float32), offsets=self.offsets,

@@ -27,6 +27,7 @@ from games.go import PASS, GoState
 from games.go.sgf import from_sgf
 from knowledge.go import features as F
 from knowledge.go.patterns import canonical20
+from search.learn import select_contests
 from training.files import files_digest
 
 log = structlog.get_logger()
@@ -53,11 +54,7 @@ class Contests:
 
     def subset(self, keep: np.ndarray) -> Contests:
         """The positions where ``keep`` (bool per position) holds."""
-        idx = np.flatnonzero(keep)
-        lens = self.starts[idx + 1] - self.starts[idx]
-        starts = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
-        rows = np.concatenate([np.arange(self.starts[i], self.starts[i + 1]) for i in idx]
-                              ) if len(idx) else np.zeros(0, dtype=np.int64)
+        idx, rows, starts = select_contests(self.starts, keep)
         chosen = starts[:-1] + (self.chosen[idx] - self.starts[idx])
         return Contests(self.feats[rows], starts, chosen, self.game[idx], self.large[rows])
 
