@@ -41,7 +41,14 @@ from numba import njit
 
 from games.blokus_duo.kernels import M_LAST_MOVE, M_PLACED, M_TO_MOVE, NUM_PIECES, hot
 from games.blokus_duo.state import BlokusState
-from knowledge.blokus_duo.placement import k_chessboard, k_distance, k_new_attach, k_reach
+from knowledge.blokus_duo.placement import (
+    k_chessboard,
+    k_cover,
+    k_distance,
+    k_gain,
+    k_open,
+    k_reach,
+)
 
 G_PIECE, G_GAIN, G_TAKE, G_SPENT, G_FRONT, G_LAST, G_OPEN, G_CENTRE, G_RING, G_DUP = range(10)
 NUM_GROUPS = 10
@@ -112,38 +119,27 @@ def k_prepare(cells, ncells, start, board, meta, scratch):
 def k_team(c, q, cells, ncells, piece, corners, ncorners, edges, nedges, board, forb, att,
            meta, scratch, row):
     """The features (ids, ``GROUP_*`` order; -1: none in the group) of colour c's legal
-    placement q into ``row``, from the maps of :func:`k_prepare` in ``scratch``: one pass
-    over its cells, its edge cells and its corner cells (the terms of
-    :mod:`knowledge.blokus_duo.placement`, fused)."""
+    placement q into ``row``, from the maps of :func:`k_prepare` in ``scratch``."""
     size = int(np.sqrt(board.shape[0]) + 0.5)
     S = size * size
     o = 1 - c
-    dist = scratch[:S]
     reach = scratch[S:2 * S]
     dlast = scratch[2 * S:3 * S]
     placed = meta[M_PLACED + c]
     late = 1 if placed >= LATE_PIECES else 0
-    gain = opened = dup = ring = take = 0
-    spent = -1
+    gain = k_gain(c, q, corners, ncorners, board, forb, att)
+    take, spent, dmin = k_cover(c, q, cells, ncells, edges, nedges, att, scratch[:S])
+    opened = k_open(c, q, corners, ncorners, board, forb, att, reach, OPEN_RADIUS)
+    ring = dup = 0
     for j in range(ncorners[q]):
         x = corners[q, j]
         ring += att[o, x]
         dup += att[c, x]
-        if k_new_attach(c, x, board, forb, att):
-            gain += 1
-            opened += reach[x] >= OPEN_RADIUS
     for j in range(nedges[q]):
-        x = edges[q, j]
-        ring += att[o, x]
-        spent += att[c, x]
-    dmin = S
+        ring += att[o, edges[q, j]]
     dl = S
     for j in range(ncells[q]):
-        x = cells[q, j]
-        take += att[o, x]
-        spent += att[c, x]
-        dmin = min(dmin, dist[x])
-        dl = min(dl, dlast[x])
+        dl = min(dl, dlast[cells[q, j]])
     dc = size
     if placed < CENTRE_PIECES:
         lo = (size - 1) // 2
