@@ -82,6 +82,7 @@ P_TAU = 18  # r = (gamma / max gamma) ** tau
 NUM_PARAMS = 19
 P_GAMMA = NUM_PARAMS  # learned kind: the features' gamma (moves.NUM_FEATURES) follow
 KIND_SIZE, KIND_KNOWLEDGE, KIND_LEARNED = 0.0, 1.0, 2.0
+KINDS = {"size": KIND_SIZE, "knowledge": KIND_KNOWLEDGE, "learned": KIND_LEARNED}
 VALUE_MIN = 0.05
 VALUE_MAX = 0.95
 
@@ -166,8 +167,7 @@ def prior_params(config: BlokusConfig) -> FloatArray:
     """The parameters of :func:`k_priors` (``P_*``) of ``config``. Shared: do not modify."""
     learned = config.priors == "learned"
     pp = np.zeros(NUM_PARAMS + (MV.NUM_FEATURES if learned else 0))
-    pp[P_KIND] = {"size": KIND_SIZE, "knowledge": KIND_KNOWLEDGE}.get(config.priors,
-                                                                      KIND_LEARNED)
+    pp[P_KIND] = KINDS[config.priors]
     if learned:
         pp[P_GAMMA:] = MV.load_move_weights(config.move_weights).gamma
     pp[P_LOW] = config.prior_low
