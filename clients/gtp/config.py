@@ -89,8 +89,9 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # to a sure draw, above 0.5 the draw)
     jigo_value: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.5
     # learned knowledge (clients.gtp.player): the weights file of `corvid learn go learn`
-    # ("" = the bundled knowledge/go/data/weights-9x9.npz; a name without "/" or ".npz", such as
-    # 9x9-nolarge, the bundled weights-NAME.npz), read when policy 3 or the learned
+    # ("" = the bundled weights of the board's size, knowledge.go.weights.board_weights:
+    # weights-9x9.npz up to 14x14, weights-19x19.npz from 15x15; a name without "/" or ".npz",
+    # such as 9x9-nolarge, the bundled weights-NAME.npz), read when policy 3 or the learned
     # priors use it; the learned priors (on by default) replace the heuristic ones: every move
     # starts with prior_visits pseudo-visits at a value from prior_low (least likely) to
     # prior_high (most likely), by (gamma / max gamma) ** prior_tau
@@ -224,6 +225,9 @@ PRESETS: dict[str, dict[str, Any]] = {
            "cleanup": True, "cleanup_confidence": 0.9, "cleanup_tolerance": 0.05,
            "pass_when_won": True, "style": ""},
 }
+# the third release: the second with the bundled weights of the board's size (the 19x19
+# weights on boards from 15x15 up)
+PRESETS["v3"] = PRESETS["v2"] | {"weights": ""}
 
 
 # which cores read a setting (the others are read by every core)
@@ -238,8 +242,10 @@ CORE_KEYS: CoreMap = {
 PRESET_DOCS = {
     "v1": "the first release's engine: UCT in Python over policy-2 playouts, heuristic "
           "priors, no reply tables",
-    "v2": "the second release's engine (the defaults): the compiled tree, the learned priors "
+    "v2": "the second release's engine: the compiled tree, the learned priors "
           "of the bundled 9x9 weights, policy-6 playouts with last good reply, D5 opening",
+    "v3": "the third release's engine (the defaults): v2 with the bundled weights of the "
+          "board's size (fitted to 19x19 games on boards from 15x15 up, to 9x9 games below)",
 }
 
 

@@ -47,13 +47,13 @@ def needs_weights(cfg: GtpConfig) -> bool:
     return cfg.playout_policy == 3 or cfg.learned_priors or cfg.td_visits > 0
 
 
-def load_knowledge(cfg: GtpConfig) -> GoWeights | None:
-    """The weights the settings use (None if they use none). ConfigError if the file is
-    missing or not a weights file."""
+def load_knowledge(cfg: GtpConfig, size: int = 9) -> GoWeights | None:
+    """The weights the settings use on a board of ``size`` (None if they use none).
+    ConfigError if the file is missing or not a weights file."""
     if not needs_weights(cfg):
         return None
     try:
-        w = load_weights(cfg.weights)
+        w = load_weights(cfg.weights, size)
     except (FileNotFoundError, ValueError) as e:
         raise ConfigError(f"weights: {e}") from None
     if cfg.td_visits > 0 and w.td_theta is None:
@@ -80,7 +80,8 @@ def search_position(state: GoState, cfg: GtpConfig) -> GoPosition:
     weights = PriorWeights()
     if cfg.prior_scale != 1.0 or cfg.ladder_priors:
         weights = (LADDER_PRIORS if cfg.ladder_priors else weights).scaled(cfg.prior_scale)
-    return GoPosition(state, settings, weights, learned_priors(cfg), load_knowledge(cfg),
+    return GoPosition(state, settings, weights, learned_priors(cfg),
+                      load_knowledge(cfg, state.size),
                       parse_style(cfg.style, STYLES))
 
 

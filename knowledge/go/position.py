@@ -147,9 +147,10 @@ class GoPosition:
 
     # -- knowledge -----------------------------------------------------------------------
     def knowledge(self) -> GoWeights:
-        """The learned weights: ``self.weights``, else the bundled file (knowledge.go.weights)."""
+        """The learned weights: ``self.weights``, else the bundled file of the board's size
+        (knowledge.go.weights)."""
         if self.weights is None:
-            self.weights = load_weights()
+            self.weights = load_weights("", self.state.size)
         return self.weights
 
     def priors(self) -> Priors:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,12 +45,24 @@ def bundled_weights() -> list[str]:
     return sorted(p.name[len("weights-"):-len(".npz")] for p in DATA_DIR.glob("weights-*.npz"))
 
 
-def weights_path(path: str = "") -> Path:
-    """The file that ``path`` names: "" the bundled default, a name of
-    :func:`bundled_weights` (a value without a path separator or ``.npz``) that bundled file,
-    anything else a path. ValueError for a name that is not bundled."""
-    if not path:
+def board_weights(size: int) -> Path:
+    """The bundled weights for a board of ``size``: of the files fitted to games on one board
+    (``data/weights-NxN.npz``), the one of the nearest size (the smaller on a tie)."""
+    sizes = sorted(int(n.split("x")[0]) for n in bundled_weights()
+                   if re.fullmatch(r"(\d+)x\1", n))
+    if not sizes:
         return DEFAULT_WEIGHTS
+    n = min(sizes, key=lambda n: (abs(n - size), n))
+    return DATA_DIR / f"weights-{n}x{n}.npz"
+
+
+def weights_path(path: str = "", size: int = 9) -> Path:
+    """The file that ``path`` names: "" the bundled weights of the board's ``size``
+    (:func:`board_weights`), a name of :func:`bundled_weights` (a value without a path
+    separator or ``.npz``) that bundled file, anything else a path. ValueError for a name that
+    is not bundled."""
+    if not path:
+        return board_weights(size)
     if "/" in path or "\\" in path or path.endswith(".npz"):
         return Path(path)
     if path not in bundled_weights():
@@ -156,11 +169,11 @@ def save_weights(path: Path, weights: GoWeights) -> None:
 
 
 @functools.lru_cache(maxsize=8)
-def load_weights(path: str = "") -> GoWeights:
-    """The weights in ``path`` (:func:`weights_path`: "" the bundled default, a bundled name,
-    or a file). Cached: the arrays are read-only. Raises FileNotFoundError or ValueError (an
-    unknown name, not a weights file)."""
-    p = weights_path(path)
+def load_weights(path: str = "", size: int = 9) -> GoWeights:
+    """The weights in ``path`` (:func:`weights_path`: "" the bundled weights of a board of
+    ``size``, a bundled name, or a file). Cached: the arrays are read-only. Raises
+    FileNotFoundError or ValueError (an unknown name, not a weights file)."""
+    p = weights_path(path, size)
     if not p.exists():
         raise FileNotFoundError(f"Go weights file {p} not found")
     try:

@@ -95,6 +95,38 @@ def test_the_bundled_weights_load_and_say_how_they_were_made() -> None:
     assert w.manifest["prior_model"]["test_prediction_rate"] > 0.2
 
 
+def test_the_default_weights_are_those_of_the_nearest_bundled_board(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``weights=""`` names, for each board size, the bundled file fitted to games on the
+    board of the nearest size (the smaller on a tie); files that are not of one board
+    (``9x9-nolarge``) are never a default; with no board's file, the 9x9 default path."""
+    from knowledge.go import weights as W
+
+    monkeypatch.setattr(W, "DATA_DIR", tmp_path)
+    assert W.weights_path("", 19) == W.DEFAULT_WEIGHTS
+    for name in ("9x9", "9x9-nolarge", "19x19", "9x19"):
+        (tmp_path / f"weights-{name}.npz").write_bytes(b"")
+    got = {size: W.weights_path("", size).name for size in (5, 9, 13, 14, 15, 19, 25)}
+    assert got == {5: "weights-9x9.npz", 9: "weights-9x9.npz", 13: "weights-9x9.npz",
+                   14: "weights-9x9.npz", 15: "weights-19x19.npz", 19: "weights-19x19.npz",
+                   25: "weights-19x19.npz"}
+    assert W.weights_path("9x9-nolarge", 19).name == "weights-9x9-nolarge.npz"
+
+
+def test_the_engine_plays_each_board_with_its_default_weights() -> None:
+    """The search position of a board carries the bundled weights of its size, and a
+    weights setting holds on every board."""
+    from clients.gtp.player import search_position
+    from games.go import GoState
+    from knowledge.go.weights import weights_path
+
+    for size in (9, 13, 19):
+        pos = search_position(GoState(size=size, komi=7.0), GtpConfig())
+        assert pos.weights is not None and pos.weights.path == str(weights_path("", size))
+        pos = search_position(GoState(size=size, komi=7.0), GtpConfig(weights="9x9"))
+        assert pos.weights is not None and pos.weights.path == str(weights_path("9x9"))
+
+
 def test_bundled_weights_by_name_and_the_weights_without_large_patterns() -> None:
     """``weights=NAME`` names a bundled file (``knowledge/go/data/weights-NAME.npz``), an unknown
     name is refused with the names there are, and ``weights=9x9-nolarge`` (with the other

@@ -307,7 +307,7 @@ def test_preset_v1_is_the_first_release_engine_beneath_the_settings_given() -> N
         load_gtp_config(overrides=["widening_a=0"])
     mine = load_gtp_config(overrides=["preset=v1", "compiled=true", "playouts=500"])
     assert (mine.compiled, mine.lgrf_level, mine.playouts) == (True, 0, 500)
-    with pytest.raises(ConfigError, match="preset=v9: unknown preset; known: v1, v2"):
+    with pytest.raises(ConfigError, match="preset=v9: unknown preset; known: v1, v2, v3"):
         load_gtp_config(overrides=["preset=v9"])
     e = engine()
     assert talk(e, "corvid-param preset v1").startswith(b"? invalid parameter: a preset")
@@ -416,23 +416,25 @@ def test_opening_9x9_must_be_a_point_of_the_9x9_board() -> None:
     assert load_gtp_config().opening_9x9 == "D5"
 
 
-def test_preset_v2_is_the_default_engine_written_out() -> None:
-    """v2, the newest preset, loads to exactly the default settings (its weights named: the
-    bundled 9x9 file that "" stands for) and names every setting of how the engine plays
-    (all but the budget, the time management, the board, the name and the start-up), so
-    that a later change of a default leaves it as it is."""
+def test_preset_v3_is_the_default_engine_written_out() -> None:
+    """v3, the newest preset, loads to exactly the default settings and names every setting
+    of how the engine plays (all but the budget, the time management, the board, the name and
+    the start-up), so that a later change of a default leaves it as it is; v2 is the same
+    engine with the 9x9 weights on every board (on 9x9, the file "" stands for)."""
     from clients.gtp.config import PRESETS
     from knowledge.go.weights import weights_path
 
-    assert list(PRESETS)[-1] == "v2"
+    assert list(PRESETS)[-1] == "v3"
+    v3 = load_gtp_config(overrides=["preset=v3"])
+    assert v3 == msgspec.structs.replace(GtpConfig(), preset="v3")
     v2 = load_gtp_config(overrides=["preset=v2"])
     assert v2 == msgspec.structs.replace(GtpConfig(), preset="v2", weights="9x9")
-    assert weights_path("9x9") == weights_path("")
+    assert weights_path("9x9") == weights_path("", 9) != weights_path("", 19)
     not_a_player = {"name", "preset", "playouts", "seconds", "min_playouts", "seed",
                     "workers", "default_size", "default_komi", "min_size", "max_size",
                     "warmup", "idle_timeout", "analyze_playouts", "ponder"}
     fields = {f.name for f in msgspec.structs.fields(GtpConfig)}
-    assert set(PRESETS["v2"]) == {k for k in fields - not_a_player
+    assert set(PRESETS["v3"]) == set(PRESETS["v2"]) == {k for k in fields - not_a_player
                                   if not k.startswith("time_")}
 
 

@@ -246,27 +246,41 @@ def test_td_value_resumes_and_feeds_the_priors(weights_file: Path, tmp_path: Pat
     assert pr.counts[-1] == base.counts[-1]
 
 
-GAMES_TAR = REPO / "training" / "go" / "data" / "gnugo10-vs-corvid-9x9.tar.xz"
+GAMES = REPO / "training" / "go" / "data"
+# each bundled weights file: the shipped games it was fitted to, and whose moves
+BUNDLED = {"9x9": ("gnugo10-vs-corvid-9x9.tar.xz", "gnugo"),
+           "9x9-nolarge": ("gnugo10-vs-corvid-9x9.tar.xz", "gnugo"),
+           "19x19": ("gnugo10-19x19.tar.xz", None)}
+
+
+def _games(tar_name: str, into: Path) -> list[Path]:
+    import tarfile
+
+    with tarfile.open(GAMES / tar_name) as tar:
+        tar.extractall(into / tar_name, filter="data")
+    (games,) = [d for d in (into / tar_name).iterdir() if d.is_dir()]
+    return sgf_files(games)
 
 
 def test_the_bundled_weights_come_from_the_bundled_games(tmp_path: Path) -> None:
     """The games shipped in training/go/data are the data each bundled weights file names
-    (their digest), learned from GNU Go's side; and a fit on a few of them learns from GNU Go's
-    moves only (the records of bench/go_strength.py name it gnugo)."""
-    import tarfile
-
+    (their digest), learned from GNU Go's side where GNU Go played corvid; and a fit on a few
+    of those games learns from GNU Go's moves only (the records of bench/go_strength.py name
+    it gnugo)."""
     from knowledge.go.weights import bundled_weights
     from training.go.dataset import files_digest
 
-    with tarfile.open(GAMES_TAR) as tar:
-        tar.extractall(tmp_path, filter="data")
-    (games,) = [d for d in tmp_path.iterdir() if d.is_dir()]
-    files = sgf_files(games)
-    for name in bundled_weights():  # the default and the one without large patterns
+    assert set(bundled_weights()) == set(BUNDLED)
+    games: dict[str, list[Path]] = {}
+    for name, (tar_name, player) in BUNDLED.items():
         manifest = load_weights(name).manifest
-        assert manifest["data"]["player"] == "gnugo" and "--player gnugo" in manifest["command"]
+        if tar_name not in games:
+            games[tar_name] = _games(tar_name, tmp_path)
+        files = games[tar_name]
+        assert manifest["data"]["player"] == player
+        assert (f"--player {player}" in manifest["command"]) == (player is not None)
         assert manifest["data"]["games"] == len(files)
         assert manifest["data"]["digest"] == files_digest(files)
-    few = files[:20]
+    few = games[BUNDLED["9x9"][0]][:20]
     gnugo, every = build_contests(few, player="gnugo"), build_contests(few)
     assert 0.4 < gnugo.positions / every.positions < 0.6
