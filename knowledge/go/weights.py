@@ -48,8 +48,7 @@ def bundled_weights() -> list[str]:
 def board_weights(size: int) -> Path:
     """The bundled weights for a board of ``size``: of the files fitted to games on one board
     (``data/weights-NxN.npz``), the one of the nearest size (the smaller on a tie)."""
-    sizes = sorted(int(n.split("x")[0]) for n in bundled_weights()
-                   if re.fullmatch(r"(\d+)x\1", n))
+    sizes = [int(n.split("x")[0]) for n in bundled_weights() if re.fullmatch(r"(\d+)x\1", n)]
     if not sizes:
         return DEFAULT_WEIGHTS
     n = min(sizes, key=lambda n: (abs(n - size), n))
