@@ -47,10 +47,10 @@ def measure_search(size: int, playouts: int, seed: int, compiled: bool = True,
                                  *(settings or [])])
     s = search_position(GoState(size, 7.0), cfg)
     rng = np.random.default_rng(seed)
-    make_core(cfg).search(s.clone(), 0, Budget(playouts=50), rng)  # warm-up
+    make_core(cfg, size).search(s.clone(), 0, Budget(playouts=50), rng)  # warm-up
     best = float("inf")
     for _ in range(repeats):
-        core = make_core(cfg)
+        core = make_core(cfg, size)
         c0 = time.process_time()
         core.search(s.clone(), 0, Budget(playouts=playouts), rng)
         best = min(best, time.process_time() - c0)

@@ -342,7 +342,10 @@ def k_iterate(copy: Any, to_move: Any, key: Any, legal: Any, play: Any, playout:
     first searches from it, not when it is made (``cfg_i[7]`` = 0): most leaves are never
     searched from, and no random draw or statistic differs from making them at once as
     search.uct.UCT does (``cfg_i[7]`` = 1), but for the grandfather prior, which then sees the
-    grandfather's statistics of that moment."""
+    grandfather's statistics of that moment. With ``expand_visits`` E > 1 (``cfg_i[10]``) a
+    node gets its edges only once the edge into it has E real visits: until then the
+    iterations reaching it play out from it (a leaf's moves and priors cost more than a
+    playout on a large board)."""
     (nd_first, nd_count, nd_n, nd_seat, nd_key,
      e_move, e_N, e_W, e_N0, e_RN, e_RW, e_child) = T
     path_node, path_edge, pmoves, pplayers, ret, played = Wk[0], Wk[1], Wk[2], Wk[3], Wk[4], Wk[5]
@@ -353,6 +356,7 @@ def k_iterate(copy: Any, to_move: Any, key: Any, legal: Any, play: Any, playout:
     max_moves = cfg_i[6]
     eager = cfg_i[7] != 0
     weighted = cfg_i[9] != 0
+    expand_visits = cfg_i[10]
     gf_cap = cfg_f[4]
     root_node = counters[C_ROOT]
     done = 0
@@ -367,7 +371,10 @@ def k_iterate(copy: Any, to_move: Any, key: Any, legal: Any, play: Any, playout:
         v = root_node
         depth = 0
         while depth < max_depth:
-            if nd_count[v] < 0:  # first search from this node: its edges now
+            if nd_count[v] < 0:  # first search from this node: its edges now ...
+                if depth > 0 and (e_N[path_edge[depth - 1]] - e_N0[path_edge[depth - 1]]
+                                  < expand_visits - 0.5):
+                    break  # ... once the edge into it has expand_visits real visits
                 if not _expand(legal, ctx, st, v, T, Wk, cfg_f, cfg_i, counters):
                     break
                 if gf_cap > 0 and depth >= 2:
@@ -383,8 +390,8 @@ def k_iterate(copy: Any, to_move: Any, key: Any, legal: Any, play: Any, playout:
                 if seat >= 0:
                     w = _stub(key, ctx, st, seat, T, counters)
                     e_child[e] = w
-                    if eager and w >= 0 and _expand(legal, ctx, st, w, T, Wk, cfg_f, cfg_i,
-                                                    counters):
+                    if (eager and expand_visits <= 1 and w >= 0
+                            and _expand(legal, ctx, st, w, T, Wk, cfg_f, cfg_i, counters)):
                         if gf_cap > 0 and depth >= 2:
                             _grandfather(T, w, path_node[depth - 2], gf_cap, rave, pos)
                 break
@@ -768,7 +775,7 @@ class CompiledUCT:
                           cfg.grandfather, cfg.widening_a, cfg.widening_b])
         cfg_i = np.array([cfg.rave, cfg.priors, cfg.widening, cfg.widening_initial,
                           cfg.max_depth, 1, game.max_moves, self.eager, cfg.rave_mse,
-                          cfg.rave_weighted],
+                          cfg.rave_weighted, cfg.expand_visits],
                          dtype=np.int64)
         with np.errstate(over="ignore"):  # far thresholds are inf: never unlocked
             steps = cfg.widening_a * cfg.widening_b ** np.arange(max(game.max_moves, 1))

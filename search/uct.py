@@ -196,6 +196,10 @@ class UCTConfig(msgspec.Struct, frozen=True):
     # search.ctree only, with final="visits": end the search when the most visited root move
     # leads the second by more than the playouts the budget still allows at the measured rate
     early_stop: bool = False
+    # a leaf is expanded (its moves and priors made, the search descends below it) once the
+    # edge into it has this many real visits; until then the episodes reaching it play out
+    # from it (1: on its second visit, as Gelly and Silver's UCT grows one node an episode)
+    expand_visits: int = 1
 
 
 class Node:
@@ -425,7 +429,8 @@ class UCT:
             world.play(node.moves[i])
             child = node.children[i]
             if child is None:
-                if not world.is_terminal():
+                if (not world.is_terminal()
+                        and node.N[i] - node.N0[i] > cfg.expand_visits - 1.5):
                     child = node.children[i] = self._new_node(world, determinised)
                     if cfg.grandfather > 0 and len(path) >= 2:
                         self._grandfather_prior(child, path[-2][0])

@@ -18,6 +18,14 @@ from protocols.gtp.common import GtpError, parse_vertex
 GO_CORES = ("uct", "flat", "abucb")
 
 
+def board_expand_visits(size: int) -> int:
+    """The visits before a leaf is expanded that ``expand_visits=0`` stands for: 1 below
+    15x15; 4 from 15x15 up, where a leaf's priors cost more than a playout and the tree
+    that grows more slowly searched 4 times the playouts for the same 0.5 s a move (on
+    19x19 it beat expansion on the second visit, docs/results/go.md)."""
+    return 4 if size >= 15 else 1
+
+
 class GtpConfig(msgspec.Struct, frozen=True):
     # identity
     name: str = "corvid"
@@ -59,6 +67,10 @@ class GtpConfig(msgspec.Struct, frozen=True):
     prior_scale: Annotated[float, msgspec.Meta(gt=0)] = 1.0
     ladder_priors: bool = True
     reuse: bool = True
+    # a leaf of the tree is expanded (its moves and priors made) once the move into it has
+    # this many visits; until then the playouts start at it (compiled and Python tree).
+    # 0: by the board (board_expand_visits): 1 below 15x15, 4 from 15x15 up
+    expand_visits: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 0
     # pseudo-visits a new node takes from its grandfather (0: off)
     grandfather: Annotated[float, msgspec.Meta(ge=0)] = 10.0
     # progressive widening (Coulom): a node's moves are unlocked in prior order, the first
@@ -189,6 +201,10 @@ class GtpConfig(msgspec.Struct, frozen=True):
             raise ConfigError(f"style={self.style!r} acts through the priors: it needs "
                               "priors=true")
 
+    def expand_visits_on(self, size: int) -> int:
+        """``expand_visits`` in force on a board of ``size`` (0: board_expand_visits)."""
+        return self.expand_visits or board_expand_visits(size)
+
     @property
     def lgrf_level(self) -> int:
         """The playouts' last-good-reply level in force (``lgrf=auto``: 2 where it can run)."""
@@ -215,8 +231,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     "v2": {"core": "uct", "compiled": True, "tree_mb": 1024.0, "abucb_depth": 2,
            "abucb_width": 8, "rave": True, "rave_k": 1000.0, "rave_mse": False,
            "rave_weighted": False, "c": 0.0, "priors": True, "prior_scale": 1.0,
-           "ladder_priors": True, "reuse": True, "grandfather": 10.0, "widening": False,
-           "widening_initial": 1, "widening_a": 40.0, "widening_b": 1.4,
+           "ladder_priors": True, "reuse": True, "expand_visits": 1, "grandfather": 10.0,
+           "widening": False, "widening_initial": 1, "widening_a": 40.0, "widening_b": 1.4,
            "playout_policy": 6, "lgrf": "auto", "score_weight": 0.0, "komi_margin": 0.0,
            "margin_below": 0.5, "jigo_value": 0.5, "weights": "9x9", "learned_priors": True,
            "prior_visits": 35.0, "prior_low": 0.3, "prior_high": 0.9, "prior_tau": 0.25,
@@ -228,14 +244,17 @@ PRESETS: dict[str, dict[str, Any]] = {
 # the third release: the second with the bundled weights of the board's size (the 19x19
 # weights on boards from 15x15 up)
 PRESETS["v3"] = PRESETS["v2"] | {"weights": ""}
+# the fourth release: the third with the leaves expanded later on large boards (on their
+# fourth visit from 15x15 up, board_expand_visits)
+PRESETS["v4"] = PRESETS["v3"] | {"expand_visits": 0}
 
 
 # which cores read a setting (the others are read by every core)
 CORE_KEYS: CoreMap = {
     key: ("uct",) for key in (
         "compiled", "tree_mb", "rave", "rave_k", "rave_mse", "rave_weighted", "c", "priors",
-        "reuse", "grandfather", "widening", "widening_initial", "widening_a", "widening_b",
-        "lgrf")
+        "reuse", "expand_visits", "grandfather", "widening", "widening_initial", "widening_a",
+        "widening_b", "lgrf")
 } | {"abucb_depth": ("abucb",), "abucb_width": ("abucb",), "style": ("uct", "abucb")}
 
 
@@ -244,8 +263,10 @@ PRESET_DOCS = {
           "priors, no reply tables",
     "v2": "the second release's engine: the compiled tree, the learned priors "
           "of the bundled 9x9 weights, policy-6 playouts with last good reply, D5 opening",
-    "v3": "the third release's engine (the defaults): v2 with the bundled weights of the "
-          "board's size (fitted to 19x19 games on boards from 15x15 up, to 9x9 games below)",
+    "v3": "the third release's engine: v2 with the bundled weights of the board's size "
+          "(fitted to 19x19 games on boards from 15x15 up, to 9x9 games below)",
+    "v4": "the fourth release's engine (the defaults): v3 with a leaf of the tree expanded "
+          "on its fourth visit on boards from 15x15 up (its second below)",
 }
 
 

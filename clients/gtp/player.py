@@ -85,26 +85,28 @@ def search_position(state: GoState, cfg: GtpConfig) -> GoPosition:
                       parse_style(cfg.style, STYLES))
 
 
-def uct_config(cfg: GtpConfig) -> UCTConfig:
+def uct_config(cfg: GtpConfig, size: int = 9) -> UCTConfig:
+    """The UCT settings of ``cfg`` on a board of ``size``."""
     return UCTConfig(rave=cfg.rave, rave_k=cfg.rave_k, rave_mse=cfg.rave_mse,
                      rave_weighted=cfg.rave_weighted, c=cfg.c,
                      priors=cfg.priors, reuse=cfg.reuse, grandfather=cfg.grandfather,
                      widening=cfg.widening, widening_initial=cfg.widening_initial,
                      widening_a=cfg.widening_a, widening_b=cfg.widening_b,
-                     tree_mb=cfg.tree_mb)
+                     tree_mb=cfg.tree_mb, expand_visits=cfg.expand_visits_on(size))
 
 
-def core_spec(cfg: GtpConfig) -> tuple[CoreName, msgspec.Struct]:
-    """The search core the settings ask for: its name in search.parallel.CORES and config."""
+def core_spec(cfg: GtpConfig, size: int = 9) -> tuple[CoreName, msgspec.Struct]:
+    """The search core the settings ask for on a board of ``size``: its name in
+    search.parallel.CORES and its config."""
     if cfg.core == "flat":
         return "flat", FlatConfig()
     if cfg.core == "abucb":
         return "abucb", ABUCBConfig(depth=cfg.abucb_depth, width=cfg.abucb_width)
-    return ("ctree" if cfg.compiled else "uct"), uct_config(cfg)
+    return ("ctree" if cfg.compiled else "uct"), uct_config(cfg, size)
 
 
-def make_core(cfg: GtpConfig) -> Any:
-    name, conf = core_spec(cfg)
+def make_core(cfg: GtpConfig, size: int = 9) -> Any:
+    name, conf = core_spec(cfg, size)
     return CORES[name][0](conf)
 
 
@@ -114,6 +116,7 @@ class SearchPlayer:
 
     def __init__(self, config: GtpConfig) -> None:
         self.config = config
+        self.size = 9  # the board the core was made for (its settings may depend on it)
         self.core = make_core(config)
         self.rng = np.random.default_rng(config.seed or None)
         self.pool: WorkerPool | None = None  # with workers > 1, started by start()
@@ -127,7 +130,7 @@ class SearchPlayer:
             return
         try:
             self.pool = WorkerPool(workers=self.config.workers)
-            name, conf = core_spec(self.config)
+            name, conf = core_spec(self.config, 9)
             warm = GoPosition(GoState(9, 7.0))
             for _ in range(2):  # the second search re-roots each worker's tree
                 res = self.pool.search(name, conf, warm, warm.to_move,
@@ -155,8 +158,8 @@ class SearchPlayer:
         load_knowledge(config)  # a weights file the settings need must load (ConfigError)
         old = self.config
         self.config = config
-        if core_spec(old) != core_spec(config):
-            self.core = make_core(config)
+        if core_spec(old, self.size) != core_spec(config, self.size):
+            self.core = make_core(config, self.size)
             self.game += 1  # the workers' trees were grown with the old settings
         elif old.style != config.style:
             self.reset()  # the tree's nodes hold the old style's priors
@@ -166,6 +169,16 @@ class SearchPlayer:
             self.close()
             self.workers_failed = False
             self.start()  # now, not inside the next move's time
+
+    def core_for(self, size: int) -> Any:
+        """The core searching a board of ``size`` (a new one, with a new tree, if the
+        settings in force there differ from those of the last board)."""
+        if size != self.size:
+            if core_spec(self.config, size) != core_spec(self.config, self.size):
+                self.core = make_core(self.config, size)
+                self.game += 1
+            self.size = size
+        return self.core
 
     def reset(self) -> None:
         if hasattr(self.core, "reset"):
@@ -199,10 +212,10 @@ class SearchPlayer:
         if len(legal) <= 1:
             return Decision(None)
         if request.deterministic:
-            core = make_core(cfg)
+            core = make_core(cfg, board.size)
             rng = np.random.default_rng([cfg.seed, board.position_key(colour) & (2**63 - 1)])
         else:
-            core, rng = self.core, self.rng
+            core, rng = self.core_for(board.size), self.rng
         if request.searched:  # genmove_analyze: the tree holds the move's search
             budget = Budget(playouts=cfg.min_playouts)
         elif request.seconds is not None and request.seconds <= 0:
@@ -279,7 +292,7 @@ class SearchPlayer:
         if self.pool is None:
             return None
         slack = None if budget.seconds is None else budget.seconds + 2.0
-        name, conf = core_spec(self.config)
+        name, conf = core_spec(self.config, self.size)
         try:
             return self.pool.search(name, conf, state, state.to_move, budget, rng,
                                     session=f"game-{self.game}", reply_timeout=slack)
@@ -392,7 +405,7 @@ class TreeAnalysis:
                                        0.0))
         budget = Budget(playouts=playouts, seconds=None if by_playouts else seconds,
                         check_every=1 if by_playouts else 4)
-        core = self.player.core
+        core = self.player.core_for(self.board.size)
         result = core.search(self.position, self.position.to_move, budget, self.player.rng)
         self.playouts += result.playouts
         line = getattr(core, "principal_variation", None)

@@ -31,6 +31,7 @@ CONFIGS = {
     "no-priors": UCTConfig(rave=True, c=0.0, priors=False, prior_count=2.0, prior_value=0.4),
     "grandfather": UCTConfig(rave=True, c=0.0, grandfather=10.0),
     "mean": UCTConfig(rave=True, c=0.2, final="mean", rave_k=50.0),
+    "expand-later": UCTConfig(rave=True, c=0.0, expand_visits=3),
 }
 
 
@@ -196,6 +197,25 @@ def test_lazy_expansion_needs_fewer_edges() -> None:
         u.search(s.clone(), None, Budget(playouts=400), SplitMix(9))
     assert lazy.counters[C_NODES] == eager.counters[C_NODES]
     assert lazy.counters[C_EDGES] < 0.7 * eager.counters[C_EDGES]
+
+
+def test_a_leaf_is_expanded_after_expand_visits() -> None:
+    s = GO_POSITIONS["9x9 fight"]
+    trees = {}
+    for e in (1, 3):
+        u = CompiledUCT(UCTConfig(rave=True, c=0.0, expand_visits=e))
+        u.search(s.clone(), None, Budget(playouts=600), SplitMix(4))
+        trees[e] = u
+    assert trees[3].counters[C_EDGES] < 0.6 * trees[1].counters[C_EDGES]
+    T = trees[3]._T
+    assert T is not None
+    count, e_N, e_N0, e_child = T[1], T[6], T[8], T[11]
+    ne = int(trees[3].counters[C_EDGES])
+    into = {int(e_child[e]): e for e in range(ne) if e_child[e] >= 0}
+    expanded = [v for v in into if count[v] >= 0]
+    assert expanded  # the tree grew below the root ...
+    for v in expanded:  # ... and only below moves with three visits
+        assert e_N[into[v]] - e_N0[into[v]] >= 3
 
 
 def test_grandfather_prior_in_the_lazy_tree() -> None:

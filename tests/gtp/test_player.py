@@ -307,7 +307,7 @@ def test_preset_v1_is_the_first_release_engine_beneath_the_settings_given() -> N
         load_gtp_config(overrides=["widening_a=0"])
     mine = load_gtp_config(overrides=["preset=v1", "compiled=true", "playouts=500"])
     assert (mine.compiled, mine.lgrf_level, mine.playouts) == (True, 0, 500)
-    with pytest.raises(ConfigError, match="preset=v9: unknown preset; known: v1, v2, v3"):
+    with pytest.raises(ConfigError, match="preset=v9: unknown preset; known: v1, v2, v3, v4"):
         load_gtp_config(overrides=["preset=v9"])
     e = engine()
     assert talk(e, "corvid-param preset v1").startswith(b"? invalid parameter: a preset")
@@ -416,25 +416,29 @@ def test_opening_9x9_must_be_a_point_of_the_9x9_board() -> None:
     assert load_gtp_config().opening_9x9 == "D5"
 
 
-def test_preset_v3_is_the_default_engine_written_out() -> None:
-    """v3, the newest preset, loads to exactly the default settings and names every setting
+def test_preset_v4_is_the_default_engine_written_out() -> None:
+    """v4, the newest preset, loads to exactly the default settings and names every setting
     of how the engine plays (all but the budget, the time management, the board, the name and
-    the start-up), so that a later change of a default leaves it as it is; v2 is the same
-    engine with the 9x9 weights on every board (on 9x9, the file "" stands for)."""
+    the start-up), so that a later change of a default leaves it as it is; v3 is the same
+    engine expanding every leaf on its second visit, v2 that with the 9x9 weights on every
+    board (on 9x9, the file "" stands for)."""
     from clients.gtp.config import PRESETS
     from knowledge.go.weights import weights_path
 
-    assert list(PRESETS)[-1] == "v3"
+    assert list(PRESETS)[-1] == "v4"
+    v4 = load_gtp_config(overrides=["preset=v4"])
+    assert v4 == msgspec.structs.replace(GtpConfig(), preset="v4")
     v3 = load_gtp_config(overrides=["preset=v3"])
-    assert v3 == msgspec.structs.replace(GtpConfig(), preset="v3")
+    assert v3 == msgspec.structs.replace(GtpConfig(), preset="v3", expand_visits=1)
     v2 = load_gtp_config(overrides=["preset=v2"])
-    assert v2 == msgspec.structs.replace(GtpConfig(), preset="v2", weights="9x9")
+    assert v2 == msgspec.structs.replace(GtpConfig(), preset="v2", weights="9x9",
+                                         expand_visits=1)
     assert weights_path("9x9") == weights_path("", 9) != weights_path("", 19)
     not_a_player = {"name", "preset", "playouts", "seconds", "min_playouts", "seed",
                     "workers", "default_size", "default_komi", "min_size", "max_size",
                     "warmup", "idle_timeout", "analyze_playouts", "ponder"}
     fields = {f.name for f in msgspec.structs.fields(GtpConfig)}
-    assert set(PRESETS["v3"]) == set(PRESETS["v2"]) == {k for k in fields - not_a_player
+    assert set(PRESETS["v4"]) == set(PRESETS["v2"]) == {k for k in fields - not_a_player
                                   if not k.startswith("time_")}
 
 
@@ -459,3 +463,22 @@ def test_pondering_grows_the_tree_the_reply_reuses() -> None:
         reused[ponder] = e.last_stats["reused_visits"]
         assert first.startswith(b"= ")
     assert reused[True] > reused[False] + 100, reused
+
+
+def test_leaves_are_expanded_later_on_large_boards() -> None:
+    """expand_visits=0 (the default) is 1 below 15x15 and 4 from 15x15 up, in the core that
+    searches each board; a number given is used on every board."""
+    from clients.gtp.config import board_expand_visits
+
+    assert [board_expand_visits(n) for n in (9, 13, 14, 15, 19, 25)] == [1, 1, 1, 4, 4, 4]
+    p = SearchPlayer(GtpConfig())
+    assert p.core_for(9).config.expand_visits == 1
+    big = p.core_for(19)
+    assert big.config.expand_visits == 4
+    assert p.core_for(19) is big  # the same board: the same core and tree
+    assert p.core_for(17) is big  # the same settings
+    assert p.core_for(13).config.expand_visits == 1
+    fixed = SearchPlayer(GtpConfig(expand_visits=2))
+    assert fixed.core_for(9) is fixed.core_for(19)
+    assert fixed.core.config.expand_visits == 2
+    assert uct_config(GtpConfig(preset="v3", expand_visits=1), 19).expand_visits == 1

@@ -96,7 +96,7 @@ def search_value(state: GoState, cfg: GtpConfig, playouts: int, rng: np.random.G
     from search.budget import Budget
     from search.uct import UCT
 
-    res = UCT(uct_config(cfg)).search(search_position(state, cfg), None,
+    res = UCT(uct_config(cfg, state.size)).search(search_position(state, cfg), None,
                                       Budget(playouts=playouts), rng)
     return float(res.value), int(res.playouts)
 
