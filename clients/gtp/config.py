@@ -20,9 +20,9 @@ GO_CORES = ("uct", "flat", "abucb")
 
 def board_expand_visits(size: int) -> int:
     """The visits before a leaf is expanded that ``expand_visits=0`` stands for: 1 below
-    15x15; 4 from 15x15 up, where a leaf's priors cost more than a playout and the tree
-    that grows more slowly searched 4 times the playouts for the same 0.5 s a move (on
-    19x19 it beat expansion on the second visit, docs/results/go.md)."""
+    15x15; 4 from 15x15 up, where a leaf's priors cost more than a playout: the tree that
+    grows more slowly searches about 1.4 times the playouts a second, and on 19x19 it beat
+    expansion on the second visit at equal time (docs/results/go.md, Larger boards)."""
     return 4 if size >= 15 else 1
 
 
