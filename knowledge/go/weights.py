@@ -167,12 +167,21 @@ def save_weights(path: Path, weights: GoWeights) -> None:
     path.with_suffix(".json").write_text(manifest + "\n", encoding="utf-8")
 
 
-@functools.lru_cache(maxsize=8)
 def load_weights(path: str = "", size: int = 9) -> GoWeights:
     """The weights in ``path`` (:func:`weights_path`: "" the bundled weights of a board of
-    ``size``, a bundled name, or a file). Cached: the arrays are read-only. Raises
-    FileNotFoundError or ValueError (an unknown name, not a weights file)."""
-    p = weights_path(path, size)
+    ``size``, a bundled name, or a file). Cached by the file, once for every name and board
+    that lead to it: the arrays are read-only. Raises FileNotFoundError or ValueError (an
+    unknown name, not a weights file)."""
+    return _load_weights_file(weights_path(path, size))
+
+
+def forget_weights() -> None:
+    """Empty :func:`load_weights`' cache (after a file was written anew)."""
+    _load_weights_file.cache_clear()
+
+
+@functools.lru_cache(maxsize=8)
+def _load_weights_file(p: Path) -> GoWeights:
     if not p.exists():
         raise FileNotFoundError(f"Go weights file {p} not found")
     try:

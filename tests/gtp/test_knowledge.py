@@ -125,6 +125,11 @@ def test_the_engine_plays_each_board_with_its_default_weights() -> None:
         assert pos.weights is not None and pos.weights.path == str(weights_path("", size))
         pos = search_position(GoState(size=size, komi=7.0), GtpConfig(weights="9x9"))
         assert pos.weights is not None and pos.weights.path == str(weights_path("9x9"))
+    # one file is read once, whatever name and board lead to it
+    from knowledge.go.weights import load_weights
+
+    assert load_weights("", 9) is load_weights("", 13) is load_weights("9x9", 19)
+    assert load_weights("", 19) is load_weights("19x19", 9) is not load_weights("", 9)
 
 
 def test_bundled_weights_by_name_and_the_weights_without_large_patterns() -> None:

@@ -19,7 +19,7 @@ import numpy as np
 from games.go import PASS, GoState
 from games.go import board as K
 from knowledge.go.shapes import k_shape_counts, n_shape_features, shape_tables
-from knowledge.go.weights import GoWeights, load_weights, save_weights
+from knowledge.go.weights import GoWeights, forget_weights, load_weights, save_weights
 from search.learn import td0_selfplay
 
 
@@ -61,6 +61,6 @@ def td_weights(weights_path: str, out: Path, *, games: int, size: int = 9, komi:
                            "command": command, "date": datetime.date.today().isoformat(),
                            "features": n}
         save_weights(out, GoWeights(base.prior, base.playout, manifest, str(out), theta))
-        load_weights.cache_clear()
+        forget_weights()
         log(f"{played} games; |θ| {np.abs(theta).mean():.4f}")
     return load_weights(str(out))
