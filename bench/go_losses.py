@@ -50,7 +50,7 @@ def values(sgf: Path, moves: int, me: int, cfg: GtpConfig, seed: int) -> list[fl
         if s.is_terminal() or len(list(s.legal_moves())) <= 1:
             break
         v = make_core(cfg, s.size).search(s, s.to_move, Budget(playouts=cfg.playouts),
-                                  np.random.default_rng([seed, k])).value
+                                          np.random.default_rng([seed, k])).value
         out.append(v if s.to_move == me else 1.0 - v)
     return out
 

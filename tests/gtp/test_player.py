@@ -481,4 +481,4 @@ def test_leaves_are_expanded_later_on_large_boards() -> None:
     fixed = SearchPlayer(GtpConfig(expand_visits=2))
     assert fixed.core_for(9) is fixed.core_for(19)
     assert fixed.core.config.expand_visits == 2
-    assert uct_config(GtpConfig(preset="v3", expand_visits=1), 19).expand_visits == 1
+    assert uct_config(load_gtp_config(overrides=["preset=v3"]), 19).expand_visits == 1

@@ -97,7 +97,7 @@ def search_value(state: GoState, cfg: GtpConfig, playouts: int, rng: np.random.G
     from search.uct import UCT
 
     res = UCT(uct_config(cfg, state.size)).search(search_position(state, cfg), None,
-                                      Budget(playouts=playouts), rng)
+                                                  Budget(playouts=playouts), rng)
     return float(res.value), int(res.playouts)
 
 
