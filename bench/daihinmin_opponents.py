@@ -51,18 +51,6 @@ DEFAULT_LOGS = [Path(__file__).resolve().parents[1] / "tests" / "data" / "uecda"
 MODELS = ("shared", "adapted", "rule", "uniform")
 
 
-def player_names(header: list[str]) -> list[str]:
-    """The players' names from a log's header (``palyer_name`` line, as tndhms spells it),
-    else ``p0`` … ``p4``."""
-    for line in header:
-        parts = line.split("%")
-        if len(parts) > 3 and parts[2] == "palyer_name":
-            names = parts[3].split()
-            if len(names) == R.NP:
-                return names
-    return [f"p{i}" for i in range(R.NP)]
-
-
 def softmax(z: np.ndarray) -> np.ndarray:
     e = np.exp(z - z.max())
     return e / e.sum()  # type: ignore[no-any-return]
@@ -97,7 +85,7 @@ def score_match(games: list[GameRecord], theta: np.ndarray, from_game: int = 0,
     is the adapted models' prior strength (None: the client's)."""
     # A client learns every opponent's decisions from the revealed hands, the same rows
     # whichever seat it sits in: the model of p is the one seen from seat 0 (seat 1 for p = 0).
-    kw = {} if l2 is None else {"l2": l2}
+    kw: dict[str, Any] = {} if l2 is None else {"l2": l2}
     observers = {0: OpponentModels(theta, **kw), 1: OpponentModels(theta, **kw)}
     tallies = [Tally() for _ in range(R.NP)]
     for gi, g in enumerate(games):
@@ -146,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     for path in [Path(p) for p in args.logs] or DEFAULT_LOGS:
         log = parse_log(path.read_text())
         games = log.games[:args.games] if args.games else log.games
-        names = player_names(log.header)
+        names = log.player_names()
         tallies = score_match(games, theta, args.from_game, args.l2)
         players = [{"player": p, "name": names[p], **t.summary()} for p, t in enumerate(tallies)]
         results[path.name] = {"games": len(games), "players": players}

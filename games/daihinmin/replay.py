@@ -43,6 +43,17 @@ class LogFile:
     games: list[GameRecord] = field(default_factory=list)
     footer: list[str] = field(default_factory=list)  # raw lines after the games
 
+    def player_names(self) -> list[str]:
+        """The players' names by player number, from the header's ``palyer_name`` line (as
+        tndhms spells it), else ``p0`` … ``p4``."""
+        for line in self.header:
+            parts = line.split("%")
+            if len(parts) > 3 and parts[2] == "palyer_name":
+                names = parts[3].split()
+                if len(names) == R.NP:
+                    return names
+        return [f"p{i}" for i in range(R.NP)]
+
 
 @dataclass
 class ReplayResult:

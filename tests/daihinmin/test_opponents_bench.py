@@ -27,13 +27,6 @@ def _bench() -> ModuleType:
     return load_bench("daihinmin_opponents")
 
 
-def test_names_from_the_header() -> None:
-    bench = _bench()
-    log = parse_log(FIVE.read_text())
-    assert bench.player_names(log.header) == ["traced", "def1", "def2", "def3", "def4"]
-    assert bench.player_names([]) == ["p0", "p1", "p2", "p3", "p4"]
-
-
 def test_first_game_adapted_is_shared() -> None:
     bench = _bench()
     games = parse_log(FIVE.read_text()).games[:1]

@@ -3,6 +3,7 @@ from pathlib import Path
 import pytest
 
 from games.daihinmin import format_log, parse_log, replay_log
+from games.daihinmin.replay import LogFile
 from tests.paths import DATA
 
 SMALL = DATA / "uecda" / "server-log-5games-same-match.log"
@@ -53,3 +54,9 @@ def test_replay_detects_divergence(tmp_path: Path) -> None:
     r = replay_log(p)
     assert not r.ok and r.first_divergence is not None
     assert r.first_divergence.startswith("game 0 play 1")
+
+
+def test_player_names_from_the_header() -> None:
+    assert parse_log(SMALL.read_text()).player_names() == ["traced", "def1", "def2", "def3",
+                                                           "def4"]
+    assert LogFile().player_names() == ["p0", "p1", "p2", "p3", "p4"]

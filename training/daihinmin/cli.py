@@ -37,6 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     i.add_argument("logs", nargs="+", metavar="LOG", help="game logs (or directories)")
     i.add_argument("--out", default=DEFAULT_WEIGHTS, help=f"weights file (default "
                    f"{DEFAULT_WEIGHTS})")
+    i.add_argument("--name", action="append", default=None, metavar="NAME",
+                   help="only the decisions of the players of this name in each log's header "
+                   "(repeat for several; default: every player's)")
     i.add_argument("--l2", type=float, default=1.0, help="L2 penalty (default 1.0)")
     i.add_argument("--holdout", type=float, default=0.1,
                    help="share of decisions held out for the report (default 0.1)")
@@ -108,11 +111,17 @@ def run_imitate(args: argparse.Namespace) -> int:
     if not logs:
         print("corvid learn daihinmin imitate: no game logs", file=sys.stderr)
         return 2
-    d = decisions_from_logs(logs)
+    d = decisions_from_logs(logs, names=args.name)
+    if len(d) == 0:
+        print("corvid learn daihinmin imitate: no decisions"
+              + (f" of a player named {' or '.join(args.name)}" if args.name else ""),
+              file=sys.stderr)
+        return 2
     theta, report = imitate(d, args.l2, args.holdout, args.seed)
     write_weights(args.out, theta, {
         "data": _data_manifest(args.logs, logs), "command": _command(), "seed": args.seed,
-        "stage": "imitate", "l2": args.l2, "fit": report})
+        "stage": "imitate", "l2": args.l2,
+        **({"names": args.name} if args.name else {}), "fit": report})
     print(json.dumps(report))
     return 0
 

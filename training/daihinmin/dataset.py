@@ -10,7 +10,7 @@ taken. A submission the server rejected counts as the pass it was; a pass on an 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -72,11 +72,16 @@ def plays(g: GameRecord) -> Iterator[tuple[GameState, int, int]]:
 
 
 def decisions(records: Iterable[GameRecord], players: set[int] | None = None) -> Decisions:
+    """The decisions of ``players`` (player numbers; None = everyone) in the games."""
+    return _decisions((g, players) for g in records)
+
+
+def _decisions(games: Iterable[tuple[GameRecord, set[int] | None]]) -> Decisions:
     rows: list[npt.NDArray[np.float64]] = []
     offsets = [0]
     chosen: list[int] = []
     who: list[int] = []
-    for g in records:
+    for g, players in games:
         for st, p, m in plays(g):
             if players is not None and p not in players:
                 continue
@@ -93,8 +98,14 @@ def decisions(records: Iterable[GameRecord], players: set[int] | None = None) ->
 
 
 def decisions_from_logs(paths: Iterable[str | Path],
-                        players: set[int] | None = None) -> Decisions:
-    records: list[GameRecord] = []
-    for path in paths:
-        records += parse_log(Path(path).read_text()).games
-    return decisions(records, players)
+                        names: Collection[str] | None = None) -> Decisions:
+    """The decisions in game logs; with ``names``, only those of the players so named in
+    each log's header (``LogFile.player_names``)."""
+    def games() -> Iterator[tuple[GameRecord, set[int] | None]]:
+        for path in paths:
+            log = parse_log(Path(path).read_text())
+            keep = None if names is None else \
+                {p for p, n in enumerate(log.player_names()) if n in names}
+            for g in log.games:
+                yield g, keep
+    return _decisions(games())
