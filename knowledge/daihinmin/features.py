@@ -9,9 +9,19 @@ cards any other player still holds. Nothing else: the same features serve the pl
 player moves by them), the opponent model of the inference (P(action | hand, state)) and the
 move ordering.
 
+Two kinds of columns. The first ``N_DENSE`` (``DENSE``) describe the move and what it
+leaves. The rest (``SHAPE_TABLE``) are a one-hot table of the move's shape and strength by
+role, one weight per cell: ``lead_<shape>_s<k>`` and ``follow_<shape>_s<k>`` for a meld of
+that shape (single, pair, triple, quad — four cards or more —, seq3, seq4, seq5 — five or
+more —) whose strength (:func:`py_strength`) is k/12, and ``pass_on_<shape>_s<k>`` for the
+pass on such a table. A softmax over such move classes is what the strongest Monte Carlo
+clients of the tournament learn many weights of; with the dense columns beside it the table
+only has to learn what they miss, so a few thousand decisions fit it.
+
 ``FEATURES`` names the columns. :func:`py_features` is the plain-Python reference (built on
-``rules.py``); :func:`features_into` is the numba kernel the playouts use; the tests compare
-the two on random positions.
+``rules.py``); :func:`features_into` is the numba kernel the playouts use (it writes the dense
+columns and returns the table's column, so a logit costs one weight more, not
+``N_TABLE``); the tests compare the two on random positions.
 """
 
 from __future__ import annotations
@@ -45,7 +55,7 @@ from games.daihinmin.kernels import (
     suits_of,
 )
 
-FEATURES = (
+DENSE = (
     "pass", "pass_opp_near", "lead_single", "lead_group", "lead_seq", "lead_size",
     "lead_strength", "follow_strength", "follow_overkill", "joker_in_meld", "single_joker",
     "top_cards_used", "eight_cut", "eight_cut_lead", "revolution", "revolution_gain",
@@ -54,6 +64,13 @@ FEATURES = (
     "lead_sure", "lead_then_one_rank", "follow_strength_opp_near", "lead_single_opp_one",
     "lead_wider_than_opp", "follow_sure_opp_near", "pass_strong_table", "pass_cards_held",
 )
+N_DENSE = len(DENSE)
+SHAPES = ("single", "pair", "triple", "quad", "seq3", "seq4", "seq5")
+ROLES = ("lead", "follow", "pass_on")
+N_STRENGTHS = 13
+SHAPE_TABLE = tuple(f"{role}_{shape}_s{k}" for role in ROLES for shape in SHAPES
+                    for k in range(N_STRENGTHS))
+FEATURES = DENSE + SHAPE_TABLE
 N_FEATURES = len(FEATURES)
 _EIGHT_RANK = 5  # rank index of the 8s (3 4 5 6 7 8 ...)
 
@@ -97,10 +114,33 @@ def _reals(h: int) -> list[int]:
     return [c for c in range(52) if h >> c & 1]
 
 
+def py_shape(m: int) -> int:
+    """The index in ``SHAPES`` of meld ``m``'s shape."""
+    n = move_count(m)
+    if move_kind(m) == KIND_SEQ:
+        return 4 + min(n, 5) - 3
+    return min(n, 4) - 1
+
+
+def py_shape_column(m: int, table: int, rev: int) -> int | None:
+    """The ``SHAPE_TABLE`` column of move ``m`` on ``table`` (an index into ``FEATURES``):
+    its role, shape and strength, of the table's meld for a pass; None for a pass on an
+    empty table."""
+    if m == PASS and table == PASS:
+        return None
+    role = 2 if m == PASS else int(table != PASS)
+    meld = table if m == PASS else m
+    k = round(py_strength(meld, rev) * 12)
+    return N_DENSE + (role * len(SHAPES) + py_shape(meld)) * N_STRENGTHS + k
+
+
 def py_features(hand: int, others: int, table: int, rev: int, lock: int, opp_min: int,
                 m: int) -> list[float]:
     """φ of move ``m`` (PASS included) for a player holding ``hand`` (reference)."""
     f = [0.0] * N_FEATURES
+    col = py_shape_column(m, table, rev)
+    if col is not None:
+        f[col] = 1.0
     lead = table == PASS
     near = opp_min <= 2
     if m == PASS:
@@ -391,10 +431,20 @@ def _reply(others: int, ctx: np.ndarray, m: int, lo: int, hi: int, table: int, t
 
 
 @hot()
+def _shape_column(kind: int, n: int, s12: int, role: int) -> int:
+    """Kernel of :func:`py_shape_column` for a meld of ``kind`` and ``n`` cards of strength
+    ``s12``/12 in ``role`` (0 lead, 1 follow, 2 the pass on it)."""
+    shape = 4 + min(n, 5) - 3 if kind == 3 else min(n, 4) - 1
+    return N_DENSE + (role * 7 + shape) * N_STRENGTHS + s12
+
+
+@hot()
 def features_into(hand: int, others: int, table: int, rev: int, lock: int, opp_min: int,
-                  m: int, ctx: np.ndarray, out: np.ndarray) -> None:
-    """Kernel of :func:`py_features`: φ of ``m`` written into ``out`` (length N_FEATURES).
-    ``ctx`` holds :func:`step_context` of (hand, others, table, rev)."""
+                  m: int, ctx: np.ndarray, out: np.ndarray) -> int:
+    """Kernel of :func:`py_features`: the dense columns of φ(``m``) written into ``out``
+    (its first N_DENSE entries; any further ones are zeroed) and the column of the one-hot
+    shape table returned (-1: none). ``ctx`` holds :func:`step_context` of (hand, others,
+    table, rev)."""
     for i in range(out.shape[0]):
         out[i] = 0.0
     lead = table == 0
@@ -404,7 +454,9 @@ def features_into(hand: int, others: int, table: int, rev: int, lock: int, opp_m
         out[1] = 1.0 if near else 0.0
         out[34] = 1.0 if ctx[6] >= 9 else 0.0
         out[35] = popcount(hand) / 11.0
-        return
+        if lead:
+            return -1
+        return _shape_column((table >> 60) & 3, popcount(table & ALL_CARDS), ctx[6], 2)
     cards = m & ALL_CARDS
     kind = (m >> 60) & 3
     n = popcount(cards)
@@ -413,7 +465,8 @@ def features_into(hand: int, others: int, table: int, rev: int, lock: int, opp_m
     rev2 = rev ^ (1 if revolts else 0)
     cut = _cuts(m)
     lo, hi = low_high(m)
-    s = _strength12(m, lo, hi, rev) / 12.0
+    s12 = _strength12(m, lo, hi, rev)
+    s = s12 / 12.0
     if lead:
         out[1 + kind] = 1.0
         out[5] = n / 4.0
@@ -488,3 +541,4 @@ def features_into(hand: int, others: int, table: int, rev: int, lock: int, opp_m
         if near:
             out[30] = s
             out[33] = out[18]
+    return _shape_column(kind, n, s12, 0 if lead else 1)

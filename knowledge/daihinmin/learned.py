@@ -2,7 +2,9 @@
 :mod:`knowledge.daihinmin.features`, π(a) ∝ exp(φ(s, a)ᵀθ_p), with one weight row θ_p per
 player (``W`` is a 5 × N_FEATURES array: the same row five times, or rows adapted to each
 opponent). It moves the players of the playouts (``POLICY_LEARNED``), orders the moves of the
-search and is the opponent model of the inference. Its weights ship in ``data/policy.json``.
+search and is the opponent model of the inference. Its weights ship in ``data/policy.json``;
+a file of the dense features only (``DENSE``: weights made before the shape table) loads
+with the table's weights 0.
 
 :func:`py_policy_probs` is the plain-Python reference of the probabilities.
 """
@@ -28,7 +30,9 @@ from games.daihinmin.rules import H0, LOCK, NP, REV, TABLE, TURN
 from games.daihinmin.state import GameState
 from knowledge.daihinmin.features import (
     CTX_SIZE,
+    DENSE,
     FEATURES,
+    N_DENSE,
     N_FEATURES,
     features_into,
     py_features,
@@ -41,15 +45,19 @@ DEFAULT_POLICY = DATA_DIR / "policy.json"
 
 def load_policy(path: str | Path | None = None) -> np.ndarray:
     """θ of a weights file written by ``corvid learn daihinmin`` (default: the bundled
-    ``data/policy.json``). Raises ValueError if it was made for other features."""
+    ``data/policy.json``; a file of the dense features only gets zeros for the shape
+    table). Raises ValueError if it was made for other features."""
     p = Path(path) if path else DEFAULT_POLICY
     try:
         data = json.loads(p.read_text())
     except (OSError, json.JSONDecodeError) as e:
         raise ValueError(f"cannot read policy weights {p}: {e}") from e
-    if data.get("features") != list(FEATURES):
+    names = data.get("features")
+    if names not in (list(FEATURES), list(DENSE)):
         raise ValueError(f"{p} holds weights of other move features")
-    return np.asarray(data["theta"], dtype=np.float64)
+    theta = np.zeros(N_FEATURES)
+    theta[:len(names)] = np.asarray(data["theta"], dtype=np.float64)
+    return theta
 
 
 def view(st: GameState, p: int) -> tuple[int, int, int, int, int, int]:
@@ -113,13 +121,14 @@ def view_of(st: np.ndarray, p: int) -> tuple[int, int]:
 def policy_logits(hand: int, others: int, table: int, rev: int, lock: int, opp_min: int,
                   moves: np.ndarray, k: int, theta: np.ndarray, z: np.ndarray,
                   ctx: np.ndarray, feat: np.ndarray) -> float:
-    """z[i] = φ(moves[i])ᵀθ for i < k; returns max z."""
+    """z[i] = φ(moves[i])ᵀθ for i < k; returns max z. ``feat``: room for the dense
+    features (the shape table's one-hot column adds its weight)."""
     zmax = -1e300
     step_context(hand, others, table, rev, ctx)
     for i in range(k):
-        features_into(hand, others, table, rev, lock, opp_min, moves[i], ctx, feat)
-        v = 0.0
-        for j in range(feat.shape[0]):
+        col = features_into(hand, others, table, rev, lock, opp_min, moves[i], ctx, feat)
+        v = theta[col] if col >= 0 else 0.0
+        for j in range(N_DENSE):
             v += feat[j] * theta[j]
         z[i] = v
         if v > zmax:
@@ -160,11 +169,11 @@ def learned_pick(st: np.ndarray, W: np.ndarray, rs: np.ndarray, cand: np.ndarray
 def scratch(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray,
                                 np.ndarray]:
     """The buffers of a playout loop or a likelihood: (random state seeded with ``seed``,
-    candidates, logits, feature context, feature vector, table cache)."""
+    candidates, logits, feature context, dense feature vector, table cache)."""
     rs = np.empty(1, np.uint64)
     rs[0] = np.uint64(seed)
     return (rs, np.empty(MAX_MOVES + 1, np.int64), np.empty(MAX_MOVES + 1, np.float64),
-            np.empty(CTX_SIZE, np.int64), np.empty(N_FEATURES, np.float64),
+            np.empty(CTX_SIZE, np.int64), np.empty(N_DENSE, np.float64),
             np.empty(5, np.int64))
 
 
@@ -180,7 +189,7 @@ def policy_probs(hand: int, others: int, table: int, rev: int, lock: int, opp_mi
     k = moves.shape[0]
     z = np.empty(k, np.float64)
     ctx = np.empty(CTX_SIZE, np.int64)
-    feat = np.empty(N_FEATURES, np.float64)
+    feat = np.empty(N_DENSE, np.float64)
     zmax = policy_logits(hand, others, table, rev, lock, opp_min, moves, k, theta, z, ctx,
                          feat)
     z = np.exp(z - zmax)
@@ -195,5 +204,7 @@ def features_matrix(hand: int, others: int, table: int, rev: int, lock: int, opp
     ctx = np.empty(CTX_SIZE, np.int64)
     step_context(hand, others, table, rev, ctx)
     for i in range(moves.shape[0]):
-        features_into(hand, others, table, rev, lock, opp_min, moves[i], ctx, out[i])
+        col = features_into(hand, others, table, rev, lock, opp_min, moves[i], ctx, out[i])
+        if col >= 0:
+            out[i, col] = 1.0
     return out

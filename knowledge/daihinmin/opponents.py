@@ -5,8 +5,10 @@ last one also the cards nobody played. Replaying the game with those hands gives
 decision each opponent took, with its candidates. Each opponent's θ_p is the softmax fit to
 its decisions so far with a Gaussian prior centred on the shipped policy
 (``search.learn.fit_softmax``): with few games it stays near the shipped θ, with many it
-follows how that opponent really plays. The models serve the inference (P(action | hand)) and
-the opponents' moves in the playouts.
+follows how that opponent really plays. The fit adapts the dense features and one scale of
+the shipped shape table: its 273 cells per opponent would need more decisions than the first
+games give, and a refit after every game that the table's size would slow. The models serve
+the inference (P(action | hand)) and the opponents' moves in the playouts.
 
 Each opponent also has a weight w_p of the *rule player* (``policies.heuristic_move``: the
 sample client's choice, which a softmax over features only approximates): its model of the
@@ -26,6 +28,7 @@ import numpy.typing as npt
 import games.daihinmin.rules as R
 from games.daihinmin.cards import ALL_CARDS, PASS, move_cards
 from games.daihinmin.state import GameState
+from knowledge.daihinmin.features import N_DENSE
 from knowledge.daihinmin.learned import decision_rows
 from knowledge.daihinmin.policies import heuristic_move
 from search.learn import fit_softmax, softmax_chosen_log_probs
@@ -44,6 +47,7 @@ class OpponentModels:
         self.rows: dict[int, Rows] = defaultdict(list)
         self.rule_hits: dict[int, list[bool]] = defaultdict(list)  # per row: the rule's move?
         self.W = np.tile(self.theta0, (R.NP, 1))
+        self.table_scale = np.ones(R.NP)  # of the shipped shape table, per player
         self.rule_w = np.full(R.NP, RULE_PRIOR[0] / sum(RULE_PRIOR))
         self.games = 0
 
@@ -87,9 +91,14 @@ class OpponentModels:
             sizes = [len(x) for x, _ in rows]
             offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
             chosen = np.array([c for _, c in rows], dtype=np.int64)
-            self.W[p] = fit_softmax(X, offsets, chosen, l2=self.l2, prior=self.theta0,
-                                    iterations=20, start=self.W[p])  # last game's fit
-            pi = np.exp(softmax_chosen_log_probs(self.W[p], X, offsets, chosen))
+            table = self.theta0[N_DENSE:]
+            Xa = np.column_stack([X[:, :N_DENSE], X[:, N_DENSE:] @ table])
+            t = fit_softmax(Xa, offsets, chosen, l2=self.l2,
+                            prior=np.append(self.theta0[:N_DENSE], 1.0), iterations=20,
+                            start=np.append(self.W[p, :N_DENSE], self.table_scale[p]))
+            self.table_scale[p] = t[N_DENSE]
+            self.W[p] = np.concatenate([t[:N_DENSE], t[N_DENSE] * table])
+            pi = np.exp(softmax_chosen_log_probs(t, Xa, offsets, chosen))
             self.rule_w[p] = rule_weight(pi, np.array(self.rule_hits[p], dtype=bool))
         return added
 

@@ -43,6 +43,7 @@ from games.daihinmin.rules import (
 )
 from games.daihinmin.state import GameState
 from knowledge.daihinmin.endgame import SURE_BUDGET, sure_buffers, sure_first_kernel
+from knowledge.daihinmin.features import N_FEATURES
 from knowledge.daihinmin.learned import learned_pick, no_weights, scratch, view_of
 from knowledge.daihinmin.policies import (
     POLICY_HEURISTIC,
@@ -238,7 +239,7 @@ def state_playout(state: GameState, rng: np.random.Generator, seat: int,
 def random_playouts_kernel(n: int, seed: int, policy: int) -> int:
     """Benchmark: n playouts from fresh random deals (random seats); returns total plies."""
     rs, cand, z, ctx, feat, tinfo = scratch(seed)
-    W = np.zeros((NP, feat.shape[0]), np.float64)
+    W = np.zeros((NP, N_FEATURES), np.float64)
     sure = sure_buffers(False)
     ev = np.empty(MAX_EVALS, np.float64)
     none = np.empty(0, np.int64)

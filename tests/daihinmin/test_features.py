@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pytest
 
 from games.daihinmin.cards import hand_from_str, move_from_str
 from games.daihinmin.match import Match, MatchConfig
-from knowledge.daihinmin.features import FEATURES, N_FEATURES, py_answers, py_features
+from knowledge.daihinmin.features import (
+    DENSE,
+    FEATURES,
+    N_DENSE,
+    N_FEATURES,
+    py_answers,
+    py_features,
+)
 from knowledge.daihinmin.learned import (
     features_matrix,
     load_policy,
@@ -58,6 +67,40 @@ def test_feature_values_by_hand() -> None:
     assert py_answers(others | hand_from_str("J3"), move_from_str("S7"), 0, 0) == 2
     assert py_answers(others, move_from_str("S3H3"), 0, 1) == 2  # locked to S H: 4s, 5s
     assert py_answers(hand_from_str("S5S6S7H9"), move_from_str("S4"), 1, 0) == 0
+
+
+def test_shape_table_by_hand() -> None:
+    """Exactly one cell of the shape table is set for a meld or a pass on a meld: its role,
+    shape and strength in twelfths (a sequence by its top, under a revolution by its
+    bottom, counted from the weak end of the order in force)."""
+    hand = hand_from_str("S3H3D3C3S4S5S8C2J3")
+    others = hand_from_str("S6H6S7H7D9C9")
+
+    def cells(table: str, rev: int, move: str) -> list[str]:
+        t = move_from_str(table) if table else 0
+        f = py_features(hand, others, t, rev, 0, 3, move_from_str(move) if move else 0)
+        return [n for n, x in zip(FEATURES[N_DENSE:], f[N_DENSE:], strict=True) if x]
+
+    assert cells("", 0, "S3H3") == ["lead_pair_s0"]
+    assert cells("", 1, "S3H3") == ["lead_pair_s12"]
+    assert cells("", 0, "S3S4S5") == ["lead_seq3_s2"]
+    assert cells("", 1, "S3S4S5") == ["lead_seq3_s12"]
+    assert cells("", 0, "S3H3D3C3") == ["lead_quad_s0"]
+    assert cells("H7", 0, "S8") == ["follow_single_s5"]
+    assert cells("H7", 0, "") == ["pass_on_single_s4"]
+    assert cells("C2", 0, "") == ["pass_on_single_s12"]
+    assert cells("", 0, "") == []  # the pass on an empty table: no cell
+
+
+def test_dense_weights_load_with_an_empty_shape_table(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "dense.json"
+    path.write_text(json.dumps({"features": list(DENSE), "theta": [0.5] * N_DENSE}))
+    theta = load_policy(path)
+    assert theta.shape == (N_FEATURES,)
+    assert (theta[:N_DENSE] == 0.5).all() and not theta[N_DENSE:].any()
+    path.write_text(json.dumps({"features": list(DENSE[:-1]), "theta": [0.5] * (N_DENSE - 1)}))
+    with pytest.raises(ValueError, match="other move features"):
+        load_policy(path)
 
 
 def test_policy_probabilities_match_reference() -> None:

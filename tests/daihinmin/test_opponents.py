@@ -9,6 +9,7 @@ from clients.uecda.baseline import baseline_move
 from games.daihinmin import rules as R
 from games.daihinmin.match import Match, MatchConfig
 from games.daihinmin.state import GameState
+from knowledge.daihinmin.features import N_DENSE, N_FEATURES
 from knowledge.daihinmin.learned import load_policy
 from knowledge.daihinmin.opponents import OpponentModels, revealed_hands, rule_weight
 from search.learn import softmax_log_likelihood
@@ -55,6 +56,22 @@ def test_models_learn_how_an_opponent_plays() -> None:
         before = softmax_log_likelihood(theta0, X, off, ch) / len(ch)
         after = softmax_log_likelihood(models.W[p], X, off, ch) / len(ch)
         assert after > before + 0.2, (p, before, after)
+
+
+def test_models_scale_the_shape_table() -> None:
+    """An opponent's fit moves the dense weights and scales the shipped shape table as a
+    whole: the table row stays a multiple of the shipped one."""
+    theta0 = load_policy()
+    theta0[N_DENSE:] = np.random.default_rng(2).normal(0, 0.5, N_FEATURES - N_DENSE)
+    models = OpponentModels(theta0)
+    for seed in range(4):
+        st = _baseline_game(seed)
+        models.learn_game(list(st.history), list(st.order), list(st.finish), st.hand(0), 0)
+    for p in range(1, R.NP):
+        scale = models.table_scale[p]
+        assert scale != 1.0
+        assert models.W[p, N_DENSE:] == pytest.approx(scale * theta0[N_DENSE:])
+    assert (models.W[0] == theta0).all()  # our own row is the shipped policy
 
 
 def test_rule_weight_by_em() -> None:
