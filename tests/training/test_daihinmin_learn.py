@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from clients.cli import main
-from knowledge.daihinmin.features import FEATURES
+from knowledge.daihinmin.features import DENSE, FEATURES, N_DENSE
 from knowledge.daihinmin.learned import load_policy
 from tests.paths import DATA
 from training.daihinmin.dataset import decisions_from_logs
@@ -46,6 +46,20 @@ def test_imitate_fits_the_players_named(tmp_path: Path, capsys: pytest.CaptureFi
     # the fit explains the moves it saw better than a uniform choice does
     assert report["train"]["log_likelihood"] > report["train"]["uniform_log_likelihood"]
     assert load_policy(out).shape == (len(FEATURES),)
+
+
+@pytest.mark.usefixtures("restore_logging")
+def test_imitate_the_dense_features_only(tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """--dense fits no shape table: the file names the dense features, and loads with the
+    table's cells at 0."""
+    out = tmp_path / "dense.json"
+    assert main(["learn", "daihinmin", "imitate", str(FIVE), "--dense", "--out",
+                 str(out)]) == 0
+    capsys.readouterr()
+    assert json.loads(out.read_text())["features"] == list(DENSE)
+    theta = load_policy(out)
+    assert theta[:N_DENSE].any() and not theta[N_DENSE:].any()
 
 
 @pytest.mark.usefixtures("restore_logging")

@@ -43,6 +43,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     i.add_argument("--l2", type=float, default=1.0, help="L2 penalty (default 1.0)")
     i.add_argument("--holdout", type=float, default=0.1,
                    help="share of decisions held out for the report (default 0.1)")
+    i.add_argument("--dense", action="store_true",
+                   help="fit the dense features only (a file without the shape table: its "
+                   "cells then weigh 0)")
     i.add_argument("--seed", type=int, default=1,
                    help="seed of the held-out split (default %(default)s)")
     i.set_defaults(func=run_imitate)
@@ -117,6 +120,8 @@ def run_imitate(args: argparse.Namespace) -> int:
               + (f" of a player named {' or '.join(args.name)}" if args.name else ""),
               file=sys.stderr)
         return 2
+    if args.dense:
+        d = d.dense()
     theta, report = imitate(d, args.l2, args.holdout, args.seed)
     write_weights(args.out, theta, {
         "data": _data_manifest(args.logs, logs), "command": _command(), "seed": args.seed,

@@ -20,6 +20,7 @@ import numpy.typing as npt
 from games.daihinmin.cards import PASS
 from games.daihinmin.replay import GameRecord, parse_log
 from games.daihinmin.state import GameState
+from knowledge.daihinmin.features import N_DENSE
 from knowledge.daihinmin.learned import decision_rows
 from search.learn import select_contests
 
@@ -37,6 +38,10 @@ class Decisions:
     def subset(self, mask: npt.NDArray[np.bool_]) -> Decisions:
         idx, rows, offsets = select_contests(self.offsets, mask)
         return Decisions(self.X[rows], offsets, self.chosen[idx], self.player[idx])
+
+    def dense(self) -> Decisions:
+        """The same decisions described by the dense features only (no shape table)."""
+        return Decisions(self.X[:, :N_DENSE], self.offsets, self.chosen, self.player)
 
     def save(self, path: str | Path) -> None:
         np.savez_compressed(path, X=self.X.astype(np.float32), offsets=self.offsets,

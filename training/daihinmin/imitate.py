@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from knowledge.daihinmin.features import FEATURES
+from knowledge.daihinmin.features import DENSE, FEATURES
 from search.learn import fit_softmax, softmax_log_likelihood
 from training.daihinmin.dataset import Decisions
 
@@ -49,9 +49,10 @@ def imitate(d: Decisions, l2: float, holdout: float, seed: int) -> tuple[np.ndar
 
 
 def write_weights(path: str | Path, theta: np.ndarray, manifest: dict[str, Any]) -> None:
+    """The weights file: θ (of every feature, or of the dense ones only) and its manifest."""
     manifest = {"date": datetime.date.today().isoformat(), **manifest}
     Path(path).write_text(json.dumps({
-        "features": list(FEATURES),
+        "features": list(FEATURES if len(theta) == len(FEATURES) else DENSE),
         "theta": [round(float(x), 5) for x in theta],
         "manifest": manifest,
     }, indent=1) + "\n")
