@@ -299,6 +299,8 @@ class GtpEngine:
         seconds = self.time.allot(colour, self.board.size ** 2, played)
         if self.ready is not None:  # a wait for the kernels is on this move's clock
             self.ready()
+            if seconds is None and self.config.seconds > 0:
+                seconds = self.config.seconds  # so is it on the setting's time per move
             if seconds is not None:
                 seconds = max(seconds - (self.clock() - t0), 0.0)
         # capturing dead stones in one's own territory costs a point each under territory

@@ -196,6 +196,25 @@ def test_time_commands_reach_the_generator() -> None:
     assert gen.requests[2].seconds == pytest.approx(0.7 * 20 / 5)
 
 
+def test_the_wait_for_the_warm_up_is_on_the_moves_clock() -> None:
+    """A move that waits for the kernels searches that much less: under a clock, and with
+    the setting's time per move (``seconds``) in an untimed game."""
+    now = [0.0]
+
+    def ready() -> None:
+        now[0] += 0.7  # the warm-up ends 0.7 s into the move
+
+    for cfg, script, want in [({"seconds": 2.0}, "genmove b", 1.3),
+                              ({}, "time_settings 0 2 1\ngenmove b", 0.7 * 2 - 0.7),
+                              ({}, "genmove b", None)]:
+        e, gen = make([(2, 2)], time_reserve=0.0, time_reserve_fraction=0.0,
+                      time_overhead=0.0, **cfg)
+        e.clock, e.ready = (lambda: now[0]), ready
+        assert talk(e, script).endswith(b"= C3\n\n")
+        got = gen.requests[0].seconds
+        assert got == (None if want is None else pytest.approx(want)), (cfg, script)
+
+
 def test_fixed_and_free_handicap() -> None:
     e, _ = make()
     assert talk(e, "fixed_handicap 2") == b"= C3 G7\n\n"
