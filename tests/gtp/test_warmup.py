@@ -142,3 +142,18 @@ def test_a_failed_warm_up_is_logged_and_the_engine_plays_on() -> None:
     assert s.answer() == b"= pass"
     assert not s.player.started  # the warm-up stopped before the workers
     assert s.close() == [0]
+
+
+def test_the_warm_up_loads_the_dead_stone_kernel() -> None:
+    """In a fresh process, the board's warm-up leaves the ownership playouts of the
+    dead-stone estimate loaded, not only the search's kernels: a game's first pass that
+    estimates dead stones must not compile them on its clock."""
+    import subprocess
+    import sys
+
+    script = ("from clients.gtp.board import warm_up; warm_up(); "
+              "from knowledge.go.playout import k_playout_batch; "
+              "print(len(k_playout_batch.signatures))")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         check=True, timeout=600)
+    assert int(out.stdout) > 0
