@@ -85,8 +85,8 @@ def _data_manifest(args: list[str], logs: list[Path]) -> dict[str, object]:
             spec = json.loads(g.read_text())
             generated[a.name] = {**spec, "command": "corvid learn daihinmin generate --out DIR "
                                  f"--games {spec['games']} --chunk {spec['chunk']} --seed "
-                                 f"{spec['seed']} " + " ".join(f"--player {p}" for p in
-                                                              spec["players"])}
+                                 f"{spec['seed']} " + " ".join(f"--player {shlex.quote(p)}"
+                                                              for p in spec["players"])}
     return {"logs": len(logs), "games_dirs": generated}
 
 
