@@ -11,7 +11,8 @@ match (its own update, ``learn_game``, with its prior, as a client with ``oppone
 runs it at the end of every game). For each decision of p (two candidates or more; forced
 moves say nothing), the log-probability of the move p played under:
 
-* ``shared``: the shipped policy (``knowledge/daihinmin/data/policy.json``, or ``--weights``);
+* ``shared``: the default policy (``knowledge/daihinmin/data/policy-v1-selfplay.json``, or
+  ``--weights``);
 * ``adapted``: p's fitted softmax;
 * ``rule``: the adapted softmax with the rule player mixed in at p's fitted weight (what
   ``rule_model=true`` gives the inference);

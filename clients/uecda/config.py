@@ -38,7 +38,10 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     # flat MC: search the likeliest moves (policy) up to this probability mass (1: every move)
     prune: Annotated[float, msgspec.Meta(gt=0, le=1)] = 1.0
     policy: Literal["heuristic", "uniform", "learned"] = "learned"  # playout policy
-    weights: str = ""  # the learned policy's weights file ("" = the bundled one)
+    # the learned policy's weights: a file, or the name of a bundled one (v1-selfplay: fitted
+    # to v1's self-play; strong: to strong play; "" = the default, v1-selfplay;
+    # knowledge.daihinmin.learned.policy_path)
+    weights: str = "v1-selfplay"
     own_policy: str = ""  # weights of our own moves in the playouts ("" = weights')
     # of the learned policy for our own moves in the playouts
     temperature: Annotated[float, msgspec.Meta(gt=0)] = 1.0
@@ -89,7 +92,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     # inference of the hidden hands, opponent models adapted online, sure finishes played
     "v2": {"core": "flat", "playouts": 3000, "seconds": 0.0, "alpha": 0.9,
            "reward": "players", "bandit": "ucb1-tuned", "final": "mean", "batch": 16,
-           "prune": 1.0, "policy": "learned", "weights": "", "own_policy": "",
+           "prune": 1.0, "policy": "learned", "weights": "v1-selfplay", "own_policy": "",
            "temperature": 1.0, "opp_temperature": 1.0, "deal": "inference", "worlds": 64,
            "model_eps": 0.05, "chain_thin": 16, "opponents": "adapt", "rule_model": False,
            "rule_playouts": False, "exchange_prior": False, "c": 0.7, "endgame": True,

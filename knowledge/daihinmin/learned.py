@@ -2,7 +2,8 @@
 :mod:`knowledge.daihinmin.features`, π(a) ∝ exp(φ(s, a)ᵀθ_p), with one weight row θ_p per
 player (``W`` is a 5 × N_FEATURES array: the same row five times, or rows adapted to each
 opponent). It moves the players of the playouts (``POLICY_LEARNED``), orders the moves of the
-search and is the opponent model of the inference. Its weights ship in ``data/policy.json``;
+search and is the opponent model of the inference. Its weights ship in ``data/policy-NAME.json``
+(``v1-selfplay``, the default player's; ``strong``, fitted to strong play);
 a file of the dense features only (``DENSE``: weights made before the shape table) loads
 with the table's weights 0.
 
@@ -40,14 +41,35 @@ from knowledge.daihinmin.features import (
 )
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
-DEFAULT_POLICY = DATA_DIR / "policy.json"
+DEFAULT_POLICY = DATA_DIR / "policy-v1-selfplay.json"  # the default player's (preset v2)
+
+
+def bundled_policies() -> list[str]:
+    """The names of the bundled weights files: ``NAME`` for ``data/policy-NAME.json``."""
+    return sorted(p.name[len("policy-"):-len(".json")] for p in DATA_DIR.glob("policy-*.json"))
+
+
+def policy_path(path: str | Path | None = None) -> Path:
+    """The file that ``path`` names: "" or None the default (``DEFAULT_POLICY``), a name of
+    :func:`bundled_policies` (a value without a path separator or ``.json``) that bundled
+    file, anything else a path. ValueError for a name that is not bundled."""
+    if not path:
+        return DEFAULT_POLICY
+    text = str(path)
+    if isinstance(path, Path) or "/" in text or "\\" in text or text.endswith(".json"):
+        return Path(path)
+    if text not in bundled_policies():
+        raise ValueError(f"{text!r} is neither a path (a file ending in .json) nor a bundled "
+                         f"weights name ({', '.join(bundled_policies())})")
+    return DATA_DIR / f"policy-{text}.json"
 
 
 def load_policy(path: str | Path | None = None) -> np.ndarray:
-    """θ of a weights file written by ``corvid learn daihinmin`` (default: the bundled
-    ``data/policy.json``; a file of the dense features only gets zeros for the shape
-    table). Raises ValueError if it was made for other features."""
-    p = Path(path) if path else DEFAULT_POLICY
+    """θ of a weights file written by ``corvid learn daihinmin`` (:func:`policy_path`: by
+    default the bundled ``DEFAULT_POLICY``; a file of the dense features only gets zeros
+    for the shape table). Raises ValueError if it cannot be read or was made for other
+    features."""
+    p = policy_path(path)
     try:
         data = json.loads(p.read_text())
     except (OSError, json.JSONDecodeError) as e:

@@ -165,6 +165,6 @@ def test_the_report_plays_and_counts() -> None:
     assert row["score"] != row["score_plain"]  # two players cannot share a rank
     assert row["diff"] == row["score"] - row["score_plain"]
     # the styled player's own playout moves by other weights (here: the bundled ones)
-    weights = str(REPO / "knowledge" / "daihinmin" / "data" / "policy.json")
+    weights = str(REPO / "knowledge" / "daihinmin" / "data" / "policy-strong.json")
     (row,) = report.measure(["shedding"], 1, 20, 2, own_policy=weights)["styles"]
     assert row["own_policy"] == weights and row["name"] == "shedding"

@@ -15,6 +15,8 @@ from clients.uecda.agent import UecdaPlayer
 from clients.uecda.config import PRESETS, ClientConfig, load_client_config
 from clients.uecda.decide import Decider
 from games.daihinmin.match import Match, MatchConfig
+from knowledge.daihinmin.features import N_DENSE
+from knowledge.daihinmin.learned import DEFAULT_POLICY, load_policy, policy_path
 from knowledge.daihinmin.position import Root, Settings
 
 
@@ -51,6 +53,19 @@ def test_preset_v2_is_the_default_player_written_out() -> None:
     assert set(PRESETS["v2"]) == fields - not_a_player
     # a time budget given with the preset is still time only
     assert load_client_config(None, ["preset=v2", "seconds=0.5"]).playouts == 0
+
+
+def test_bundled_weights_by_name() -> None:
+    """A weights value without a path separator or .json names a bundled file; a name that
+    is not bundled is refused with the names that are."""
+    assert policy_path("") == policy_path("v1-selfplay") == DEFAULT_POLICY
+    assert policy_path("strong").name == "policy-strong.json"
+    assert policy_path("runs/w.json") == Path("runs/w.json")
+    assert (load_policy("v1-selfplay") == load_policy()).all()
+    assert load_policy("strong")[N_DENSE:].any()  # its shape table is fitted
+    with pytest.raises(ConfigError, match=r"weights: 'v9' is neither a path .*\(strong, "
+                                          r"v1-selfplay\)"):
+        Decider(load_client_config(None, ["weights=v9"]), np.random.default_rng(0))
 
 
 @pytest.mark.parametrize(("settings", "message"), [

@@ -8,7 +8,7 @@ import shlex
 import sys
 from pathlib import Path
 
-DEFAULT_WEIGHTS = "knowledge/daihinmin/data/policy.json"
+DEFAULT_WEIGHTS = "knowledge/daihinmin/data/policy-strong.json"  # refit with new data
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
