@@ -66,6 +66,7 @@ DENSE = (
 )
 N_DENSE = len(DENSE)
 SHAPES = ("single", "pair", "triple", "quad", "seq3", "seq4", "seq5")
+N_SHAPES = len(SHAPES)
 ROLES = ("lead", "follow", "pass_on")
 N_STRENGTHS = 13
 SHAPE_TABLE = tuple(f"{role}_{shape}_s{k}" for role in ROLES for shape in SHAPES
@@ -131,7 +132,7 @@ def py_shape_column(m: int, table: int, rev: int) -> int | None:
     role = 2 if m == PASS else int(table != PASS)
     meld = table if m == PASS else m
     k = round(py_strength(meld, rev) * 12)
-    return N_DENSE + (role * len(SHAPES) + py_shape(meld)) * N_STRENGTHS + k
+    return N_DENSE + (role * N_SHAPES + py_shape(meld)) * N_STRENGTHS + k
 
 
 def py_features(hand: int, others: int, table: int, rev: int, lock: int, opp_min: int,
@@ -435,7 +436,7 @@ def _shape_column(kind: int, n: int, s12: int, role: int) -> int:
     """Kernel of :func:`py_shape_column` for a meld of ``kind`` and ``n`` cards of strength
     ``s12``/12 in ``role`` (0 lead, 1 follow, 2 the pass on it)."""
     shape = 4 + min(n, 5) - 3 if kind == 3 else min(n, 4) - 1
-    return N_DENSE + (role * 7 + shape) * N_STRENGTHS + s12
+    return N_DENSE + (role * N_SHAPES + shape) * N_STRENGTHS + s12
 
 
 @hot()

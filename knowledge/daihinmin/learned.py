@@ -29,6 +29,7 @@ from games.daihinmin.kernels import (
 )
 from games.daihinmin.rules import H0, LOCK, NP, REV, TABLE, TURN
 from games.daihinmin.state import GameState
+from knowledge.bundled import bundled_names, bundled_path
 from knowledge.daihinmin.features import (
     CTX_SIZE,
     DENSE,
@@ -46,22 +47,14 @@ DEFAULT_POLICY = DATA_DIR / "policy-v1-selfplay.json"  # the default player's (p
 
 def bundled_policies() -> list[str]:
     """The names of the bundled weights files: ``NAME`` for ``data/policy-NAME.json``."""
-    return sorted(p.name[len("policy-"):-len(".json")] for p in DATA_DIR.glob("policy-*.json"))
+    return bundled_names(DATA_DIR, "policy", "json")
 
 
 def policy_path(path: str | Path | None = None) -> Path:
     """The file that ``path`` names: "" or None the default (``DEFAULT_POLICY``), a name of
     :func:`bundled_policies` (a value without a path separator or ``.json``) that bundled
     file, anything else a path. ValueError for a name that is not bundled."""
-    if not path:
-        return DEFAULT_POLICY
-    text = str(path)
-    if isinstance(path, Path) or "/" in text or "\\" in text or text.endswith(".json"):
-        return Path(path)
-    if text not in bundled_policies():
-        raise ValueError(f"{text!r} is neither a path (a file ending in .json) nor a bundled "
-                         f"weights name ({', '.join(bundled_policies())})")
-    return DATA_DIR / f"policy-{text}.json"
+    return bundled_path(path, DATA_DIR, "policy", "json") if path else DEFAULT_POLICY
 
 
 def load_policy(path: str | Path | None = None) -> np.ndarray:

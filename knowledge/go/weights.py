@@ -32,6 +32,7 @@ from typing import Any
 
 import numpy as np
 
+from knowledge.bundled import bundled_names, bundled_path
 from knowledge.go.features import NG, large_hash_table, large_images, large_with_parts
 from knowledge.go.patterns import canonical20
 
@@ -42,7 +43,7 @@ DEFAULT_WEIGHTS = DATA_DIR / "weights-9x9.npz"
 
 def bundled_weights() -> list[str]:
     """The names of the bundled weights files: ``NAME`` for ``data/weights-NAME.npz``."""
-    return sorted(p.name[len("weights-"):-len(".npz")] for p in DATA_DIR.glob("weights-*.npz"))
+    return bundled_names(DATA_DIR, "weights", "npz")
 
 
 def board_weights(size: int) -> Path:
@@ -62,12 +63,7 @@ def weights_path(path: str = "", size: int = 9) -> Path:
     is not bundled."""
     if not path:
         return board_weights(size)
-    if "/" in path or "\\" in path or path.endswith(".npz"):
-        return Path(path)
-    if path not in bundled_weights():
-        raise ValueError(f"{path!r} is neither a path (a file ending in .npz) nor a bundled "
-                         f"weights name ({', '.join(bundled_weights())})")
-    return DATA_DIR / f"weights-{path}.npz"
+    return bundled_path(path, DATA_DIR, "weights", "npz")
 
 
 @dataclass(frozen=True, eq=False)

@@ -8,7 +8,8 @@ import shlex
 import sys
 from pathlib import Path
 
-DEFAULT_WEIGHTS = "knowledge/daihinmin/data/policy-strong.json"  # refit with new data
+# imitate's --out: the bundled strong weights, which it refits
+DEFAULT_WEIGHTS = "knowledge/daihinmin/data/policy-strong.json"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
