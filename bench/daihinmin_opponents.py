@@ -3,7 +3,8 @@ actual moves under the shared learned model, under the model adapted to that pla
 and under uniform choice, on the game logs of a match (tndhms logs: the official server's or
 the mock server's, where every hand is known at each game's end).
 
-    python bench/daihinmin_opponents.py [LOG ...] [--from-game N] [--l2 L] [--weights FILE] [--json]
+    python bench/daihinmin_opponents.py [LOG ...] [--from-game N] [--l2 L] [--weights FILE[+FILE]]
+                                        [--select] [--json]
 
 Each log is one match, replayed in order. Before each game, the adapted model of player p is
 what ``knowledge.daihinmin.opponents.OpponentModels`` holds after the earlier games of the
@@ -12,8 +13,9 @@ runs it at the end of every game). For each decision of p (two candidates or mor
 moves say nothing), the log-probability of the move p played under:
 
 * ``shared``: the default policy (``knowledge/daihinmin/data/policy-v1-selfplay.json``, or
-  ``--weights``);
-* ``adapted``: p's fitted softmax;
+  ``--weights``; with several, A+B, the first);
+* ``adapted``: p's model in use: its fitted softmax (with several priors, or with
+  ``--select`` as a client with ``opponents=select`` runs it, the candidate chosen for p);
 * ``rule``: the adapted softmax with the rule player mixed in at p's fitted weight (what
   ``rule_model=true`` gives the inference);
 * ``uniform``: 1 / the number of candidates.
@@ -64,6 +66,7 @@ class Tally:
         self.n = 0
         self.logp = dict.fromkeys(MODELS, 0.0)
         self.first = dict.fromkeys(MODELS, 0.0)
+        self.prior = 0  # the candidate in use at the match's end
 
     def add(self, probs: dict[str, np.ndarray], chosen: int) -> None:
         self.n += 1
@@ -76,18 +79,22 @@ class Tally:
         n = max(self.n, 1)
         return {"decisions": self.n,
                 "loglik": {k: round(v / n, 4) for k, v in self.logp.items()},
-                "first": {k: round(v / n, 4) for k, v in self.first.items()}}
+                "first": {k: round(v / n, 4) for k, v in self.first.items()},
+                "prior": self.prior}
 
 
-def score_match(games: list[GameRecord], theta: np.ndarray, from_game: int = 0,
-                l2: float | None = None) -> list[Tally]:
+def score_match(games: list[GameRecord], priors: np.ndarray, from_game: int = 0,
+                l2: float | None = None, select: bool = False) -> list[Tally]:
     """Replay one match's games in order; each player's tally of its decisions (in the games
     from ``from_game`` on) under the shared, adapted, rule-mixed and uniform models; ``l2``
-    is the adapted models' prior strength (None: the client's)."""
+    is the adapted models' prior strength (None: the client's); ``priors``: one θ or several
+    (rows; the first is the shared model); ``select``: the priors as they are are candidates
+    too."""
+    theta = np.atleast_2d(priors)[0]
     # A client learns every opponent's decisions from the revealed hands, the same rows
     # whichever seat it sits in: the model of p is the one seen from seat 0 (seat 1 for p = 0).
-    kw: dict[str, Any] = {} if l2 is None else {"l2": l2}
-    observers = {0: OpponentModels(theta, **kw), 1: OpponentModels(theta, **kw)}
+    kw: dict[str, Any] = {"fixed": select} if l2 is None else {"l2": l2, "fixed": select}
+    observers = {0: OpponentModels(priors, **kw), 1: OpponentModels(priors, **kw)}
     tallies = [Tally() for _ in range(R.NP)]
     for gi, g in enumerate(games):
         st: GameState | None = None
@@ -113,6 +120,8 @@ def score_match(games: list[GameRecord], theta: np.ndarray, from_game: int = 0,
             for me, model in observers.items():
                 model.learn_game(list(st.history), list(st.order), list(st.finish),
                                  st.hand(me), me)
+    for p, tally in enumerate(tallies):
+        tally.prior = int(observers[1 if p == 0 else 0].chosen[p])
     return tallies
 
 
@@ -124,33 +133,38 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=0, help="at most this many games per log")
     ap.add_argument("--from-game", type=int, default=0, metavar="N",
                     help="score the games from the N-th on (default 0: all)")
-    ap.add_argument("--weights", default="", help="the shared policy (default: bundled)")
+    ap.add_argument("--weights", default="", help="the shared policy, a file or a bundled "
+                    "name (default: v1-selfplay); several, A+B: the priors each "
+                    "player's model is chosen from, the first the shared one")
     ap.add_argument("--l2", type=float, default=None, help="the adapted models' Gaussian "
                     "prior strength (default: the client's, OpponentModels')")
+    ap.add_argument("--select", action="store_true", help="the priors unadapted are "
+                    "candidates too (opponents=select)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    theta = load_policy(args.weights or None)
+    priors = np.vstack([load_policy(w or None) for w in args.weights.split("+")])
     results: dict[str, Any] = {}
     t0 = time.perf_counter()
     for path in [Path(p) for p in args.logs] or DEFAULT_LOGS:
         log = parse_log(path.read_text())
         games = log.games[:args.games] if args.games else log.games
         names = log.player_names()
-        tallies = score_match(games, theta, args.from_game, args.l2)
+        tallies = score_match(games, priors, args.from_game, args.l2, args.select)
         players = [{"player": p, "name": names[p], **t.summary()} for p, t in enumerate(tallies)]
         results[path.name] = {"games": len(games), "players": players}
         print(f"{path.name}: {len(games)} games, scored from game {args.from_game}")
         print(f"  {'player':<10} {'decisions':>9}  " +
               "  ".join(f"{'LL ' + k:>11}" for k in MODELS) + "  " +
-              "  ".join(f"{'top ' + k:>11}" for k in MODELS))
+              "  ".join(f"{'top ' + k:>11}" for k in MODELS) + "  prior")
         for r in players:
             print(f"  {r['player']} {r['name']:<8} {r['decisions']:>9}  " +
                   "  ".join(f"{r['loglik'][k]:>11.3f}" for k in MODELS) + "  " +
-                  "  ".join(f"{r['first'][k]:>11.3f}" for k in MODELS))
+                  "  ".join(f"{r['first'][k]:>11.3f}" for k in MODELS) + f"  {r['prior']:>5}")
     elapsed = time.perf_counter() - t0
     print(f"{elapsed:.0f} s")
     if args.json:
         print(json.dumps({"logs": results, "from_game": args.from_game, "l2": args.l2,
+                          "weights": args.weights, "select": args.select,
                           "elapsed_s": round(elapsed, 1)}))
     return 0
 

@@ -40,7 +40,8 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     policy: Literal["heuristic", "uniform", "learned"] = "learned"  # playout policy
     # the learned policy's weights: a file, or the name of a bundled one (v1-selfplay: fitted
     # to v1's self-play; strong: to strong play; "" = the default, v1-selfplay;
-    # knowledge.daihinmin.learned.policy_path)
+    # knowledge.daihinmin.learned.policy_path); several, A+B: each opponent's
+    # model starts from the one that predicts its moves best (the first for our own moves)
     weights: str = "v1-selfplay"
     own_policy: str = ""  # weights of our own moves in the playouts ("" = weights')
     # of the learned policy for our own moves in the playouts
@@ -53,7 +54,9 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     model_eps: Annotated[float, msgspec.Meta(gt=0, le=1)] = 0.05
     # deal=inference: chain steps (card swaps tried) between worlds
     chain_thin: Annotated[int, msgspec.Meta(ge=1)] = 16
-    opponents: Literal["fixed", "adapt"] = "adapt"  # adapt: per-opponent models, online
+    # adapt: per-opponent models, refitted online; select: each opponent's model chosen
+    # by how well it predicts that opponent, among the weights adapted and as they are
+    opponents: Literal["fixed", "adapt", "select"] = "adapt"
     rule_model: bool = False  # the inference's models mix in the rule player (weights fitted)
     rule_playouts: bool = False  # ... and so do the opponents' moves in the playouts
     exchange_prior: bool = False  # deal=inference: the exchanges we did not see weigh worlds
@@ -151,13 +154,13 @@ def check(cfg: ClientConfig, given: frozenset[str] = frozenset()) -> ClientConfi
         if key in given and cfg.deal != "inference":
             raise ConfigError(f"{key}: only with deal=inference")
     for key in ("rule_model", "rule_playouts"):
-        if key in given and getattr(cfg, key) and cfg.opponents != "adapt":
+        if key in given and getattr(cfg, key) and cfg.opponents == "fixed":
             raise ConfigError(f"{key}: the rule player's weights are fitted to the opponents' "
-                              "revealed decisions; it needs opponents=adapt")
-    if ("opponents" in given and cfg.opponents == "adapt" and cfg.policy != "learned"
+                              "revealed decisions; it needs opponents=adapt or select")
+    if ("opponents" in given and cfg.opponents != "fixed" and cfg.policy != "learned"
             and cfg.deal != "inference"):
-        raise ConfigError("opponents=adapt: the opponent models serve policy=learned and "
-                          "deal=inference; with neither it has no effect")
+        raise ConfigError(f"opponents={cfg.opponents}: the opponent models serve "
+                          "policy=learned and deal=inference; with neither it has no effect")
     try:
         parse_style(cfg.style, STYLES)
     except ValueError as e:

@@ -58,6 +58,14 @@ def _load(key: str, path: str) -> np.ndarray:
         raise ConfigError(f"{key}: {e}") from e
 
 
+def _load_priors(key: str, value: str) -> np.ndarray:
+    """The weights files of a setting naming one or several (A+B), one θ per row."""
+    names = [name.strip() for name in value.split("+")]
+    if len(names) > 1 and not all(names):
+        raise ConfigError(f"{key}={value!r}: an empty name in the list")
+    return np.vstack([_load(key, name) for name in names])
+
+
 class Decider:
     def __init__(self, config: ClientConfig, rng: np.random.Generator,
                  clock: Clock = time.perf_counter) -> None:
@@ -75,7 +83,8 @@ class Decider:
         self._sampler_game = -1
         self._resyncs = 0  # the tracker's resyncs when the last game ended
         if config.core != "baseline" and uses_weights(config):
-            self.models = OpponentModels(_load("weights", config.weights))
+            self.models = OpponentModels(_load_priors("weights", config.weights),
+                                         fixed=config.opponents == "select")
         # our own moves in the playouts, if not the models' (shipped) policy
         self.own_theta = _load("own_policy", config.own_policy) if config.own_policy else None
         if config.core != "baseline" and config.deal == "inference":
@@ -109,7 +118,7 @@ class Decider:
         cfg = self.config
         W = self.models.weights() if self.models is not None else None
         rule_w = (self.models.rule_weights(info.seat)
-                  if cfg.opponents == "adapt" and self.models is not None else None)
+                  if cfg.opponents != "fixed" and self.models is not None else None)
         settings = Settings(policy=cfg.policy, weights=self._playout_weights(info.seat),
                             reward=cfg.reward, own_sure=cfg.endgame_playouts,
                             rule_w=rule_w if cfg.rule_playouts else None,
@@ -269,9 +278,10 @@ class Decider:
             return None
 
     def end_game(self, tr: GameTracker) -> None:
-        """A game is over: with opponents=adapt, learn from the opponents' revealed hands."""
+        """A game is over: with opponents=adapt or select, learn from the opponents' revealed
+        hands."""
         st = tr.shadow
-        if self.models is None or self.config.opponents != "adapt" or st is None:
+        if self.models is None or self.config.opponents == "fixed" or st is None:
             return
         if not st.is_terminal() or st.st[R.STALE] or tr.resyncs != self._resyncs:
             self._resyncs = tr.resyncs
@@ -283,7 +293,7 @@ class Decider:
         except Exception as e:  # the client boundary: the models are an optional extra
             log.warning("uecda_model_update_failed", reason=f"{type(e).__name__}: {e}")
             return
-        log.info("uecda_models", game=tr.game, decisions=n,
+        log.info("uecda_models", game=tr.game, decisions=n, priors=self.models.chosen.tolist(),
                  elapsed_ms=round((time.perf_counter() - t0) * 1000, 1))
 
     # -- exchange -------------------------------------------------------------------------

@@ -104,3 +104,52 @@ def test_models_learn_that_the_baseline_follows_the_rule() -> None:
     assert models.rule_weights(0)[0] == 0.0
     assert min(models.rule_weights(0)[1:]) > 0.6
     assert max(randoms.rule_weights(0)[1:]) < 0.1
+
+
+def _mixed_game(seed: int, rng: np.random.Generator) -> GameState:
+    """Players 1 and 2 play as the baseline, 0, 3 and 4 at random."""
+    st = Match(MatchConfig(seed=seed)).deal().state()
+    while not st.is_terminal():
+        p = st.to_move
+        if p in (1, 2):
+            st.play(baseline_move(st.hand(p), st.table, st.revolution, st.lock))
+        else:
+            lm = st.legal_moves()
+            st.play(lm[int(rng.integers(len(lm)))])
+    return st
+
+
+def test_each_opponent_gets_the_model_that_predicts_it() -> None:
+    """Of a learned prior and the uniform one (zero weights), each as it is and adapted, the
+    baseline players get the learned prior adapted to them, the random players the uniform
+    one as it is; our own row stays the first prior."""
+    theta0 = load_policy()
+    models = OpponentModels(np.vstack([theta0, np.zeros(N_FEATURES)]), fixed=True)
+    assert models.candidates == [(0, True), (0, False), (1, True), (1, False)]
+    rng = np.random.default_rng(1)
+    for seed in range(8):
+        st = _mixed_game(seed, rng)
+        models.learn_game(list(st.history), list(st.order), list(st.finish), st.hand(0), 0)
+    assert models.chosen.tolist() == [0, 0, 0, 3, 3]
+    assert (models.W[0] == theta0).all()
+    assert not (models.W[1] == theta0).all()  # adapted
+    assert not models.W[3].any() and not models.W[4].any()
+
+
+def test_evidence_scores_a_game_before_learning_from_it() -> None:
+    """The evidence of a candidate after the first game is that game's log-likelihood under
+    the candidate before the game: its prior."""
+    theta0 = load_policy()
+    priors = np.vstack([theta0, load_policy("strong")])
+    models = OpponentModels(priors)
+    st = _baseline_game(4)
+    models.learn_game(list(st.history), list(st.order), list(st.finish), st.hand(0), 0)
+    for p in range(1, R.NP):
+        rows = models.rows[p]
+        X = np.vstack([x for x, _ in rows])
+        off = np.concatenate([[0], np.cumsum([len(x) for x, _ in rows])]).astype(np.int64)
+        ch = np.array([c for _, c in rows], dtype=np.int64)
+        for k in range(2):
+            assert models.evidence[k, p] == pytest.approx(
+                softmax_log_likelihood(priors[k], X, off, ch))
+    assert not models.evidence[:, 0].any()  # we are not scored

@@ -68,6 +68,26 @@ def test_bundled_weights_by_name() -> None:
         Decider(load_client_config(None, ["weights=v9"]), np.random.default_rng(0))
 
 
+
+def test_several_weights_are_candidates_of_each_opponent_model() -> None:
+    """weights=A+B: each opponent's model is chosen among the models from A and from B (the
+    first for our own moves); opponents=select adds each as it is; an empty name is
+    refused."""
+    d = Decider(load_client_config(None, ["weights=strong+v1-selfplay"]),
+                np.random.default_rng(0))
+    assert d.models is not None
+    assert d.models.candidates == [(0, True), (1, True)]
+    assert (d.models.weights() == load_policy("strong")).all()
+    d = Decider(load_client_config(None, ["weights=v1-selfplay+strong", "opponents=select"]),
+                np.random.default_rng(0))
+    assert d.models is not None
+    assert d.models.candidates == [(0, True), (0, False), (1, True), (1, False)]
+    assert (d.models.weights() == load_policy()).all()
+    with pytest.raises(ConfigError, match=r"weights='strong\+': an empty name"):
+        Decider(load_client_config(None, ["weights=strong+"]), np.random.default_rng(0))
+    with pytest.raises(ConfigError, match="weights: 'v9' is neither"):
+        Decider(load_client_config(None, ["weights=strong+v9"]), np.random.default_rng(0))
+
 @pytest.mark.parametrize(("settings", "message"), [
     (["core=abucb"], "core='abucb' cannot play Daihinmin.*flat, uct, baseline"),
     (["core=baseline", "playouts=100"],
@@ -324,7 +344,7 @@ def test_the_rule_weights_reach_the_inference_and_the_playouts(
     me = st.to_move
     d = Decider(load_client_config(None, settings), np.random.default_rng(0))
     assert d.models is not None and d.sampler is not None
-    d.models.rule_w[:] = [0.1, 0.2, 0.3, 0.4, 0.5]
+    d.models.rule_ws[0] = [0.1, 0.2, 0.3, 0.4, 0.5]
     seen = []
     worlds = d.sampler.worlds
     d.sampler.worlds = lambda info, W, n, rng, rule_w: seen.append(rule_w) or worlds(  # type: ignore
