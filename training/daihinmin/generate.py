@@ -12,6 +12,7 @@ import json
 from collections.abc import Callable
 from pathlib import Path
 
+from clients.uecda.config import PRESETS
 from games.daihinmin.replay import parse_log
 from servers.arena.uecda import run_arena
 
@@ -34,12 +35,16 @@ def complete(path: Path, games: int) -> bool:
 def generate(out: Path, games: int, chunk: int, seed: int, players: list[str],
              on_chunk: Callable[[int, Path], None] | None = None) -> list[Path]:
     """Play ``games`` games in chunks into ``out``; returns the chunk logs. Each corvid player
-    ``i`` gets ``seed=S*10+i`` unless its spec sets one, so the run is reproducible."""
+    ``i`` gets ``seed=S*10+i`` unless its spec sets one, and the newest preset (the default
+    player) unless it names one, so the run is reproducible after a default changes."""
     out.mkdir(parents=True, exist_ok=True)
     specs = []
     for i, p in enumerate(players):
-        if p.startswith("corvid") and "seed=" not in p:
-            p = p + ("," if ":" in p else ":") + f"seed={seed * 10 + i}"
+        if p.startswith("corvid"):
+            if "preset=" not in p:
+                p = p + ("," if ":" in p else ":") + f"preset={list(PRESETS)[-1]}"
+            if "seed=" not in p:
+                p = p + f",seed={seed * 10 + i}"
         specs.append(p)
     (out / "generate.json").write_text(json.dumps({"games": games, "chunk": chunk,
                                                    "seed": seed, "players": specs}, indent=1))
