@@ -39,9 +39,9 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     prune: Annotated[float, msgspec.Meta(gt=0, le=1)] = 1.0
     policy: Literal["heuristic", "uniform", "learned"] = "learned"  # playout policy
     # the learned policy's weights: a file, or the name of a bundled one (v1-selfplay: fitted
-    # to v1's self-play; strong: to strong play; "" = the default, v1-selfplay;
-    # knowledge.daihinmin.learned.policy_path); several, A+B: each opponent's
-    # model starts from the one that predicts its moves best (the first for our own moves)
+    # to v1's self-play; strong: to strong play; "" = v1-selfplay;
+    # knowledge.daihinmin.learned.policy_path); several, A+B: each opponent's model starts
+    # from the one that predicts its moves best, the first serving our own moves
     weights: str = "v1-selfplay"
     own_policy: str = ""  # weights of our own moves in the playouts ("" = weights')
     # of the learned policy for our own moves in the playouts

@@ -293,7 +293,11 @@ class Decider:
         except Exception as e:  # the client boundary: the models are an optional extra
             log.warning("uecda_model_update_failed", reason=f"{type(e).__name__}: {e}")
             return
-        log.info("uecda_models", game=tr.game, decisions=n, priors=self.models.chosen.tolist(),
+        names = self.config.weights.split("+")
+        chosen = [self.models.candidates[k] for k in self.models.chosen]
+        log.info("uecda_models", game=tr.game, decisions=n,
+                 models=[f"{names[c].strip() or 'v1-selfplay'}{'' if adapted else ' as given'}"
+                         for c, adapted in chosen],
                  elapsed_ms=round((time.perf_counter() - t0) * 1000, 1))
 
     # -- exchange -------------------------------------------------------------------------

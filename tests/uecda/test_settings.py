@@ -73,7 +73,7 @@ def test_several_weights_are_candidates_of_each_opponent_model() -> None:
     """weights=A+B: each opponent's model is chosen among the models from A and from B (the
     first for our own moves); opponents=select adds each as it is; an empty name is
     refused."""
-    d = Decider(load_client_config(None, ["weights=strong+v1-selfplay"]),
+    d = Decider(load_client_config(None, ["weights=strong+v1-selfplay", "opponents=adapt"]),
                 np.random.default_rng(0))
     assert d.models is not None
     assert d.models.candidates == [(0, True), (1, True)]
