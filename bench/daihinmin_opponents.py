@@ -66,7 +66,7 @@ class Tally:
         self.n = 0
         self.logp = dict.fromkeys(MODELS, 0.0)
         self.first = dict.fromkeys(MODELS, 0.0)
-        self.prior = 0  # the candidate in use at the match's end
+        self.candidate = 0  # the model in use at the match's end: OpponentModels.candidates
 
     def add(self, probs: dict[str, np.ndarray], chosen: int) -> None:
         self.n += 1
@@ -80,7 +80,7 @@ class Tally:
         return {"decisions": self.n,
                 "loglik": {k: round(v / n, 4) for k, v in self.logp.items()},
                 "first": {k: round(v / n, 4) for k, v in self.first.items()},
-                "prior": self.prior}
+                "candidate": self.candidate}
 
 
 def score_match(games: list[GameRecord], priors: np.ndarray, from_game: int = 0,
@@ -121,7 +121,7 @@ def score_match(games: list[GameRecord], priors: np.ndarray, from_game: int = 0,
                 model.learn_game(list(st.history), list(st.order), list(st.finish),
                                  st.hand(me), me)
     for p, tally in enumerate(tallies):
-        tally.prior = int(observers[1 if p == 0 else 0].chosen[p])
+        tally.candidate = int(observers[1 if p == 0 else 0].chosen[p])
     return tallies
 
 
@@ -155,11 +155,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{path.name}: {len(games)} games, scored from game {args.from_game}")
         print(f"  {'player':<10} {'decisions':>9}  " +
               "  ".join(f"{'LL ' + k:>11}" for k in MODELS) + "  " +
-              "  ".join(f"{'top ' + k:>11}" for k in MODELS) + "  prior")
+              "  ".join(f"{'top ' + k:>11}" for k in MODELS) + "  model")
         for r in players:
             print(f"  {r['player']} {r['name']:<8} {r['decisions']:>9}  " +
                   "  ".join(f"{r['loglik'][k]:>11.3f}" for k in MODELS) + "  " +
-                  "  ".join(f"{r['first'][k]:>11.3f}" for k in MODELS) + f"  {r['prior']:>5}")
+                  "  ".join(f"{r['first'][k]:>11.3f}" for k in MODELS) + f"  {r['candidate']:>5}")
     elapsed = time.perf_counter() - t0
     print(f"{elapsed:.0f} s")
     if args.json:

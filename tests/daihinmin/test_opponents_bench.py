@@ -49,6 +49,21 @@ def test_adapted_explains_the_sample_clients_better() -> None:
         assert s["loglik"]["shared"] > s["loglik"]["uniform"]
 
 
+def test_the_sample_clients_get_an_adapted_model_among_the_candidates() -> None:
+    """With two priors, each as it is and adapted (--weights A+B --select), the sample
+    clients' models in use end adapted, and predict them as well as the one prior adapted."""
+    bench = _bench()
+    games = parse_log(HUNDRED.read_text()).games[:30]
+    priors = np.vstack([load_policy("strong"), load_policy()])
+    chosen = bench.score_match(games, priors, from_game=10, select=True)
+    one = bench.score_match(games, load_policy(), from_game=10)
+    for t, u in zip(chosen, one, strict=True):
+        s = t.summary()
+        assert OpponentModels(priors, fixed=True).candidates[s["candidate"]][1]  # adapted
+        assert s["loglik"]["adapted"] > s["loglik"]["shared"] + 0.1
+        assert s["loglik"]["adapted"] > u.summary()["loglik"]["adapted"] - 0.05
+
+
 def test_model_of_a_player_is_the_same_from_every_seat() -> None:
     """The bench reads each player's model from one observer: every other seat fits the same."""
     theta = load_policy()
