@@ -44,7 +44,7 @@ from games.daihinmin import rules as R
 from games.daihinmin.kernels import gen_moves_list
 from games.daihinmin.replay import GameRecord, parse_log
 from games.daihinmin.state import GameState
-from knowledge.daihinmin.learned import decision_rows, load_policy
+from knowledge.daihinmin.learned import decision_rows, load_policies
 from knowledge.daihinmin.opponents import OpponentModels
 from knowledge.daihinmin.policies import heuristic_move
 from training.daihinmin.dataset import plays
@@ -93,7 +93,7 @@ def score_match(games: list[GameRecord], priors: np.ndarray, from_game: int = 0,
     theta = np.atleast_2d(priors)[0]
     # A client learns every opponent's decisions from the revealed hands, the same rows
     # whichever seat it sits in: the model of p is the one seen from seat 0 (seat 1 for p = 0).
-    kw: dict[str, Any] = {"fixed": select} if l2 is None else {"l2": l2, "fixed": select}
+    kw: dict[str, Any] = {"fixed": select} | ({} if l2 is None else {"l2": l2})
     observers = {0: OpponentModels(priors, **kw), 1: OpponentModels(priors, **kw)}
     tallies = [Tally() for _ in range(R.NP)]
     for gi, g in enumerate(games):
@@ -142,7 +142,10 @@ def main(argv: list[str] | None = None) -> int:
                     "candidates too (opponents=select)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
-    priors = np.vstack([load_policy(w or None) for w in args.weights.split("+")])
+    try:
+        priors = load_policies(args.weights)
+    except ValueError as e:
+        ap.error(f"--weights: {e}")
     results: dict[str, Any] = {}
     t0 = time.perf_counter()
     for path in [Path(p) for p in args.logs] or DEFAULT_LOGS:

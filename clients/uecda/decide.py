@@ -33,7 +33,7 @@ from games.daihinmin.state import GameState, InfoSet
 from knowledge.daihinmin.endgame import sure_finish
 from knowledge.daihinmin.exchange import search_gift
 from knowledge.daihinmin.inference import HandSampler
-from knowledge.daihinmin.learned import decision_rows, load_policy
+from knowledge.daihinmin.learned import decision_rows, load_policy, policy_names
 from knowledge.daihinmin.opponents import OpponentModels
 from knowledge.daihinmin.position import Root, Settings
 from knowledge.daihinmin.style import STYLES
@@ -59,10 +59,12 @@ def _load(key: str, path: str) -> np.ndarray:
 
 
 def _load_priors(key: str, value: str) -> np.ndarray:
-    """The weights files of a setting naming one or several (A+B), one θ per row."""
-    names = [name.strip() for name in value.split("+")]
-    if len(names) > 1 and not all(names):
-        raise ConfigError(f"{key}={value!r}: an empty name in the list")
+    """The weights files of a setting naming one or several (A+B), one θ per row; a ConfigError
+    naming the setting if the list is malformed or a file cannot be read."""
+    try:
+        names = policy_names(value)
+    except ValueError as e:
+        raise ConfigError(f"{key}={e}") from e
     return np.vstack([_load(key, name) for name in names])
 
 
@@ -293,11 +295,10 @@ class Decider:
         except Exception as e:  # the client boundary: the models are an optional extra
             log.warning("uecda_model_update_failed", reason=f"{type(e).__name__}: {e}")
             return
-        names = self.config.weights.split("+")
+        names = policy_names(self.config.weights)  # as read by _load_priors
         chosen = [self.models.candidates[k] for k in self.models.chosen]
         log.info("uecda_models", game=tr.game, decisions=n,
-                 models=[f"{names[c].strip() or 'v1-selfplay'}{'' if adapted else ' as given'}"
-                         for c, adapted in chosen],
+                 models=[names[c] + ("" if adapted else " as given") for c, adapted in chosen],
                  elapsed_ms=round((time.perf_counter() - t0) * 1000, 1))
 
     # -- exchange -------------------------------------------------------------------------

@@ -42,7 +42,8 @@ from knowledge.daihinmin.features import (
 )
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
-DEFAULT_POLICY = DATA_DIR / "policy-v1-selfplay.json"  # the default player's (preset v2)
+DEFAULT_NAME = "v1-selfplay"  # the default player's weights (preset v2)
+DEFAULT_POLICY = DATA_DIR / f"policy-{DEFAULT_NAME}.json"
 
 
 def bundled_policies() -> list[str]:
@@ -73,6 +74,21 @@ def load_policy(path: str | Path | None = None) -> np.ndarray:
     theta = np.zeros(N_FEATURES)
     theta[:len(names)] = np.asarray(data["theta"], dtype=np.float64)
     return theta
+
+
+def policy_names(value: str) -> list[str]:
+    """The weights a setting names: one (a name or a path; "" the default) or several joined
+    by ``+`` (``strong+v1-selfplay``), the default written out by its name. ValueError for an
+    empty name in a list."""
+    names = [name.strip() for name in value.split("+")]
+    if len(names) > 1 and not all(names):
+        raise ValueError(f"{value!r}: an empty name in the list")
+    return [name or DEFAULT_NAME for name in names]
+
+
+def load_policies(value: str) -> np.ndarray:
+    """θ of each weights file of :func:`policy_names`, one per row."""
+    return np.vstack([load_policy(name) for name in policy_names(value)])
 
 
 def view(st: GameState, p: int) -> tuple[int, int, int, int, int, int]:
