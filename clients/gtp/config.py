@@ -125,6 +125,10 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # after the centre (E5) and 0.73 after D5 over 900 games, alike in self-play
     # (docs/results/go.md)
     opening_9x9: str = "D5"
+    # on boards from 15x15 up, in the game's first opening_corners moves (0: never), while a
+    # corner holds no stone (knowledge.go.opening): one of the empty corners' 3-3, 3-4 and
+    # 4-4 points, the one the search visited most (its own choice if it is one)
+    opening_corners: Annotated[int, msgspec.Meta(ge=0)] = 0
     # a playing style, NAME[:STRENGTH] ("": the plain player): the moves with the style's
     # feature start with STRENGTH (default 1) times knowledge.go.style.BASE_VISITS
     # pseudo-visits, all wins, on top of their priors (Watanabe and Kaneko): territorial
@@ -224,7 +228,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     "v1": {"core": "uct", "compiled": False, "playout_policy": 2, "lgrf": 0,
            "score_weight": 0.0, "learned_priors": False, "td_visits": 0.0, "komi_margin": 0.0,
            "jigo_value": 0.5, "ladder_priors": False, "rave_mse": False, "rave_weighted": False,
-           "opening_9x9": "", "style": ""},
+           "opening_9x9": "", "opening_corners": 0, "style": ""},
     # the second release: the compiled tree, priors learned from GNU Go's moves (the bundled
     # 9x9 weights with their large patterns) at 35 pseudo-visits, last good reply, nakade
     # and the low-liberty rule in the playouts, black's first 9x9 move beside the centre
@@ -236,7 +240,7 @@ PRESETS: dict[str, dict[str, Any]] = {
            "playout_policy": 6, "lgrf": "auto", "score_weight": 0.0, "komi_margin": 0.0,
            "margin_below": 0.5, "jigo_value": 0.5, "weights": "9x9", "learned_priors": True,
            "prior_visits": 35.0, "prior_low": 0.3, "prior_high": 0.9, "prior_tau": 0.25,
-           "large_patterns": True, "td_visits": 0.0, "opening_9x9": "D5",
+           "large_patterns": True, "td_visits": 0.0, "opening_9x9": "D5", "opening_corners": 0,
            "resign_threshold": 0.08, "resign_min_playouts": 500, "resign_after": 0.3,
            "cleanup": True, "cleanup_confidence": 0.9, "cleanup_tolerance": 0.05,
            "pass_when_won": True, "style": ""},

@@ -24,6 +24,7 @@ from clients.gtp.config import GtpConfig
 from clients.gtp.engine import Decision, MoveRequest
 from games.go.coords import BLACK as GO_BLACK
 from games.go.state import GoState
+from knowledge.go.opening import CORNER_POINTS, LARGE_BOARD, empty_corner_points
 from knowledge.go.patterns import board_images
 from knowledge.go.position import GoPosition, PlayoutSettings
 from knowledge.go.priors import LADDER_PRIORS, LearnedPriors, PriorWeights
@@ -257,6 +258,9 @@ class SearchPlayer:
         if (cfg.opening_9x9 and board.size == 9 and request.colour == BLACK
                 and board.is_empty()):
             vertex = self._opening(vertex, stats)
+        if (cfg.opening_corners and board.size >= LARGE_BOARD
+                and len(board.moves) < cfg.opening_corners):
+            vertex = self._corner(board, vertex, stats)
         in_time_trouble = request.seconds is not None and request.seconds < 0.25
         # dead stones go first only in the cleanup phase, or instead of a pass: in play they
         # are dead because the search's move keeps them so (its move may be the one that does)
@@ -318,6 +322,20 @@ class SearchPlayer:
                  if v in images]
         chosen = max(tried)[1] if tried else min(images)
         log.info("gtp_opening", searched=vertex, played=chosen)
+        return chosen
+
+    @staticmethod
+    def _corner(board: Any, vertex: Any, stats: dict[str, Any]) -> Any:
+        """While a corner is empty (knowledge.go.opening): the search's move if it is one of
+        the empty corners' points, else the one of them it visited most, else the 4-4 point
+        of the first empty corner."""
+        points = empty_corner_points(board.state.grid())
+        if not points or vertex in points:
+            return vertex
+        tried = [(n, v) for v, n in zip(stats["moves"], stats["visits"], strict=True)
+                 if v in points and n > 0]
+        chosen = max(tried)[1] if tried else points[len(CORNER_POINTS) - 1]
+        log.info("gtp_opening_corner", searched=vertex, played=chosen)
         return chosen
 
     def _capture_first(self, request: MoveRequest, stats: dict[str, Any], vertex: Any,

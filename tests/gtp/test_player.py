@@ -406,6 +406,52 @@ def test_black_opens_9x9_from_the_opening_class_only_on_an_empty_board() -> None
         assert a == b
 
 
+def test_empty_corners_and_their_points() -> None:
+    """A corner is empty while no stone lies within size // 3 lines of both its edges; its
+    points are the 3-3, 3-4, 4-3 and 4-4 points; small boards have none apart from the
+    sides."""
+    from knowledge.go.opening import empty_corner_points
+
+    grid = np.zeros((19, 19), dtype=np.int8)
+    points = empty_corner_points(grid)
+    assert len(points) == 16 and points[:4] == [(2, 2), (2, 3), (3, 2), (3, 3)]
+    assert (15, 15) in points and (16, 16) in points and (18 - 3, 3) in points
+    grid[3, 15] = 1  # Q4 (row 4, column Q): the lower right corner is taken
+    assert (15, 3) not in empty_corner_points(grid) and len(empty_corner_points(grid)) == 12
+    grid[12, 12] = 2  # a stone on the seventh line of both edges: no corner's
+    assert len(empty_corner_points(grid)) == 12
+    grid[13, 2] = 2  # C14: within six lines of the top and the left edge
+    assert len(empty_corner_points(grid)) == 8
+    assert empty_corner_points(np.zeros((9, 9), dtype=np.int8)) == []
+
+
+def test_large_boards_open_in_the_empty_corners() -> None:
+    """opening_corners=N: on boards from 15x15 up, in the game's first N moves, while a
+    corner is empty, the move is one of the empty corners' points (the search's most visited
+    of them); off by default, after N moves and on smaller boards the search's own move."""
+    new_game = "boardsize 19\nkomi 7\nclear_board"
+    corner = {f"{c}{r}" for c in "CDQR" for r in (3, 4, 16, 17)}
+    out = talk(engine(seed=3, playouts=300, opening_corners=16),
+               new_game + "\nplay b D4\nplay w Q16\nplay b Q4\ngenmove w").decode()
+    move = out.split()[-1]
+    assert move in {"C16", "C17", "D16", "D17"}, out  # the one empty corner, upper left
+    searched = talk(engine(seed=3, playouts=300), new_game + "\ngenmove b").decode()
+    assert searched.split()[-1] not in corner  # the search alone opens on a side
+    ruled = talk(engine(seed=3, playouts=300, opening_corners=16),
+                 new_game + "\ngenmove b").decode()
+    assert ruled.split()[-1] in corner
+    for script in (new_game + "\nplay b D4\nplay w Q16\ngenmove b",
+                   "boardsize 13\nclear_board\ngenmove b"):
+        a, b = (talk(engine(seed=1, playouts=300, opening_corners=n), script) for n in (0, 2))
+        assert a == b  # the second move of a game with N=2, and 13x13: the search's
+    player = SearchPlayer(GtpConfig(opening_corners=16))
+    board = Board(19, 7.0)
+    assert player._corner(board, (9, 9), {"moves": [(9, 9), (15, 16)],
+                                          "visits": [200, 10]}) == (15, 16)
+    assert player._corner(board, (9, 9), {"moves": [(9, 9)], "visits": [200]}) == (3, 3)
+    assert player._corner(board, (2, 3), {"moves": [(2, 3)], "visits": [200]}) == (2, 3)
+
+
 def test_opening_9x9_must_be_a_point_of_the_9x9_board() -> None:
     assert load_gtp_config(overrides=["opening_9x9=c4"]).opening_9x9 == "c4"
     assert load_gtp_config(overrides=["opening_9x9="]).opening_9x9 == ""
