@@ -4,9 +4,10 @@ Before the first fight a corner is worth more than a side, and a side more than 
 ("corners, sides, centre"): two edges help a group live and enclose territory. A search of a
 few thousand playouts a move cannot tell the moves of an open 19×19 board apart — its values
 lie within noise of each other — and left to itself it opens on the third line in the middle
-of a side while the opponent takes the corners. So on a large board, while a corner holds no
-stone, the engine plays at one of its 3-3, 3-4 or 4-4 points (the search's own choice among
-them, see clients.gtp.player).
+of a side while the opponent takes the corners. With ``opening_corners`` (clients.gtp.player)
+the engine plays, on a large board and while a corner holds no stone, at one of its 3-3, 3-4
+or 4-4 points, the search's choice among them. It is off by default: against GNU Go level 10
+on 19×19 it scored no better than the search's own openings (docs/results/go.md).
 
 A corner is empty when no stone lies within :func:`corner_lines` lines of both of its edges
 (6 on 19×19, 5 on 15×15, 4 on 13×13).
