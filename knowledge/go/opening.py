@@ -35,8 +35,8 @@ def empty_corner_points(grid: np.ndarray) -> list[tuple[int, int]]:
     corners in the order lower left, lower right, upper left, upper right."""
     size = grid.shape[0]
     r = corner_lines(size)
-    if size < 2 * CORNER_POINTS[-1][0] + 2 or r <= CORNER_POINTS[-1][0]:
-        return []  # too small a board for corners apart from the sides
+    if r <= CORNER_POINTS[-1][0]:
+        return []  # a region too small to hold the 4-4 point: no corners apart from the sides
     out: list[tuple[int, int]] = []
     for top in (False, True):
         rows = slice(size - r, size) if top else slice(0, r)
