@@ -58,14 +58,15 @@ def _load(key: str, path: str) -> np.ndarray:
         raise ConfigError(f"{key}: {e}") from e
 
 
-def _load_priors(key: str, value: str) -> np.ndarray:
-    """The weights files of a setting naming one or several (A+B), one θ per row; a ConfigError
-    naming the setting if the list is malformed or a file cannot be read."""
+def _load_priors(key: str, value: str) -> tuple[list[str], np.ndarray]:
+    """The names of the weights files of a setting naming one or several (A+B), and their θ,
+    one per row; a ConfigError naming the setting if the list is malformed or a file cannot
+    be read."""
     try:
         names = policy_names(value)
     except ValueError as e:
         raise ConfigError(f"{key}={e}") from e
-    return np.vstack([_load(key, name) for name in names])
+    return names, np.vstack([_load(key, name) for name in names])
 
 
 class Decider:
@@ -81,12 +82,13 @@ class Decider:
         self.pool: WorkerPool | None = None  # with workers > 1, started by warm_up()
         self.workers_failed = False
         self.models: OpponentModels | None = None  # the learned policy, per player
+        self.model_names: list[str] = []  # the weights of each prior of the models
         self.sampler: HandSampler | None = None  # deal=inference: the chain of one game
         self._sampler_game = -1
         self._resyncs = 0  # the tracker's resyncs when the last game ended
         if config.core != "baseline" and uses_weights(config):
-            self.models = OpponentModels(_load_priors("weights", config.weights),
-                                         fixed=config.opponents == "select")
+            self.model_names, priors = _load_priors("weights", config.weights)
+            self.models = OpponentModels(priors, fixed=config.opponents == "select")
         # our own moves in the playouts, if not the models' (shipped) policy
         self.own_theta = _load("own_policy", config.own_policy) if config.own_policy else None
         if config.core != "baseline" and config.deal == "inference":
@@ -295,10 +297,9 @@ class Decider:
         except Exception as e:  # the client boundary: the models are an optional extra
             log.warning("uecda_model_update_failed", reason=f"{type(e).__name__}: {e}")
             return
-        names = policy_names(self.config.weights)  # as read by _load_priors
         chosen = [self.models.candidates[k] for k in self.models.chosen]
-        log.info("uecda_models", game=tr.game, decisions=n,
-                 models=[names[c] + ("" if adapted else " as given") for c, adapted in chosen],
+        models = [self.model_names[c] + ("" if adapted else " as given") for c, adapted in chosen]
+        log.info("uecda_models", game=tr.game, decisions=n, models=models,
                  elapsed_ms=round((time.perf_counter() - t0) * 1000, 1))
 
     # -- exchange -------------------------------------------------------------------------

@@ -88,6 +88,30 @@ def test_several_weights_are_candidates_of_each_opponent_model() -> None:
     with pytest.raises(ConfigError, match="weights: 'v9' is neither"):
         Decider(load_client_config(None, ["weights=strong+v9"]), np.random.default_rng(0))
 
+def test_the_models_in_use_are_logged_by_the_names_of_their_weights() -> None:
+    """After a game the uecda_models event names each player's model in use: the weights it
+    came from, and "as given" where it is the prior unadapted."""
+    from structlog.testing import capture_logs
+
+    from clients.uecda.baseline import baseline_move
+    from clients.uecda.tracker import GameTracker
+
+    st = Match(MatchConfig(seed=3)).deal().state()
+    while not st.is_terminal():
+        p = st.to_move
+        st.play(baseline_move(st.hand(p), st.table, st.revolution, st.lock))
+    tr = GameTracker(np.random.default_rng(0))
+    tr.me, tr.shadow, tr.game = 0, st, 1
+    d = Decider(load_client_config(None, ["weights=strong+v1-selfplay", "opponents=select"]),
+                np.random.default_rng(0))
+    assert d.model_names == ["strong", "v1-selfplay"]
+    with capture_logs() as logs:
+        d.end_game(tr)
+    models = [e for e in logs if e["event"] == "uecda_models"][-1]["models"]
+    assert len(models) == 5 and models[0] == "strong"  # our own seat keeps the first
+    assert set(models) <= {"strong", "strong as given", "v1-selfplay", "v1-selfplay as given"}
+
+
 @pytest.mark.parametrize(("settings", "message"), [
     (["core=abucb"], "core='abucb' cannot play Daihinmin.*flat, uct, baseline"),
     (["core=baseline", "playouts=100"],
