@@ -3,7 +3,8 @@
 A spec is one of
 
 * ``corvid[:key=value,...]`` — the corvid client of the game, each pair passed as
-  ``--set key=value`` (``corvid:playouts=5000,preset=v1``); the client validates them;
+  ``--set key=value`` (``corvid:playouts=5000,preset=v1``); the client validates them; a
+  list value keeps its commas inside its brackets (``corvid:size_weights=[0.1,0.3,1]``);
 * a built-in opponent of the game: one that the server plays itself (UECda ``standin``,
   Blokus ``first-legal`` / ``biggest``), or a named shortcut for a client (UECda ``baseline``
   = ``corvid:core=baseline``, Go ``gnugo[:level=N]`` = GNU Go in GTP mode);
@@ -85,8 +86,23 @@ class Player:
         return out
 
 
+def _split_settings(rest: str) -> list[str]:
+    """``rest`` split at the commas outside brackets (a list value keeps its own)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(rest):
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth = max(0, depth - 1)
+        elif ch == "," and depth == 0:
+            parts.append(rest[start:i])
+            start = i + 1
+    parts.append(rest[start:])
+    return parts
+
+
 def _settings(rest: str, text: str) -> tuple[str, ...]:
-    settings = tuple(s.strip() for s in rest.split(",") if s.strip())
+    settings = tuple(s.strip() for s in _split_settings(rest) if s.strip())
     for s in settings:
         key, eq, _ = s.partition("=")
         if not eq or not key.strip():

@@ -29,6 +29,11 @@ def test_corvid_specs_become_set_options() -> None:
     assert "seed=9" not in argv and "seconds=1" not in argv and "margin=0.1" in argv
     assert uecda.parse("baseline").settings == ("core=baseline",)
     assert uecda.parse("standin").kind == "server"
+    # a list value keeps its commas
+    r = blokus.GAME.parse("corvid:size_weights=[0.1, 0.3,1],playout=weighted")
+    assert r.settings == ("size_weights=[0.1, 0.3,1]", "playout=weighted")
+    assert r.argv(["blokus"])[-4:] == ["--set", "size_weights=[0.1, 0.3,1]",
+                                       "--set", "playout=weighted"]
 
 
 def test_commands_labels_and_aliases() -> None:
