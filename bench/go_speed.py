@@ -1,7 +1,7 @@
 """Go playout speed: playouts per second on one core from the empty board.
 
     python bench/go_speed.py [--size 9] [--playouts 20000] [--search-playouts 3000]
-                             [--python-tree] [--set KEY=VALUE ...] [--json]
+                             [--python-tree] [--set KEY=VALUE ...] [--pachi CMD] [--json]
 
 Rates are per second of this process's CPU time (the one-core figure on a shared machine)
 and per wall-clock second. Runs the batched kernel (one numba call for all playouts) with
@@ -16,14 +16,25 @@ measures the engine with the Python reference tree (search.uct, ``compiled=false
 of the compiled one;
 ``--set`` measures the engine with other `corvid gtp` settings (``--set lgrf=0``, ``--set
 learned_priors=true``, ...), the same as ``corvid gtp --set``.
+The same search with the knowledge taken out (``BARE``: the heuristic priors without ladder
+reading, no large patterns, policy 2 without nakade) is the bare tree's rate: what the
+knowledge costs is the ratio of the two. ``--pachi CMD`` runs a Pachi command line (its own
+``-t =N`` sets its playouts, e.g. ``--pachi "sh -c 'cd DIR && exec ./pachi -t =3000
+threads=1'"``) for one GTP ``genmove`` from the same empty board and reads its rate from
+its own report (``mcts ... (N games/s``: playouts per second of its search, one thread).
 ``--json``: ``playouts_per_s`` is the full policy; ``search_playouts_per_s``,
-``search_ms_per_move`` and ``search_ratio`` the engine's search.
+``search_ms_per_move`` and ``search_ratio`` the engine's search;
+``bare_search_playouts_per_s`` the bare tree's; ``pachi_playouts_per_s`` Pachi's (with
+``--pachi``).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
+import shlex
+import subprocess
 import sys
 import time
 
@@ -57,6 +68,37 @@ def measure_search(size: int, playouts: int, seed: int, compiled: bool = True,
     return playouts / best, 1000.0 * best
 
 
+# the engine with its knowledge taken out: heuristic priors without ladder reading, no large
+# patterns, the MoGo-like policy with capture anywhere (no low-liberty rule, no nakade)
+BARE = ["learned_priors=false", "ladder_priors=false", "large_patterns=false",
+        "playout_policy=2"]
+
+_PACHI_RATE = re.compile(r"mcts\s+[\d.]+s\s+\((\d+)\s+games/s")
+
+
+def pachi_rate(report: str) -> int:
+    """Pachi's playouts per second from its report on stderr (the last ``genmove in ...,
+    mcts S s (N games/s, ...)`` line); ValueError if there is none."""
+    found = _PACHI_RATE.findall(report)
+    if not found:
+        raise ValueError("no 'mcts ... (N games/s' line in the engine's report")
+    return int(found[-1])
+
+
+def measure_pachi(command: str, size: int, timeout: float = 300.0) -> int:
+    """Pachi's own count of playouts per second for one move from the empty board."""
+    gtp = f"boardsize {size}\nclear_board\nkomi 7\ngenmove b\nquit\n"
+    done = subprocess.run(shlex.split(command), input=gtp, capture_output=True, text=True,
+                          timeout=timeout, check=False)
+    if done.returncode != 0 or "= " not in done.stdout:
+        raise SystemExit(f"go_speed: {command!r} failed (exit {done.returncode}): "
+                         f"{done.stderr.strip()[-300:]}")
+    try:
+        return pachi_rate(done.stderr)
+    except ValueError as e:
+        raise SystemExit(f"go_speed: {command!r}: {e}") from e
+
+
 def measure(size: int, playouts: int, policy: int, seed: int
             ) -> tuple[float, float, float, float]:
     """(playouts per CPU second, per wall second, mean black - white area, black win rate at
@@ -81,6 +123,8 @@ def main() -> int:
                     help="the engine with search.uct (compiled=false)")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="a corvid gtp setting of the engine's search (repeatable)")
+    ap.add_argument("--pachi", metavar="CMD", default="",
+                    help="also Pachi's rate: its command line, with its playouts (-t =N)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     full = measure(args.size, args.playouts, PlayoutSettings().policy, args.seed)
@@ -93,18 +137,30 @@ def main() -> int:
         print(f"{name:<8} {pps:>14.0f} {wps:>15.0f} {mean:>9.2f} {bw:>7.3f}")
     sps, ms = measure_search(args.size, args.search_playouts, args.seed,
                              compiled=not args.python_tree, settings=args.set)
+    bare, bare_ms = measure_search(args.size, args.search_playouts, args.seed,
+                                   compiled=not args.python_tree, settings=args.set + BARE)
     tree = "Python" if args.python_tree else "compiled"
     extra = "".join(f", {kv}" for kv in args.set)
     print(f"engine search (corvid gtp defaults{extra}, {tree} tree, {args.search_playouts} "
           f"playouts from the empty board): {sps:.0f} playouts/cpu s, {ms:.0f} cpu ms per move, "
           f"{sps / full[0]:.2f} of the kernel's rate")
+    print(f"bare tree ({', '.join(BARE)}): {bare:.0f} playouts/cpu s, {bare_ms:.0f} cpu ms "
+          f"per move; the knowledge leaves {sps / bare:.2f} of its rate")
+    pachi = measure_pachi(args.pachi, args.size) if args.pachi else None
+    if pachi is not None:
+        print(f"Pachi ({args.pachi}), its own count: {pachi} playouts/s; the engine's search "
+              f"is {sps / pachi:.2f} of it")
     if args.json:
-        print(json.dumps({"playouts_per_s": round(full[0]),
-                          "local_playouts_per_s": round(local[0]),
-                          "light_playouts_per_s": round(light[0]),
-                          "search_playouts_per_s": round(sps),
-                          "search_ms_per_move": round(ms, 1),
-                          "search_ratio": round(sps / full[0], 3)}))
+        out: dict[str, float | int | None] = {
+            "playouts_per_s": round(full[0]),
+            "local_playouts_per_s": round(local[0]),
+            "light_playouts_per_s": round(light[0]),
+            "search_playouts_per_s": round(sps),
+            "search_ms_per_move": round(ms, 1),
+            "search_ratio": round(sps / full[0], 3),
+            "bare_search_playouts_per_s": round(bare),
+            "pachi_playouts_per_s": pachi}
+        print(json.dumps(out))
     return 0
 
 

@@ -1,0 +1,52 @@
+"""bench/go_speed.py: Pachi's rate read from its own report, through a stand-in engine that
+answers GTP and reports on stderr as Pachi does."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.paths import load_bench
+
+# answers every GTP command; after genmove, reports its search on stderr as Pachi 12.90 does
+_ENGINE = """
+import sys
+for line in sys.stdin:
+    cmd = line.split()
+    if not cmd:
+        continue
+    if cmd[0] == "genmove":
+        print("*** WINNER is D4 with score 52.0% (3000/3041 games)", file=sys.stderr)
+        print("genmove in 0.21s, mcts 0.19s (15789 games/s, 15789 games/s/thread)",
+              file=sys.stderr)
+        print("= D4\\n", flush=True)
+    else:
+        print("= \\n", flush=True)
+    if cmd[0] == "quit":
+        break
+"""
+
+
+def test_pachi_rate_from_its_report(tmp_path: Path) -> None:
+    bench = load_bench("go_speed")
+    assert bench.pachi_rate("x\ngenmove in 2.64s, mcts 2.57s (7843 games/s, 7843 "
+                            "games/s/thread)\n") == 7843
+    with pytest.raises(ValueError, match="games/s"):
+        bench.pachi_rate("genmove in 2.64s\n")
+    engine = tmp_path / "engine.py"
+    engine.write_text(_ENGINE)
+    command = shlex.join([sys.executable, str(engine)])
+    assert bench.measure_pachi(command, 9) == 15789
+
+
+def test_a_failing_or_silent_engine_is_a_clear_error(tmp_path: Path) -> None:
+    bench = load_bench("go_speed")
+    silent = tmp_path / "silent.py"
+    silent.write_text("import sys\nfor line in sys.stdin:\n    print('= \\n', flush=True)\n")
+    with pytest.raises(SystemExit, match="games/s"):
+        bench.measure_pachi(shlex.join([sys.executable, str(silent)]), 9)
+    with pytest.raises(SystemExit, match="failed"):
+        bench.measure_pachi(shlex.join([sys.executable, "-c", "raise SystemExit(3)"]), 9)
