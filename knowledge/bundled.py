@@ -13,15 +13,16 @@ def bundled_names(data_dir: Path, prefix: str, ext: str) -> list[str]:
     return sorted(p.name[len(head):-len(tail)] for p in data_dir.glob(f"{head}*{tail}"))
 
 
-def bundled_path(path: str | Path, data_dir: Path, prefix: str, ext: str) -> Path:
+def bundled_path(path: str | Path, data_dir: Path, prefix: str, ext: str,
+                 kind: str = "weights") -> Path:
     """The file that ``path`` (not empty) names: a path if it is a Path, holds a path
     separator or ends in ``.EXT``, else the bundled file of that name. ValueError for a name
-    that is not bundled."""
+    that is not bundled (``kind`` names the files in the message)."""
     text = str(path)
     if isinstance(path, Path) or "/" in text or "\\" in text or text.endswith(f".{ext}"):
         return Path(path)
     names = bundled_names(data_dir, prefix, ext)
     if text not in names:
         raise ValueError(f"{text!r} is neither a path (a file ending in .{ext}) nor a bundled "
-                         f"weights name ({', '.join(names)})")
+                         f"{kind} name ({', '.join(names)})")
     return data_dir / f"{prefix}-{text}.{ext}"

@@ -50,7 +50,8 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     seed: int = 0  # the search's random generator (0: fresh randomness)
     team_code: str = "01"
     weights: str = ""  # a weights .npz (corvid blokus learn); "" = the bundled file
-    # the opening book (corvid blokus book): "" = the bundled one, "none" = no book, or a file
+    # the opening book (corvid blokus book): "" = the bundled one, "none" = no book, a bundled
+    # book's name (book-NAME.json: "replies"), or a file
     book: str = ""
     # the exact endgame solver (knowledge.blokus_duo.endgame), before any core's search: when
     # both colours together have at most endgame_moves legal placements it searches up to

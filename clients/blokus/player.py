@@ -32,6 +32,7 @@ from knowledge.blokus_duo.book import DEFAULT_BOOK, Book
 from knowledge.blokus_duo.endgame import Solution, endgame_ready, solve
 from knowledge.blokus_duo.evaluation import DEFAULT_WEIGHTS, BlokusEval, blokus_features
 from knowledge.blokus_duo.position import BlokusPosition
+from knowledge.bundled import bundled_path
 from protocols.icfpt import FirstMovePrompt, SecondMovePrompt, TurnPrompt
 from search.alphabeta import AlphaBeta, AlphaBetaConfig
 from search.budget import Budget
@@ -58,10 +59,10 @@ def load_eval(path: str) -> tuple[BlokusEval, str]:
 
 def load_book(path: str) -> tuple[Book | None, str]:
     """The opening book from ``path`` ("" = the bundled one, none if there is none; "none" =
-    no book)."""
+    no book; a name without a path separator or ``.json``: the bundled ``book-NAME.json``)."""
     if path == "none":
         return None, "none"
-    p = Path(path) if path else DEFAULT_BOOK
+    p = bundled_path(path, DEFAULT_BOOK.parent, "book", "json", "book") if path else DEFAULT_BOOK
     if p.exists():
         return Book.load(p), str(p)
     if path:

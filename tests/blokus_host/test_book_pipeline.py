@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from games.blokus_duo import BlokusState
 from knowledge.blokus_duo.book import Book, symmetries
@@ -49,6 +50,35 @@ def test_book_build_resume_and_play(tmp_path: Path) -> None:
     assert json.loads(out.read_text())["manifest"]["positions"] == 3
 
 
+def test_replies_to_every_first_move_on_a_base_book(tmp_path: Path) -> None:
+    base = tmp_path / "base.json"
+    assert run(["--out", str(base), *ARGS]) == 0
+    out = tmp_path / "replies.json"
+    assert run(["--out", str(out), "--plies", "0", "--replies", "8", "--base", str(base),
+                "--seed", "4"]) == 0
+    old, book = Book.load(base), Book.load(out)
+    assert all(book.moves[k] == v for k, v in old.moves.items())  # the base as it was
+    m = book.manifest
+    assert m["base"] == old.manifest and m["replies"] == 8 and "--base" in m["command"]
+    # every first move of either colour moving first has a legal book reply
+    for first in (0, 1):
+        root = BlokusState(first=first)
+        for move in root.legal_moves():
+            s = root.clone()
+            s.play(move)
+            reply = book.lookup(s)
+            assert reply is not None and reply in s.legal_moves()
+    # up to symmetry the 414 first moves are far fewer positions; the base answered some
+    assert 100 < m["replies_added"] < 414 and len(book) == len(old) + m["replies_added"]
+
+
+def test_book_arguments_that_search_nothing_are_refused(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit, match="nothing to search"):
+        run(["--out", str(tmp_path / "b.json"), "--plies", "0"])
+    with pytest.raises(SystemExit, match="--plies and --replies"):
+        run(["--out", str(tmp_path / "b.json"), "--replies", "-1"])
+
+
 def test_player_plays_the_book_move(tmp_path: Path) -> None:
     from clients.blokus.config import PlayerConfig
     from clients.blokus.player import Core
@@ -66,3 +96,25 @@ def test_player_plays_the_book_move(tmp_path: Path) -> None:
     res = core.search(s, Budget(playouts=10), np.random.default_rng(0))
     assert "book" not in res.info and res.playouts == 10
     assert Core(PlayerConfig(core="uct", book="none")).book is None
+
+
+def test_the_bundled_reply_book() -> None:
+    from clients.blokus.player import load_book
+    from knowledge.blokus_duo.book import DEFAULT_BOOK
+
+    book, path = load_book("replies")
+    assert book is not None and path.endswith("/data/book-replies.json")
+    m = book.manifest  # how it was made: the default book and a search per first move
+    assert m["command"].startswith("corvid blokus book --out knowledge/blokus_duo/data/"
+                                   "book-replies.json --plies 0 ")
+    assert m["replies"] > 0 and m["base"] == Book.load(DEFAULT_BOOK).manifest
+    default = Book.load(DEFAULT_BOOK)
+    assert all(book.moves[k] == v for k, v in default.moves.items())
+    for first in (0, 1):
+        root = BlokusState(first=first)
+        for move in root.legal_moves():
+            s = root.clone()
+            s.play(move)
+            assert book.lookup(s) is not None
+    with pytest.raises(ValueError, match=r"bundled book name \(replies\)"):
+        load_book("nosuch")
