@@ -124,7 +124,8 @@ def main() -> int:
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="a corvid gtp setting of the engine's search (repeatable)")
     ap.add_argument("--pachi", metavar="CMD", default="",
-                    help="also Pachi's rate: its command line, with its playouts (-t =N)")
+                    help="also Pachi's rate: its command line, with its playouts (-t =N); "
+                    "default none")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     full = measure(args.size, args.playouts, PlayoutSettings().policy, args.seed)

@@ -52,7 +52,8 @@ def add_arguments(bp: argparse.ArgumentParser) -> None:
                     help="also the second mover's reply to every first move, each searched "
                     "with PLAYOUTS playouts (default 0: none)")
     bp.add_argument("--base", default="", metavar="FILE",
-                    help="start from this book's moves (with --plies 0: add only the replies)")
+                    help="start from this book's moves (with --plies 0: add only the replies; "
+                    "default none: an empty book)")
     bp.add_argument("--seed", type=int, default=1, help="random seed (default %(default)s)")
     bp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="player settings for the search (UCT and game settings, such as "
