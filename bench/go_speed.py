@@ -88,8 +88,11 @@ def pachi_rate(report: str) -> int:
 def measure_pachi(command: str, size: int, timeout: float = 300.0) -> int:
     """Pachi's own count of playouts per second for one move from the empty board."""
     gtp = f"boardsize {size}\nclear_board\nkomi 7\ngenmove b\nquit\n"
-    done = subprocess.run(shlex.split(command), input=gtp, capture_output=True, text=True,
-                          timeout=timeout, check=False)
+    try:
+        done = subprocess.run(shlex.split(command), input=gtp, capture_output=True, text=True,
+                              timeout=timeout, check=False)
+    except (OSError, ValueError, subprocess.TimeoutExpired) as e:
+        raise SystemExit(f"go_speed: {command!r} failed: {e}") from e
     if done.returncode != 0 or "= " not in done.stdout:
         raise SystemExit(f"go_speed: {command!r} failed (exit {done.returncode}): "
                          f"{done.stderr.strip()[-300:]}")

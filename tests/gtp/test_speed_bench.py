@@ -50,3 +50,8 @@ def test_a_failing_or_silent_engine_is_a_clear_error(tmp_path: Path) -> None:
         bench.measure_pachi(shlex.join([sys.executable, str(silent)]), 9)
     with pytest.raises(SystemExit, match="failed"):
         bench.measure_pachi(shlex.join([sys.executable, "-c", "raise SystemExit(3)"]), 9)
+    with pytest.raises(SystemExit, match="failed"):  # no such program
+        bench.measure_pachi(str(tmp_path / "no-such-engine"), 9)
+    with pytest.raises(SystemExit, match="failed.*timed out"):
+        bench.measure_pachi(shlex.join([sys.executable, "-c", "import time; time.sleep(5)"]),
+                            9, timeout=0.5)
