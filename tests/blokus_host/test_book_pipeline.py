@@ -50,6 +50,17 @@ def test_book_build_resume_and_play(tmp_path: Path) -> None:
     assert json.loads(out.read_text())["manifest"]["positions"] == 3
 
 
+def _assert_every_first_move_answered(book: Book) -> None:
+    """Every first move of either colour moving first has a legal reply in ``book``."""
+    for first in (0, 1):
+        root = BlokusState(first=first)
+        for move in root.legal_moves():
+            s = root.clone()
+            s.play(move)
+            reply = book.lookup(s)
+            assert reply is not None and reply in s.legal_moves(), (first, move)
+
+
 def test_replies_to_every_first_move_on_a_base_book(tmp_path: Path) -> None:
     base = tmp_path / "base.json"
     assert run(["--out", str(base), *ARGS]) == 0
@@ -60,14 +71,7 @@ def test_replies_to_every_first_move_on_a_base_book(tmp_path: Path) -> None:
     assert all(book.moves[k] == v for k, v in old.moves.items())  # the base as it was
     m = book.manifest
     assert m["base"] == old.manifest and m["replies"] == 8 and "--base" in m["command"]
-    # every first move of either colour moving first has a legal book reply
-    for first in (0, 1):
-        root = BlokusState(first=first)
-        for move in root.legal_moves():
-            s = root.clone()
-            s.play(move)
-            reply = book.lookup(s)
-            assert reply is not None and reply in s.legal_moves()
+    _assert_every_first_move_answered(book)
     # up to symmetry the 414 first moves are far fewer positions; the base answered some
     assert 100 < m["replies_added"] < 414 and len(book) == len(old) + m["replies_added"]
 
@@ -107,14 +111,9 @@ def test_the_bundled_reply_book() -> None:
     m = book.manifest  # how it was made: the default book and a search per first move
     assert m["command"].startswith("corvid blokus book --out knowledge/blokus_duo/data/"
                                    "book-replies.json --plies 0 ")
-    assert m["replies"] > 0 and m["base"] == Book.load(DEFAULT_BOOK).manifest
     default = Book.load(DEFAULT_BOOK)
+    assert m["replies"] > 0 and m["base"] == default.manifest
     assert all(book.moves[k] == v for k, v in default.moves.items())
-    for first in (0, 1):
-        root = BlokusState(first=first)
-        for move in root.legal_moves():
-            s = root.clone()
-            s.play(move)
-            assert book.lookup(s) is not None
+    _assert_every_first_move_answered(book)
     with pytest.raises(ValueError, match=r"bundled book name \(replies\)"):
         load_book("nosuch")
