@@ -152,6 +152,11 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     # score_weight with 0.5 + 0.5 clip(margin / score_scale, -1, 1)
     score_weight: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.0
     score_scale: Annotated[float, msgspec.Meta(gt=0)] = 30.0
+    # the leaf's reachable space (knowledge.blokus_duo.space): a new leaf's value is
+    # (1 - space_weight) x its playout's reward + space_weight x the logistic of its
+    # reachable-score margin / space_scale (0: the playout alone)
+    space_weight: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.0
+    space_scale: Annotated[float, msgspec.Meta(gt=0)] = 8.0
 
     def __post_init__(self) -> None:
         """Every setting checked once, whichever way it came (TOML, --set): a bad value or
@@ -231,7 +236,8 @@ class PlayerConfig(msgspec.Struct, frozen=True):
             move_weights=self.move_weights, open_pieces=self.open_pieces,
             open_min_size=self.open_min_size,
             prune_count=self.prune_count, style=self.style, score_weight=self.score_weight,
-            score_scale=self.score_scale)
+            score_scale=self.score_scale, space_weight=self.space_weight,
+            space_scale=self.space_scale)
 
 
 def check_team_code(code: str, what: str) -> str:
@@ -266,7 +272,8 @@ CORE_KEYS: CoreMap = {
     "prior_kind", "prior_count", "prior_size_bonus", "prior_early_pieces", "prior_size",
     "prior_gain", "prior_gain_cap", "prior_take", "prior_waste", "prior_front",
     "prior_front_radius", "prior_low", "prior_high", "prior_tau", "move_weights",
-    "open_pieces", "open_min_size", "prune_count", "style")}
+    "open_pieces", "open_min_size", "prune_count", "style")
+} | {key: ("uct", "abucb") for key in ("space_weight", "space_scale")}
 
 # Named players, one per release: a preset's settings lie beneath the file's and the --set
 # ones and name every setting of how its player plays, literally, so that later changes of
@@ -288,6 +295,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "prior_front_radius": 4, "prior_low": 0.3, "prior_high": 0.9, "prior_tau": 0.25,
         "move_weights": "", "open_pieces": 0, "open_min_size": 5,
         "prune_count": 10000.0, "style": "", "score_weight": 0.0, "score_scale": 30.0,
+        "space_weight": 0.0, "space_scale": 8.0,
     },
     # the second release: UCT on the compiled tree with RAVE and the knowledge priors over
     # uniform playouts, the bundled opening book
@@ -308,6 +316,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "prior_front_radius": 4, "prior_low": 0.3, "prior_high": 0.9, "prior_tau": 0.25,
         "move_weights": "", "open_pieces": 0, "open_min_size": 5,
         "prune_count": 10000.0, "style": "", "score_weight": 0.0, "score_scale": 30.0,
+        "space_weight": 0.0, "space_scale": 8.0,
     },
     # the third release: v2 with the learned priors (the move features' strengths fitted to
     # a strong engine's games, the bundled move-weights file)
@@ -328,6 +337,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "prior_front_radius": 4, "prior_low": 0.3, "prior_high": 0.9, "prior_tau": 0.25,
         "move_weights": "", "open_pieces": 0, "open_min_size": 5,
         "prune_count": 10000.0, "style": "", "score_weight": 0.0, "score_scale": 30.0,
+        "space_weight": 0.0, "space_scale": 8.0,
     },
 }
 

@@ -64,7 +64,9 @@ W_OPEN_PIECES = 11  # while the mover has placed fewer pieces than this ...
 W_OPEN = 12  # ... a placement of fewer than 5 squares gets this factor
 W_REWARD = 13  # the reward: weight of the score margin term (0: win/draw/loss only) ...
 W_REWARD_SCALE = 14  # ... the margin that counts fully
-POLICY_WEIGHTS = 15
+W_SPACE = 15  # the weight of the leaf's reachable space in its value (0: none) ...
+W_SPACE_SCALE = 16  # ... and the margin scale of its logistic
+POLICY_WEIGHTS = 17
 
 
 @hot(inline=True)
@@ -293,4 +295,6 @@ def playout_params(config: BlokusConfig) -> tuple[int, FloatArray]:
     w[W_OPEN] = config.open_factor
     w[W_REWARD] = config.score_weight
     w[W_REWARD_SCALE] = config.score_scale
+    w[W_SPACE] = config.space_weight
+    w[W_SPACE_SCALE] = config.space_scale
     return (POLICY_UNIFORM if config.playout == "uniform" else POLICY_WEIGHTED), w

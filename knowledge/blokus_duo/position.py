@@ -22,12 +22,14 @@ from games.contract import FloatArray, Playout, PlayoutBatch, Priors, TreeGame
 from knowledge.blokus_duo import features as _features
 from knowledge.blokus_duo import policy as _policy
 from knowledge.blokus_duo import priors as _priors
+from knowledge.blokus_duo import space as _space
 from knowledge.blokus_duo import tree as _tree
 from knowledge.blokus_duo.moves import scratch_size
 from knowledge.blokus_duo.settings import DEFAULT_CONFIG, BlokusConfig
 
 P: Any = _policy  # numba dispatchers: untyped for mypy
 PR: Any = _priors
+SP: Any = _space
 
 
 class BlokusPosition:
@@ -79,18 +81,29 @@ class BlokusPosition:
         return [self.reward(self.state.colour_of(seat)) for seat in range(2)]
 
     def playout(self, rng: np.random.Generator, seat: int) -> Playout:
-        """Play a copy to the end with the configured policy; moves/players for RAVE."""
+        """Play a copy to the end with the configured policy; moves/players for RAVE. With
+        ``space_weight`` > 0 the reward is blended with the position's reachable space
+        (:mod:`knowledge.blokus_duo.space`)."""
         s = self.state
         pol, w = P.playout_params(self.config)
+        c0 = s.seat_colours[0]
+        space = float(w[P.W_SPACE])
+        blend = space > 0.0 and not s.is_terminal()
+        v0 = 0.5
+        if blend:
+            m = SP.k_space_margin(s.board, s.forb, s.att, s.meta, c0, s.geo.size,
+                                  *SP.space_scratch(s.geo.num_cells))
+            v0 = float(SP.k_space_value(m, w[P.W_SPACE_SCALE]))
         r = np.array([rng.integers(2**63)], dtype=np.uint64)
         moves = np.empty(P.MAX_PLAYOUT_MOVES, dtype=np.int64)
         colours = np.empty(P.MAX_PLAYOUT_MOVES, dtype=np.int64)
         scores = np.empty(2, dtype=np.int64)
         n = P.k_playout_copy(s.geo.kernel_args, *s.arrays(), pol, w, r, moves, colours, scores)
-        c0 = s.seat_colours[0]
         players = (colours[:n] != c0).astype(np.int64)  # seat 0 plays colour c0
         r0 = float(P.k_reward(int(scores[c0] - scores[1 - c0]), w[P.W_REWARD],
                               w[P.W_REWARD_SCALE]))
+        if blend:
+            r0 = (1.0 - space) * r0 + space * v0
         return Playout(np.array([r0, 1.0 - r0]), np.zeros(0), moves[:n], players)
 
     def playout_batch(self, moves: Sequence[int], rng: np.random.Generator,

@@ -65,6 +65,11 @@ class BlokusConfig(msgspec.Struct, frozen=True):
     # score_weight with 0.5 + 0.5 clip(margin / score_scale, -1, 1)
     score_weight: float = 0.0
     score_scale: float = 30.0
+    # the leaf's reachable space (knowledge.blokus_duo.space): a new leaf's value is
+    # (1 - space_weight) * its playout's reward + space_weight * the logistic of its
+    # reachable-score margin / space_scale (0: the playout alone)
+    space_weight: float = 0.0
+    space_scale: float = 8.0
 
     def __post_init__(self) -> None:
         factors = (*self.size_weights, self.near_factor, self.far_factor, self.gain_factor,
@@ -76,6 +81,8 @@ class BlokusConfig(msgspec.Struct, frozen=True):
             raise ValueError("gain_factor, notake_factor and open_factor are at most 1")
         if not 0 <= self.score_weight <= 1 or self.score_scale <= 0:
             raise ValueError("score_weight in [0, 1] and score_scale > 0")
+        if not 0 <= self.space_weight <= 1 or self.space_scale <= 0:
+            raise ValueError("space_weight in [0, 1] and space_scale > 0")
         if self.prior_count < 0 or self.prune_count < 0:
             raise ValueError("prior_count and prune_count must be >= 0")
         parse_style(self.style, STYLES)

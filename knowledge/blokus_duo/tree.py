@@ -9,7 +9,7 @@ and its weights, the prior settings and scratch arrays. The kernels do what
 :class:`knowledge.blokus_duo.position.BlokusPosition` does for the Python UCT, draw for draw:
 legal moves are the sorted placements, or PASS alone; priors are ``BlokusPosition.priors``; a
 playout is ``BlokusPosition.playout`` with its generator seeded from the search's stream as
-``x mod 2^63``.
+``x mod 2^63`` (its reward blended with the leaf's reachable space when ``space_weight`` > 0).
 """
 
 from __future__ import annotations
@@ -23,14 +23,16 @@ from games.blokus_duo.state import PASS_KEY, BlokusState
 from games.contract import FloatArray, TreeGame
 from games.splitmix import rng_next
 from knowledge.blokus_duo import policy as P
+from knowledge.blokus_duo import space as S
 from knowledge.blokus_duo.moves import scratch_size
 from knowledge.blokus_duo.priors import k_priors
+from knowledge.blokus_duo.space import space_scratch
 
 _PASS_KEY = np.int64(PASS_KEY)
 _SEED_MASK = np.uint64(2**63 - 1)
 # ctx: (G, zob, zside, ip, weights, pp, near, out, playout moves, their colours, rng,
-#       start cells, prior scratch)
-# ip: seat of colour 0, seat of colour 1, policy
+#       start cells, prior scratch, space distances, space queue)
+# ip: seat of colour 0, seat of colour 1, policy, board size
 # weights: the playout parameters (policy.playout_params); pp: the prior parameters
 # (priors.prior_params)
 
@@ -93,6 +95,13 @@ def t_playout(ctx, st, rng, moves, players, returns):
     G, ip, weights, near = ctx[0], ctx[3], ctx[4], ctx[6]
     buf_m, buf_c = ctx[8], ctx[9]
     meta = st[7]
+    c0 = 0 if ip[0] == 0 else 1  # the colour of seat 0
+    space = weights[P.W_SPACE]
+    blend = space > 0.0 and not meta[K.M_OVER]
+    v0 = 0.5
+    if blend:
+        m = S.k_space_margin(st[0], st[1], st[3], meta, c0, ip[3], ctx[13], ctx[14])
+        v0 = S.k_space_value(m, weights[P.W_SPACE_SCALE])
     n = 0
     if not meta[K.M_OVER]:
         r = ctx[10]
@@ -103,9 +112,10 @@ def t_playout(ctx, st, rng, moves, players, returns):
         for i in range(n):
             moves[i] = buf_m[i]
             players[i] = ip[buf_c[i]]
-    c0 = 0 if ip[0] == 0 else 1  # the colour of seat 0
     d = K.k_score(meta, c0) - K.k_score(meta, 1 - c0)
     r0 = P.k_reward(d, weights[P.W_REWARD], weights[P.W_REWARD_SCALE])
+    if blend:
+        r0 = (1.0 - space) * r0 + space * v0
     returns[0] = r0
     returns[1] = 1.0 - r0
     return n
@@ -124,7 +134,7 @@ def tree_game(state: BlokusState, policy: int, weights: FloatArray,
         g.kernel_args,
         g.zobrist.view(np.int64),
         g.zobrist_side.view(np.int64),
-        np.array([seat_of[0], seat_of[1], policy], dtype=np.int64),
+        np.array([seat_of[0], seat_of[1], policy, g.size], dtype=np.int64),
         weights,
         prior_params,
         np.zeros(g.num_cells, dtype=np.uint8),
@@ -134,6 +144,7 @@ def tree_game(state: BlokusState, policy: int, weights: FloatArray,
         np.zeros(1, dtype=np.uint64),
         g.start,
         np.empty(scratch_size(g.num_cells), dtype=np.int64),
+        *space_scratch(g.num_cells),
     )
     key = np.array([state.placements_key], dtype=np.uint64).view(np.int64)
     st = tuple(a.copy() for a in state.arrays()) + (key,)

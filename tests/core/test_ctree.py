@@ -149,10 +149,11 @@ def test_blokus_same_tree_as_the_reference(name: str, first: int, seats: tuple[i
 
 
 # the Blokus knowledge: priors from size, attach points and distance, opening pruning,
-# weighted playouts with every term, the score-margin reward
+# weighted playouts with every term, the score-margin reward blended with the reachable space
 BLOKUS_KNOWLEDGE = BlokusConfig(
     playout="weighted", gain_factor=0.8, notake_factor=0.6, open_playout=5, open_factor=0.2,
-    priors="knowledge", prior_count=30.0, open_pieces=3, score_weight=0.15, score_scale=25.0)
+    priors="knowledge", prior_count=30.0, open_pieces=3, score_weight=0.15, score_scale=25.0,
+    space_weight=0.3, space_scale=6.0)
 
 
 @pytest.mark.parametrize("name", ["rave", "ucb", "widening", "grandfather"])
