@@ -1,15 +1,17 @@
 """Blokus Duo speed: random playouts per second and full legal-move generation time.
 
 Usage: python bench/blokus_speed.py [--playouts N] [--search-playouts N] [--python-tree]
-                                    [--priors knowledge|size] [--json]
+                                    [--priors knowledge|size] [--set KEY=VALUE ...]
+                                    [--plies N] [--json]
 
 * playouts/s: uniform random playouts from the empty board, one core, in one numba call
   (``playout_batch``); also the weighted policy, and single ``playout()`` calls (with their
   Python overhead, as UCT makes them).
-* search playouts/s: one `corvid blokus --set core=uct` move from the empty board with the
-  client's defaults (UCT, RAVE, the knowledge priors, uniform playouts), tree included, on the
-  compiled tree (``--python-tree``: search.uct; ``--priors size``: the first release's size
-  priors, less work per node); ``search_ratio`` is that rate over the uniform kernel's.
+* search playouts/s: one `corvid blokus --set core=uct` move from the empty board (or after
+  ``--plies`` random plies) with the client's defaults (UCT, RAVE, the learned priors,
+  uniform playouts) and the ``--set`` settings, tree included, on the compiled tree
+  (``--python-tree``: search.uct; ``--priors size``: the first release's size priors, less
+  work per node); ``search_ratio`` is that rate over the uniform kernel's.
 * features µs: the evaluation feature vector of a position (Osaki and Kotani's learner;
   numba, with Python overhead).
 * movegen µs: one full legal-move generation from the board alone (``k_generate``, attach
@@ -60,20 +62,22 @@ def single_rate(n: int) -> float:
 
 
 def search_rate(playouts: int, compiled: bool = True, repeats: int = 3,
-                priors: str = "") -> float:
-    """Playouts per CPU second of the client's UCT core, one move from the empty board
-    (``priors``: the game's priors setting instead of the client's)."""
-    import msgspec
-
-    from clients.blokus.config import PlayerConfig
+                priors: str = "", settings: list[str] | None = None, plies: int = 0) -> float:
+    """Playouts per CPU second of the client's UCT core, one move from the empty board or
+    after ``plies`` random plies (``priors``: the game's priors setting instead of the
+    client's; ``settings``: more player settings, key=value)."""
+    from clients.blokus.config import load_player_config
     from clients.blokus.player import Core
     from search.budget import Budget
 
-    cfg = PlayerConfig(core="uct", compiled=compiled, book="none")  # a search, not the book
-    if priors:
-        cfg = msgspec.structs.replace(cfg, prior_kind=priors)
+    cfg = load_player_config(overrides=[  # a search, not the book
+        "core=uct", f"compiled={str(compiled).lower()}", "book=none",
+        *([f"prior_kind={priors}"] if priors else []), *(settings or [])])
     s = BlokusState(first=0)
     rng = np.random.default_rng(4)
+    for _ in range(plies):
+        moves = s.legal_moves()
+        s.play(moves[int(rng.integers(len(moves)))])
     Core(cfg).search(s.clone(), Budget(playouts=20), rng)  # compile / load
     best = 0.0
     for _ in range(repeats):
@@ -127,11 +131,17 @@ def main() -> int:
                     help="the UCT core on search.uct instead of the compiled tree")
     ap.add_argument("--priors", choices=["knowledge", "size"], default="",
                     help="the game's priors in the search (default: the client's)")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="a player setting for the search, as `corvid blokus client --set` "
+                         "(repeatable; default: the client's settings)")
+    ap.add_argument("--plies", type=int, default=0,
+                    help="random plies played before the searched position (default 0: "
+                         "the empty board)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     uni = batch_rate("uniform", args.playouts)
     search = search_rate(args.search_playouts, compiled=not args.python_tree,
-                         priors=args.priors)
+                         priors=args.priors, settings=args.set, plies=args.plies)
     wei = batch_rate("weighted", args.playouts)
     single = single_rate(max(args.playouts // 5, 100))
     scratch, inc, mean_moves, feat = movegen(20)

@@ -345,7 +345,9 @@ def k_iterate(copy: Any, to_move: Any, key: Any, legal: Any, play: Any, playout:
     grandfather's statistics of that moment. With ``expand_visits`` E > 1 (``cfg_i[10]``) a
     node gets its edges only once the edge into it has E real visits: until then the
     iterations reaching it play out from it (a leaf's moves and priors cost more than a
-    playout on a large board)."""
+    playout on a large board). Eager, it gets them on the visit before, as search.uct.UCT
+    makes the node then (a game whose legal-move call changes its playouts' draws, as
+    Blokus Duo's compacts the move lists, plays the same playouts)."""
     (nd_first, nd_count, nd_n, nd_seat, nd_key,
      e_move, e_N, e_W, e_N0, e_RN, e_RW, e_child) = T
     path_node, path_edge, pmoves, pplayers, ret, played = Wk[0], Wk[1], Wk[2], Wk[3], Wk[4], Wk[5]
@@ -372,9 +374,17 @@ def k_iterate(copy: Any, to_move: Any, key: Any, legal: Any, play: Any, playout:
         depth = 0
         while depth < max_depth:
             if nd_count[v] < 0:  # first search from this node: its edges now ...
-                if depth > 0 and (e_N[path_edge[depth - 1]] - e_N0[path_edge[depth - 1]]
-                                  < expand_visits - 0.5):
-                    break  # ... once the edge into it has expand_visits real visits
+                if depth > 0:
+                    into = e_N[path_edge[depth - 1]] - e_N0[path_edge[depth - 1]]
+                    if into < expand_visits - 0.5:
+                        # ... once the edge into it has expand_visits real visits (eager: its
+                        # edges made on the visit before, when search.uct.UCT makes the node)
+                        if eager and expand_visits > 1 and into > expand_visits - 1.5:
+                            if _expand(legal, ctx, st, v, T, Wk, cfg_f, cfg_i, counters):
+                                if gf_cap > 0 and depth >= 2:
+                                    _grandfather(T, v, path_node[depth - 2], gf_cap, rave,
+                                                 pos)
+                        break
                 if not _expand(legal, ctx, st, v, T, Wk, cfg_f, cfg_i, counters):
                     break
                 if gf_cap > 0 and depth >= 2:

@@ -81,6 +81,9 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     # the compiled tree answers as soon as its most visited move cannot be overtaken in the
     # time left (UCTConfig.early_stop)
     early_stop: bool = False
+    # a leaf of the compiled tree gets its moves and priors once the edge into it has this
+    # many visits (UCTConfig.expand_visits; 1: on its second visit)
+    expand_visits: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 1
     # alphabeta (search.alphabeta.AlphaBetaConfig): depth, moves searched per node (0: all)
     alphabeta_depth: Annotated[int, msgspec.Meta(ge=1)] = 8
     alphabeta_width: Annotated[int, msgspec.Meta(ge=0)] = 12
@@ -194,7 +197,8 @@ class PlayerConfig(msgspec.Struct, frozen=True):
                          widening_initial=self.widening_initial,
                          widening_a=self.widening_a, widening_b=self.widening_b,
                          reuse=self.reuse, final=self.uct_final, max_depth=self.uct_max_depth,
-                         tree_mb=self.tree_mb, early_stop=self.early_stop)
+                         tree_mb=self.tree_mb, early_stop=self.early_stop,
+                         expand_visits=self.expand_visits)
 
     @property
     def alphabeta(self) -> AlphaBetaConfig:
@@ -256,7 +260,8 @@ CORE_KEYS: CoreMap = {
 } | {key: ("uct",) for key in (
     "c", "rave", "rave_k", "rave_mse", "rave_weighted", "priors", "prior_value",
     "uct_prior_count", "grandfather", "widening", "widening_initial", "widening_a",
-    "widening_b", "reuse", "uct_final", "uct_max_depth", "tree_mb", "early_stop", "ponder")
+    "widening_b", "reuse", "uct_final", "uct_max_depth", "tree_mb", "early_stop", "ponder",
+    "expand_visits")
 } | {key: ("alphabeta",) for key in (
     "alphabeta_depth", "alphabeta_width", "alphabeta_root_width", "alphabeta_order",
     "alphabeta_check_every")
@@ -306,7 +311,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "priors": True, "prior_value": 0.5, "uct_prior_count": 0.0, "grandfather": 0.0,
         "widening": False, "widening_initial": 1, "widening_a": 40.0, "widening_b": 1.4,
         "reuse": True, "uct_final": "visits", "uct_max_depth": 1000, "tree_mb": 1024.0,
-        "early_stop": False, "ponder": False,
+        "early_stop": False, "ponder": False, "expand_visits": 1,
         "playout": "uniform", "size_weights": [0.05, 0.1, 0.25, 0.5, 1.0],
         "near_factor": 1.0, "far_factor": 0.5, "gain_factor": 1.0, "gain_cap": 4,
         "notake_factor": 1.0, "open_playout": 0, "open_factor": 0.1,
@@ -327,7 +332,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "priors": True, "prior_value": 0.5, "uct_prior_count": 0.0, "grandfather": 0.0,
         "widening": False, "widening_initial": 1, "widening_a": 40.0, "widening_b": 1.4,
         "reuse": True, "uct_final": "visits", "uct_max_depth": 1000, "tree_mb": 1024.0,
-        "early_stop": False, "ponder": False,
+        "early_stop": False, "ponder": False, "expand_visits": 1,
         "playout": "uniform", "size_weights": [0.05, 0.1, 0.25, 0.5, 1.0],
         "near_factor": 1.0, "far_factor": 0.5, "gain_factor": 1.0, "gain_cap": 4,
         "notake_factor": 1.0, "open_playout": 0, "open_factor": 0.1,

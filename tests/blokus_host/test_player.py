@@ -233,6 +233,7 @@ def test_flat_settings_build_the_search_configs() -> None:
         "prior_kind": ("game", "priors", "size"), "prior_count": ("game", "prior_count", 3.0),
         "playout": ("game", "playout", "weighted"), "open_pieces": ("game", "open_pieces", 2),
         "score_weight": ("game", "score_weight", 0.5), "prior_tau": ("game", "prior_tau", 0.5),
+        "expand_visits": ("uct", "expand_visits", 8),
         "space_weight": ("game", "space_weight", 0.3), "space_scale": ("game", "space_scale", 5.0),
     }
     for key, (built, field, value) in fields.items():

@@ -156,7 +156,7 @@ BLOKUS_KNOWLEDGE = BlokusConfig(
     space_weight=0.3, space_scale=6.0)
 
 
-@pytest.mark.parametrize("name", ["rave", "ucb", "widening", "grandfather"])
+@pytest.mark.parametrize("name", ["rave", "ucb", "widening", "grandfather", "expand-later"])
 @pytest.mark.parametrize("first,seats,plies", [(0, (0, 1), 0), (1, (1, 0), 5), (0, (1, 0), 24)])
 def test_blokus_knowledge_same_tree_as_the_reference(name: str, first: int,
                                                      seats: tuple[int, int],
