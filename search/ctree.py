@@ -232,6 +232,19 @@ def _expand(legal: Any, ctx: Any, st: Any, v: int, T: Any, Wk: Any, cfg_f: np.nd
 
 
 @njit(cache=True)
+def _expand_node(legal: Any, ctx: Any, st: Any, v: int, T: Any, Wk: Any, cfg_f: np.ndarray,
+                 cfg_i: np.ndarray, counters: np.ndarray, g: int, gf_cap: float, rave: bool,
+                 pos: np.ndarray) -> bool:
+    """:func:`_expand`, then the grandfather prior from node ``g`` (-1: none) when
+    ``gf_cap`` > 0; False when the edge pool has no room."""
+    if not _expand(legal, ctx, st, v, T, Wk, cfg_f, cfg_i, counters):
+        return False
+    if gf_cap > 0 and g >= 0:
+        _grandfather(T, v, g, gf_cap, rave, pos)
+    return True
+
+
+@njit(cache=True)
 def _grandfather(T: Any, v: int, g: int, cap: float, rave: bool, pos: np.ndarray) -> None:
     """Node ``v`` takes from its grandfather ``g`` (same seat to move): each move tried there
     gets min(real visits, cap) more pseudo-visits at its mean there (RAVE pair too)."""
@@ -374,21 +387,19 @@ def k_iterate(copy: Any, to_move: Any, key: Any, legal: Any, play: Any, playout:
         depth = 0
         while depth < max_depth:
             if nd_count[v] < 0:  # first search from this node: its edges now ...
+                g = path_node[depth - 2] if depth >= 2 else -1
                 if depth > 0:
                     into = e_N[path_edge[depth - 1]] - e_N0[path_edge[depth - 1]]
                     if into < expand_visits - 0.5:
                         # ... once the edge into it has expand_visits real visits (eager: its
                         # edges made on the visit before, when search.uct.UCT makes the node)
                         if eager and expand_visits > 1 and into > expand_visits - 1.5:
-                            if _expand(legal, ctx, st, v, T, Wk, cfg_f, cfg_i, counters):
-                                if gf_cap > 0 and depth >= 2:
-                                    _grandfather(T, v, path_node[depth - 2], gf_cap, rave,
-                                                 pos)
+                            _expand_node(legal, ctx, st, v, T, Wk, cfg_f, cfg_i, counters, g,
+                                         gf_cap, rave, pos)
                         break
-                if not _expand(legal, ctx, st, v, T, Wk, cfg_f, cfg_i, counters):
+                if not _expand_node(legal, ctx, st, v, T, Wk, cfg_f, cfg_i, counters, g,
+                                    gf_cap, rave, pos):
                     break
-                if gf_cap > 0 and depth >= 2:
-                    _grandfather(T, v, path_node[depth - 2], gf_cap, rave, pos)
             e = _select(T, v, cfg_f, cfg_i, thresholds, rng_unit(rng))
             path_node[depth] = v
             path_edge[depth] = e
@@ -400,10 +411,10 @@ def k_iterate(copy: Any, to_move: Any, key: Any, legal: Any, play: Any, playout:
                 if seat >= 0:
                     w = _stub(key, ctx, st, seat, T, counters)
                     e_child[e] = w
-                    if (eager and expand_visits <= 1 and w >= 0
-                            and _expand(legal, ctx, st, w, T, Wk, cfg_f, cfg_i, counters)):
-                        if gf_cap > 0 and depth >= 2:
-                            _grandfather(T, w, path_node[depth - 2], gf_cap, rave, pos)
+                    if eager and expand_visits <= 1 and w >= 0:
+                        _expand_node(legal, ctx, st, w, T, Wk, cfg_f, cfg_i, counters,
+                                     path_node[depth - 2] if depth >= 2 else -1, gf_cap,
+                                     rave, pos)
                 break
             v = child
         n = playout(ctx, st, rng, pmoves, pplayers, ret)
