@@ -157,6 +157,14 @@ class GtpConfig(msgspec.Struct, frozen=True):
     time_min_moves_left: Annotated[int, msgspec.Meta(ge=1)] = 12
     time_byoyomi_use: Annotated[float, msgspec.Meta(gt=0, le=1)] = 0.7
     time_max_seconds: Annotated[float, msgspec.Meta(ge=0)] = 0.0  # 0: no cap
+    # under a game clock: end a move's search once its most visited move cannot be overtaken
+    # in the rest of the move's time (the time goes back to the clock; compiled tree, one
+    # process) ...
+    time_early_stop: bool = False
+    # ... and search on for up to this share of the move's time more (main time only) when
+    # its most visited move is not the best by value of those with half its visits or more
+    # (Huang, Coulom and Lin 2010); 0: never
+    time_extend: Annotated[float, msgspec.Meta(ge=0, le=4)] = 0.0
     # board
     default_size: int = 19
     default_komi: Annotated[float, msgspec.Meta(gt=-1000, lt=1000)] = 7.5

@@ -63,6 +63,10 @@ class MoveRequest:
     capture_dead: bool = False
     # genmove_analyze: the generator's tree already holds this move's search (its analysis)
     searched: bool = False
+    # ``seconds`` is a share of a game clock (a search that ends early gives time back) ...
+    clock: bool = False
+    # ... and the seconds its search may add when it ends unclear (TimeManager.extension)
+    extension: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -98,6 +102,7 @@ def time_policy(cfg: GtpConfig) -> TimePolicy:
         min_moves_left=cfg.time_min_moves_left,
         byoyomi_use=cfg.time_byoyomi_use,
         max_seconds=cfg.time_max_seconds,
+        extend=cfg.time_extend,
     )
 
 
@@ -296,7 +301,11 @@ class GtpEngine:
                  searched: bool = False) -> MoveRequest:
         """The request for ``colour``'s move, its time counted from ``t0``."""
         played = sum(1 for c, _ in self.board.moves if c == colour)
-        seconds = self.time.allot(colour, self.board.size ** 2, played)
+        points = self.board.size ** 2
+        seconds = self.time.allot(colour, points, played)
+        clock = seconds is not None
+        extension = (0.0 if seconds is None
+                     else self.time.extension(colour, points, played, seconds))
         if self.ready is not None:  # a wait for the kernels is on this move's clock
             self.ready()
             if seconds is None and self.config.seconds > 0:
@@ -307,7 +316,8 @@ class GtpEngine:
         # rules: there only kgs-genmove_cleanup asks for it
         always_cleanup = self.config.cleanup and not self.board.territory
         return MoveRequest(self.board.copy(), colour, seconds, cleanup or always_cleanup,
-                           deterministic, capture_dead=cleanup, searched=searched)
+                           deterministic, capture_dead=cleanup, searched=searched, clock=clock,
+                           extension=extension)
 
     def _generate(self, args: list[str], cleanup: bool, deterministic: bool,
                   play: bool) -> str:

@@ -34,6 +34,7 @@ from knowledge.style import parse_style
 from protocols.gtp.common import BLACK, parse_vertex
 from search.abucb import ABUCBConfig
 from search.budget import Budget
+from search.ctree import CompiledUCT
 from search.flat import FlatConfig
 from search.parallel import CORES, CoreName, WorkerPool
 from search.result import SearchResult
@@ -109,6 +110,19 @@ def core_spec(cfg: GtpConfig, size: int = 9) -> tuple[CoreName, msgspec.Struct]:
 def make_core(cfg: GtpConfig, size: int = 9) -> Any:
     name, conf = core_spec(cfg, size)
     return CORES[name][0](conf)
+
+
+def unclear(result: SearchResult, share: float = 0.5) -> bool:
+    """Whether a root move visited at least ``share`` times as often as the most visited one
+    has the better mean value: more search would likely change the move (Huang, Coulom and
+    Lin 2010, "Time management for Monte-Carlo tree search applied to the game of Go")."""
+    if not result.visits:
+        return False
+    top = max(range(len(result.visits)), key=result.visits.__getitem__)
+    floor = share * result.visits[top]
+    return any(n >= floor and v > result.values[top]
+               for i, (n, v) in enumerate(zip(result.visits, result.values, strict=True))
+               if i != top)
 
 
 class SearchPlayer:
@@ -229,7 +243,8 @@ class SearchPlayer:
             if budget.seconds is not None:  # half the time each, should both searches run
                 budget = dataclasses.replace(budget, seconds=budget.seconds / 2)
         here = request.deterministic or request.searched  # not in the workers
-        result = self._search(position, core, rng, budget, here)
+        early = cfg.time_early_stop and request.clock and not request.searched
+        result = self._search(position, core, rng, budget, here, early)
         if extra and result.value < cfg.margin_below:
             # that lead is out of reach: search again for the game itself, on a fresh tree
             log.info("gtp_margin_out_of_reach", value=result.value, komi_margin=extra)
@@ -238,6 +253,13 @@ class SearchPlayer:
                 core.reset()
             self.game += 1  # and fresh trees in the workers: theirs hold the other komi
             result = self._search(position, core, rng, budget, here)
+        if (request.extension > 0 and not request.deterministic and not request.searched
+                and cfg.core == "uct" and cfg.reuse and not result.info.get("settled")
+                and unclear(result)):
+            # more time for the same tree (tree reuse: the search goes on where it stopped)
+            log.info("gtp_time_extend", seconds=round(request.extension, 3),
+                     playouts=result.playouts)
+            result = self._search(position, core, rng, self._budget(request.extension), here)
         stats: dict[str, Any] = {
             "moves": [board.vertex_of(m) for m in result.moves],
             "visits": result.visits,
@@ -272,8 +294,9 @@ class SearchPlayer:
         return Decision(vertex, stats=stats)
 
     def _search(self, state: Any, core: Any, rng: np.random.Generator, budget: Budget,
-                here: bool) -> SearchResult:
-        """The search of ``state``: in the workers if there are any and not ``here``."""
+                here: bool, early_stop: bool = False) -> SearchResult:
+        """The search of ``state``: in the workers if there are any and not ``here``;
+        ``early_stop``: it may end once its move cannot change (the compiled tree, here)."""
         cfg = self.config
         result = None
         if (cfg.workers > 1 and not self.workers_failed and not here
@@ -282,7 +305,10 @@ class SearchPlayer:
             if result is None and budget.seconds is not None:
                 budget = Budget(playouts=cfg.min_playouts)  # the move's time is spent
         if result is None:
-            result = core.search(state, state.to_move, budget, rng)
+            if isinstance(core, CompiledUCT):
+                result = core.search(state, state.to_move, budget, rng, early_stop=early_stop)
+            else:
+                result = core.search(state, state.to_move, budget, rng)
         if result.playouts < min(cfg.min_playouts, budget.playouts or cfg.min_playouts):
             # the time share was too small for a search: a few playouts beat none
             result = core.search(state, state.to_move, Budget(playouts=cfg.min_playouts), rng)

@@ -8,6 +8,11 @@ byo-yomi follows, at least a safe share of one byo-yomi period); in Canadian byo
 period is given back after each move). ``reserve`` covers the controller's and the network's
 lag and our own overhead around the search. The clock is also tracked locally (our own
 thinking time is subtracted after each move) for controllers that never send ``time_left``.
+
+A move whose search ends unclear may take more (:meth:`TimeManager.extension`): in main time
+only, up to ``extend`` times its share and at most half of what main time holds beyond the
+share after the reserves; never from a byo-yomi period. A search that ends early gives its
+time back to the clock, and so to the later moves' shares.
 """
 
 from __future__ import annotations
@@ -53,6 +58,7 @@ class TimePolicy:
     min_moves_left: int = 12
     byoyomi_use: float = 0.7  # share of a byo-yomi allotment spent
     max_seconds: float = 0.0  # hard cap per move (0: none)
+    extend: float = 0.0  # share of a move's time an unclear search may add (main time only)
 
 
 @dataclass
@@ -131,6 +137,15 @@ class TimeManager:
             st.period_left = s.period
 
     # -- the allotment -----------------------------------------------------------------
+    def _moves_left(self, points: int, played: int) -> int:
+        p = self.policy
+        return max(p.min_moves_left, int(p.moves_fraction * points) - played)
+
+    def _keep(self, t: float, moves: int = 1) -> float:
+        """What ``t`` seconds leave to spend over ``moves`` moves after the reserves."""
+        p = self.policy
+        return max(0.0, t - p.reserve - p.reserve_fraction * max(t, 0.0) - moves * p.overhead)
+
     def allot(self, colour: int, points: int, played: int) -> float | None:
         """Seconds for our next move, or None when the game is not timed.
 
@@ -140,12 +155,8 @@ class TimeManager:
             return None
         p = self.policy
         st = self.clocks.setdefault(colour, self._fresh())
-        moves_left = max(p.min_moves_left, int(p.moves_fraction * points) - played)
-
-        def keep(t: float, moves: int = 1) -> float:
-            return max(0.0, t - p.reserve - p.reserve_fraction * max(t, 0.0)
-                       - moves * p.overhead)
-
+        moves_left = self._moves_left(points, played)
+        keep = self._keep
         if not st.in_byoyomi:
             budget = keep(st.main_left, moves_left) / moves_left
             if s.mode == "canadian" and s.stones > 0:
@@ -165,3 +176,18 @@ class TimeManager:
         if p.max_seconds > 0:
             budget = min(budget, p.max_seconds)
         return max(0.0, budget)
+
+    def extension(self, colour: int, points: int, played: int, share: float) -> float:
+        """Seconds a move allotted ``share`` (:meth:`allot`) may add when its search ends
+        unclear: up to ``extend`` times the share, in main time only, and at most half of
+        what main time holds beyond the share after the reserves for the moves left (0 in
+        byo-yomi, untimed, or with ``extend`` 0); within ``max_seconds`` with the share."""
+        s, p = self.settings, self.policy
+        st = self.clocks.get(colour)
+        if p.extend <= 0 or not s.limited or st is None or st.in_byoyomi:
+            return 0.0
+        spare = self._keep(st.main_left, self._moves_left(points, played)) - share
+        extra = min(p.extend * share, spare / 2)
+        if p.max_seconds > 0:
+            extra = min(extra, p.max_seconds - share)
+        return max(0.0, extra)

@@ -186,7 +186,9 @@ def test_time_commands_reach_the_generator() -> None:
     assert talk(e, script) == b"= \n\n= \n\n= C3\n\n"
     assert gen.requests[0].seconds == pytest.approx(100 / 36)
     assert talk(e, "time_settings 0 10 0\ngenmove b") == b"= \n\n= D4\n\n"
+    assert gen.requests[0].clock and gen.requests[0].extension == 0.0  # time_extend 0
     assert gen.requests[1].seconds is None  # byo-yomi without stones: no limit
+    assert not gen.requests[1].clock
     bad = "time_settings 1 2\ntime_left b x 0\nkgs-time_settings\nkgs-time_settings foo 1"
     assert talk(e, bad) == b"? syntax error\n\n" * 4
     ok = ("kgs-time_settings none\nkgs-time_settings absolute 60\n"
@@ -416,3 +418,13 @@ def test_a_failing_analysis_ends_its_answer_and_the_engine_goes_on() -> None:
     assert e.stream_step() == b"play C3\n\n" and e.board.moves == [(0, (2, 2))]
     assert talk(e, "corvid-pv") == b"? analysis failed\n\n"
     assert talk(e, "name") == b"= corvid\n\n"
+
+
+def test_a_move_under_a_clock_may_take_more_when_its_search_is_unclear() -> None:
+    e, gen = make([(2, 2), (3, 3)], time_reserve=0.0, time_reserve_fraction=0.0,
+                  time_overhead=0.0, time_min_moves_left=10, time_extend=0.5)
+    assert talk(e, "time_settings 300 0 0\ntime_left b 100 0\ngenmove b") == (
+        b"= \n\n= \n\n= C3\n\n")
+    assert gen.requests[0].extension == pytest.approx(0.5 * 100 / 36)
+    assert talk(e, "time_settings 0 10 0\ngenmove b") == b"= \n\n= D4\n\n"
+    assert gen.requests[1].extension == 0.0  # untimed

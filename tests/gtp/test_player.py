@@ -13,9 +13,11 @@ from clients.config import ConfigError, load_config
 from clients.gtp.board import Board
 from clients.gtp.config import GtpConfig, load_gtp_config
 from clients.gtp.engine import GtpEngine, MoveRequest
-from clients.gtp.player import SearchPlayer, uct_config
+from clients.gtp.player import SearchPlayer, uct_config, unclear
 from games.go import PASS, vertex_to_point
 from protocols.gtp import format_vertex
+from search.budget import Budget
+from search.result import SearchResult
 
 
 def engine(**cfg: object) -> GtpEngine:
@@ -528,3 +530,68 @@ def test_leaves_are_expanded_later_on_large_boards() -> None:
     assert fixed.core_for(9) is fixed.core_for(19)
     assert fixed.core.config.expand_visits == 2
     assert uct_config(load_gtp_config(overrides=["preset=v3"]), 19).expand_visits == 1
+
+
+def _request(seconds: float, clock: bool, extension: float = 0.0) -> MoveRequest:
+    """Black's first move on 9x9 with ``seconds`` (longer than the 100 playouts of the
+    players below take, the kernels' first load included)."""
+    board = Board(9, 7.0)
+    return MoveRequest(board, 0, seconds, False, False, clock=clock, extension=extension)
+
+
+def test_the_search_may_stop_early_only_under_a_game_clock(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """time_early_stop asks the compiled tree to end a move's search once its move cannot
+    change, when the move's time is a share of a game clock (the rest goes back to it)."""
+    seen: list[bool] = []
+    player = SearchPlayer(GtpConfig(warmup=False, playouts=100, time_early_stop=True))
+    search = player.core.search
+
+    def spy(*args: object, early_stop: bool = False) -> object:
+        seen.append(early_stop)
+        return search(*args, early_stop=early_stop)
+
+    monkeypatch.setattr(player.core, "search", spy)
+    player(_request(60.0, clock=True))
+    player(_request(60.0, clock=False))  # the setting's seconds per move: the whole budget
+    assert seen == [True, False]
+    plain = SearchPlayer(GtpConfig(warmup=False, playouts=100))
+    monkeypatch.setattr(plain.core, "search", spy)
+    plain(_request(60.0, clock=True))
+    assert seen == [True, False, False]
+
+
+def test_an_unclear_search_goes_on_for_the_extension(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A move whose search ends unclear searches on, on the same tree, for the extension the
+    clock allows; a clear one, or one with no extension, does not."""
+    from clients.gtp import player as module
+
+    budgets: list[tuple[int | None, float | None]] = []
+    player = SearchPlayer(GtpConfig(warmup=False, playouts=100))
+    search = player.core.search
+
+    def spy(state: object, seat: object, budget: Budget, *args: object, **kw: object
+            ) -> object:
+        budgets.append((budget.playouts, budget.seconds))
+        return search(state, seat, budget, *args, **kw)
+
+    monkeypatch.setattr(player.core, "search", spy)
+    monkeypatch.setattr(module, "unclear", lambda result: True)
+    player(_request(60.0, clock=True, extension=2.5))
+    assert budgets == [(100, 60.0), (100, 2.5)]
+    player(_request(60.0, clock=True))  # no extension
+    monkeypatch.setattr(module, "unclear", lambda result: False)
+    player(_request(60.0, clock=True, extension=2.5))
+    assert budgets[2:] == [(100, 60.0), (100, 60.0)]
+
+
+def test_unclear_when_a_well_visited_move_has_the_better_mean() -> None:
+    def result(visits: list[int], values: list[float]) -> SearchResult:
+        return SearchResult(move=0, value=0.5, moves=list(range(len(visits))),
+                            visits=visits, values=values, playouts=sum(visits), elapsed=0.0)
+
+    assert not unclear(result([100, 40, 10], [0.6, 0.7, 0.9]))  # the better ones: too few visits
+    assert unclear(result([100, 50, 10], [0.6, 0.61, 0.9]))
+    assert not unclear(result([100, 90], [0.6, 0.6]))
+    assert unclear(result([10, 100, 60], [0.9, 0.5, 0.55]))  # the most visited need not be first
+    assert not unclear(result([], []))

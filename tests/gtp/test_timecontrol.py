@@ -78,6 +78,28 @@ def test_max_seconds_caps() -> None:
     assert t.allot(0, 81, 0) == 0.25
 
 
+def test_an_unclear_move_may_add_a_share_of_its_time_in_main_time_only() -> None:
+    t = tm(reserve=1.0, reserve_fraction=0.0, moves_fraction=0.5, min_moves_left=10,
+           extend=0.5)
+    assert t.extension(0, 81, 0, 1.0) == 0.0  # untimed
+    t.time_settings(60, 0, 0)
+    share = t.allot(0, 81, 0)
+    assert share == pytest.approx(59 / 40)
+    assert t.extension(0, 81, 0, share) == pytest.approx(0.5 * share)
+    t.time_left(0, 4, 0)  # 3 s to spend after the reserve: at most half of it beyond the share
+    share = t.allot(0, 81, 35)
+    assert share == pytest.approx(3 / 10)
+    assert t.extension(0, 81, 35, share) == pytest.approx(0.15)
+    t.time_left(0, 1.2, 0)
+    assert t.extension(0, 81, 35, t.allot(0, 81, 35) or 0.0) == pytest.approx(0.01)
+    t.time_settings(0, 30, 5)  # Canadian byo-yomi only: never more than the period's share
+    assert t.extension(0, 81, 0, t.allot(0, 81, 0) or 0.0) == 0.0
+    assert tm(extend=0.0, reserve=0.0).extension(0, 81, 0, 1.0) == 0.0
+    capped = tm(reserve=0.0, max_seconds=1.2, extend=1.0)
+    capped.time_settings(600, 0, 0)
+    assert capped.extension(0, 81, 0, 1.0) == pytest.approx(0.2)
+
+
 @settings(max_examples=200, deadline=None)
 @given(main=st.floats(0, 3600), left=st.floats(0, 3600), played=st.integers(0, 400),
        period=st.floats(0.1, 120), stones=st.integers(1, 25),
@@ -89,6 +111,11 @@ def test_never_more_than_the_clock_holds(main: float, left: float, played: int,
         t.time_settings(main, 0, 0)
         t.time_left(0, left, 0)
         assert t.allot(0, 81, played) < max(left, 1e-9)
+        share = t.allot(0, 81, played) or 0.0
+        long = TimeManager(TimePolicy(extend=4.0))
+        long.time_settings(main, 0, 0)
+        long.time_left(0, left, 0)
+        assert share + long.extension(0, 81, played, share) < max(left, 1e-9)
     elif mode == "canadian":
         t.time_settings(main, period, stones)
         t.time_left(0, min(left, period), stones)
