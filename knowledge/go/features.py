@@ -94,7 +94,7 @@ __all__ = [
     "distance_level", "escape_level", "group_libs", "k_gammas", "k_large_codes",
     "k_learned_priors", "k_move_features", "LARGE_OFFSETS", "LARGE_R2", "ladder_attack",
     "ladder_captured", "large_codes", "large_gamma", "large_hash_table", "large_images",
-    "large_raw_codes", "large_with_parts", "liberty_count", "libs_level", "pattern20",
+    "large_raw_codes", "large_with_parts", "libs_level", "memo_libs", "pattern20",
 ]
 GROUP_NAMES = ("pattern", "capture", "escape", "atari", "self_atari", "dist", "dist2",
                "line", "eye", "empty_area", "pass", "libs")
@@ -273,36 +273,82 @@ def large_gamma(B: np.ndarray, p: int, c: int, lkeys: np.ndarray, lgam: np.ndarr
 
 
 @njit(cache=True)
-def liberty_count(B: np.ndarray, g: int, cap: int) -> int:
-    """The distinct liberties of the group at root g, counted up to ``cap`` (at most 8)."""
-    col = B[K.COL]
-    w = B[K.META, K.M_W]
-    seen = np.empty(8, dtype=np.int64)
-    k = 0
-    s = g
-    while True:
-        for q in (s + 1, s - 1, s + w, s - w):
-            if col[q] == EMPTY:
-                new = True
-                for j in range(k):
-                    if seen[j] == q:
-                        new = False
-                        break
-                if new:
-                    seen[k] = q
-                    k += 1
-                    if k >= cap:
-                        return k
-        s = B[K.NXT, s]
-        if s == g:
+def new_libs_memo(B: np.ndarray) -> np.ndarray:
+    """A memo for :func:`memo_libs` and :func:`memo_libs_level` on the board B: nothing
+    known yet."""
+    return np.full((B.shape[1], 4), -1, dtype=np.int32)
+
+
+@njit(cache=True)
+def memo_libs(B: np.ndarray, g: int, memo: np.ndarray) -> tuple[int, int, int]:
+    """(distinct liberties of the group at root g, capped at 4; the smallest and the other
+    of them when there are at most two, else -1), read once per group into ``memo`` (rows
+    by root, -1 while unknown: :func:`new_libs_memo`; valid while B is unchanged)."""
+    if memo[g, 0] < 0:
+        n = 0
+        l1 = -1
+        l2 = -1
+        l3 = -1
+        if B[K.PLIB, g] > 12:
+            n = 4  # each liberty is counted at most 4 times: four or more
+        else:
+            col = B[K.COL]
+            w = B[K.META, K.M_W]
+            s = g
+            while n < 4:
+                for q in (s + 1, s - 1, s + w, s - w):
+                    if col[q] == EMPTY and q != l1 and q != l2 and q != l3:
+                        if n == 0:
+                            l1 = q
+                        elif n == 1:
+                            l2 = q
+                        elif n == 2:
+                            l3 = q
+                        n += 1
+                        if n == 4:
+                            break
+                s = B[K.NXT, s]
+                if s == g:
+                    break
+        memo[g, 0] = n
+        memo[g, 1] = min(l1, l2) if n == 2 else l1 if n == 1 else -1
+        memo[g, 2] = max(l1, l2) if n == 2 else -1
+    return int(memo[g, 0]), int(memo[g, 1]), int(memo[g, 2])
+
+
+@njit(cache=True)
+def memo_atari_level(B: np.ndarray, p: int, c: int, ladders: bool, memo: np.ndarray) -> int:
+    """:func:`atari_level` with the groups' liberties read through ``memo``
+    (:func:`memo_libs`)."""
+    best = 0
+    for g in K.groups_next_to(B, p, 3 - c, False):
+        if g < 0:
             break
-    return k
+        n, l1, l2 = memo_libs(B, g, memo)
+        if n != 2 or (l1 != p and l2 != p):
+            continue
+        level = 1 if B[K.GSIZE, g] == 1 else 2
+        if ladders:
+            B2 = B.copy()
+            K.k_play(B2, p, c)
+            nodes = np.zeros(1, dtype=np.int64)
+            if ladder_captured(B2, g, nodes):
+                level += 2
+        best = max(best, level)
+    return best
 
 
 @njit(cache=True)
 def libs_level(B: np.ndarray, p: int, c: int, captures: bool) -> int:
     """The LIBS level of c playing at the empty point p (module docstring); ``captures``:
     the move captures something."""
+    return memo_libs_level(B, p, c, captures, new_libs_memo(B))
+
+
+@njit(cache=True)
+def memo_libs_level(B: np.ndarray, p: int, c: int, captures: bool, memo: np.ndarray) -> int:
+    """:func:`libs_level` with the groups' liberties read through ``memo``
+    (:func:`new_libs_memo`, for this board and mover c)."""
     col = B[K.COL]
     w = B[K.META, K.M_W]
     last = B[K.META, K.M_LAST]
@@ -310,25 +356,27 @@ def libs_level(B: np.ndarray, p: int, c: int, captures: bool) -> int:
     for g in K.groups_next_to(B, p, 3 - c, False):
         if g < 0:
             break
-        if liberty_count(B, g, 4) != 3:
+        if memo_libs(B, g, memo)[0] != 3:
             continue
-        level = 1
-        s = g
-        while level == 1:
-            for q in (s + 1, s - 1, s + w, s - w):
-                if col[q] == c and 2 <= liberty_count(B, B[K.GID, q], 4) <= 3:
-                    level = 2
-            s = B[K.NXT, s]
-            if s == g:
-                break
-        best = max(best, level)
+        if memo[g, 3] < 0:  # 2 if a group of c touching g has two or three liberties
+            level = 1
+            s = g
+            while level == 1:
+                for q in (s + 1, s - 1, s + w, s - w):
+                    if col[q] == c and 2 <= memo_libs(B, B[K.GID, q], memo)[0] <= 3:
+                        level = 2
+                s = B[K.NXT, s]
+                if s == g:
+                    break
+            memo[g, 3] = level
+        best = max(best, int(memo[g, 3]))
     if captures:
         return best
     after = -1
     for g in K.groups_next_to(B, p, c, False):
         if g < 0:
             break
-        if liberty_count(B, g, 3) != 2:
+        if memo_libs(B, g, memo)[0] != 2:
             continue
         if after < 0:
             after = libs_after(B, p, c)
@@ -348,6 +396,7 @@ def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray,
     w = m[K.M_W]
     last = m[K.M_LAST]
     last2 = m[K.M_LAST2]
+    memo = new_libs_memo(B)
     for i in range(moves.shape[0]):
         p = moves[i]
         for j in range(NG):
@@ -361,7 +410,7 @@ def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray,
         out[i, G_CAPTURE] = cap
         if cap == 0:
             out[i, G_ESCAPE] = escape_level(B, p, c, True)
-        out[i, G_ATARI] = atari_level(B, p, c, True)
+        out[i, G_ATARI] = memo_atari_level(B, p, c, True, memo)
         sa = k_self_atari(B, p, c)
         out[i, G_SELF_ATARI] = min(sa, 3)
         out[i, G_DIST] = distance_level(coulom_distance(B, p, last))
@@ -375,7 +424,7 @@ def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray,
         out[i, G_EYE] = eye
         out[i, G_EMPTY_AREA] = min(line, 4) if empty_area(B, p) else 0
         if libs:
-            out[i, G_LIBS] = libs_level(B, p, c, cap > 0)
+            out[i, G_LIBS] = memo_libs_level(B, p, c, cap > 0, memo)
 
 
 @njit(cache=True)
