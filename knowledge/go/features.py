@@ -406,23 +406,28 @@ def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray,
             out[i, G_PASS] = 2 if m[K.M_PASSES] > 0 else 1
             continue
         out[i, G_PATTERN] = pattern20(B, p, c)
+        out[i, G_DIST] = distance_level(coulom_distance(B, p, last))
+        out[i, G_DIST2] = distance_level(coulom_distance(B, p, last2))
+        line = edge_line(B, p)
+        out[i, G_LINE] = line if line <= 4 else 0
+        out[i, G_EMPTY_AREA] = min(line, 4) if empty_area(B, p) else 0
+        stones = 0
+        for n in (p + 1, p - 1, p + w, p - w):
+            if col[n] != EMPTY and col[n] != BORDER:
+                stones += 1
+        if stones == 0:
+            continue  # no group next to p: no capture, escape, atari, self-atari, eye, LIBS
         cap = capture_level(B, p, c)
         out[i, G_CAPTURE] = cap
         if cap == 0:
             out[i, G_ESCAPE] = escape_level(B, p, c, True)
         out[i, G_ATARI] = memo_atari_level(B, p, c, True, memo)
-        sa = k_self_atari(B, p, c)
-        out[i, G_SELF_ATARI] = min(sa, 3)
-        out[i, G_DIST] = distance_level(coulom_distance(B, p, last))
-        out[i, G_DIST2] = distance_level(coulom_distance(B, p, last2))
-        line = edge_line(B, p)
-        out[i, G_LINE] = line if line <= 4 else 0
+        out[i, G_SELF_ATARI] = min(k_self_atari(B, p, c), 3)
         eye = 1
         for n in (p + 1, p - 1, p + w, p - w):
             if col[n] != c and col[n] != BORDER:
                 eye = 0
         out[i, G_EYE] = eye
-        out[i, G_EMPTY_AREA] = min(line, 4) if empty_area(B, p) else 0
         if libs:
             out[i, G_LIBS] = memo_libs_level(B, p, c, cap > 0, memo)
 
