@@ -13,15 +13,13 @@ from games.go.coords import BLACK, BORDER, EMPTY, WHITE
 def k_area(B: np.ndarray, owner: np.ndarray) -> int:
     """Tromp-Taylor area: fills ``owner`` (per point: BLACK, WHITE or EMPTY for neutral) and
     returns black area - white area."""
-    col = B[COL]
     w = B[META, M_W]
-    P = col.shape[0]
-    queue = B[SCR]
+    P = B.shape[1]
     for p in range(P):
         owner[p] = -1
     score = 0
     for p in range(P):
-        cp = col[p]
+        cp = B[COL, p]
         if cp == BORDER:
             owner[p] = EMPTY
             continue
@@ -31,21 +29,21 @@ def k_area(B: np.ndarray, owner: np.ndarray) -> int:
             continue
         if owner[p] != -1:
             continue
-        # breadth-first flood of the empty region from p: queue[0:tail] is the region
+        # breadth-first flood of the empty region from p: B[SCR, 0:tail] is the region
         reach = 0
         head = 0
         tail = 1
-        queue[0] = p
+        B[SCR, 0] = p
         owner[p] = -2
         while head < tail:
-            q = queue[head]
+            q = B[SCR, head]
             head += 1
             for n in (q + 1, q - 1, q + w, q - w):
-                cn = col[n]
+                cn = B[COL, n]
                 if cn == EMPTY:
                     if owner[n] == -1:
                         owner[n] = -2
-                        queue[tail] = n
+                        B[SCR, tail] = n
                         tail += 1
                 elif cn == BLACK:
                     reach |= 1
@@ -54,7 +52,7 @@ def k_area(B: np.ndarray, owner: np.ndarray) -> int:
         cnt = tail
         who = BLACK if reach == 1 else WHITE if reach == 2 else EMPTY
         for i in range(cnt):
-            owner[queue[i]] = who
+            owner[B[SCR, i]] = who
         if who == BLACK:
             score += cnt
         elif who == WHITE:

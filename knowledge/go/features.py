@@ -211,7 +211,6 @@ def _hash_get(keys: np.ndarray, vals: np.ndarray, code: np.int64) -> float:
 def large_raw_codes(B: np.ndarray, p: int, c: int) -> tuple[np.int64, np.int64]:
     """The codes of :func:`large_codes` without the canonical form: the neighbourhood as it
     lies (symmetry 0)."""
-    col = B[K.COL]
     w = B[K.META, K.M_W]
     size = B[K.META, K.M_SIZE]
     r = p // w - 1
@@ -222,7 +221,7 @@ def large_raw_codes(B: np.ndarray, p: int, c: int) -> tuple[np.int64, np.int64]:
         c2 = cc + _LARGE_XY[j, 0]
         s = 3
         if 0 <= rr < size and 0 <= c2 < size:
-            v = col[(rr + 1) * w + c2 + 1]
+            v = B[K.COL, (rr + 1) * w + c2 + 1]
             s = 0 if v == 0 else (1 if v == c else 2)
         code |= np.int64(s) << (2 * j)
     return code, (code & _R2_CELLS) | LARGE_R2
@@ -292,12 +291,11 @@ def memo_libs(B: np.ndarray, g: int, memo: np.ndarray) -> tuple[int, int, int]:
         if B[K.PLIB, g] > 12:
             n = 4  # each liberty is counted at most 4 times: four or more
         else:
-            col = B[K.COL]
             w = B[K.META, K.M_W]
             s = g
             while n < 4:
                 for q in (s + 1, s - 1, s + w, s - w):
-                    if col[q] == EMPTY and q != l1 and q != l2 and q != l3:
+                    if B[K.COL, q] == EMPTY and q != l1 and q != l2 and q != l3:
                         if n == 0:
                             l1 = q
                         elif n == 1:
@@ -349,7 +347,6 @@ def libs_level(B: np.ndarray, p: int, c: int, captures: bool) -> int:
 def memo_libs_level(B: np.ndarray, p: int, c: int, captures: bool, memo: np.ndarray) -> int:
     """:func:`libs_level` with the groups' liberties read through ``memo``
     (:func:`new_libs_memo`, for this board and mover c)."""
-    col = B[K.COL]
     w = B[K.META, K.M_W]
     last = B[K.META, K.M_LAST]
     best = 0
@@ -363,7 +360,7 @@ def memo_libs_level(B: np.ndarray, p: int, c: int, captures: bool, memo: np.ndar
             s = g
             while level == 1:
                 for q in (s + 1, s - 1, s + w, s - w):
-                    if col[q] == c and 2 <= memo_libs(B, B[K.GID, q], memo)[0] <= 3:
+                    if B[K.COL, q] == c and 2 <= memo_libs(B, B[K.GID, q], memo)[0] <= 3:
                         level = 2
                 s = B[K.NXT, s]
                 if s == g:
@@ -391,11 +388,9 @@ def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray,
     """Features of each move in ``moves`` (legal for c; PASS allowed) into ``out[i, :NG]``:
     column 0 the :func:`pattern20` code (-1 for PASS), the others the level of each group
     (module docstring); without ``libs`` the LIBS level is left 0 (not computed)."""
-    col = B[K.COL]
-    m = B[K.META]
-    w = m[K.M_W]
-    last = m[K.M_LAST]
-    last2 = m[K.M_LAST2]
+    w = B[K.META, K.M_W]
+    last = B[K.META, K.M_LAST]
+    last2 = B[K.META, K.M_LAST2]
     memo = new_libs_memo(B)
     for i in range(moves.shape[0]):
         p = moves[i]
@@ -403,7 +398,7 @@ def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray,
             out[i, j] = 0
         if p == PASS:
             out[i, G_PATTERN] = -1
-            out[i, G_PASS] = 2 if m[K.M_PASSES] > 0 else 1
+            out[i, G_PASS] = 2 if B[K.META, K.M_PASSES] > 0 else 1
             continue
         out[i, G_PATTERN] = pattern20(B, p, c)
         out[i, G_DIST] = distance_level(coulom_distance(B, p, last))
@@ -413,7 +408,7 @@ def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray,
         out[i, G_EMPTY_AREA] = min(line, 4) if empty_area(B, p) else 0
         stones = 0
         for n in (p + 1, p - 1, p + w, p - w):
-            if col[n] != EMPTY and col[n] != BORDER:
+            if B[K.COL, n] != EMPTY and B[K.COL, n] != BORDER:
                 stones += 1
         if stones == 0:
             continue  # no group next to p: no capture, escape, atari, self-atari, eye, LIBS
@@ -425,7 +420,7 @@ def k_move_features(B: np.ndarray, c: int, moves: np.ndarray, out: np.ndarray,
         out[i, G_SELF_ATARI] = min(k_self_atari(B, p, c), 3)
         eye = 1
         for n in (p + 1, p - 1, p + w, p - w):
-            if col[n] != c and col[n] != BORDER:
+            if B[K.COL, n] != c and B[K.COL, n] != BORDER:
                 eye = 0
         out[i, G_EYE] = eye
         if libs:

@@ -37,12 +37,11 @@ def new_tables(points: int) -> np.ndarray:
 def lgr_reply(B: np.ndarray, c: int, T: np.ndarray, level: int, sa_min: int) -> int:
     """The stored reply colour c may play now (PASS if none): reply2 first when ``level`` is
     2, then reply1."""
-    m = B[K.META]
-    last = m[K.M_LAST]
+    last = B[K.META, K.M_LAST]
     if last == PASS:
         return PASS
     P = B.shape[1]
-    last2 = m[K.M_LAST2]
+    last2 = B[K.META, K.M_LAST2]
     for k in range(2):
         if k == 0:
             if level < 2 or last2 == PASS:

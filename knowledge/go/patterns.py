@@ -171,11 +171,10 @@ def canonical20() -> np.ndarray:
 def pattern_code(B: np.ndarray, p: int) -> int:
     """The 3x3 neighbourhood of p as 16 bits: 2 bits per neighbour, NW N NE W E SW S SE
     from the low bits up."""
-    col = B[COL]
     w = B[META, M_W]
-    return int(col[p + w - 1] | (col[p + w] << 2) | (col[p + w + 1] << 4) | (col[p - 1] << 6)
-               | (col[p + 1] << 8) | (col[p - w - 1] << 10) | (col[p - w] << 12)
-               | (col[p - w + 1] << 14))
+    return int(B[COL, p + w - 1] | (B[COL, p + w] << 2) | (B[COL, p + w + 1] << 4)
+               | (B[COL, p - 1] << 6) | (B[COL, p + 1] << 8) | (B[COL, p - w - 1] << 10)
+               | (B[COL, p - w] << 12) | (B[COL, p - w + 1] << 14))
 
 
 @njit(cache=True)
@@ -192,11 +191,10 @@ def pattern20(B: np.ndarray, p: int, c: int) -> int:
     code = pattern_code(B, p)
     if c == WHITE:
         code = swap_colours16(code)
-    col = B[COL]
     w = B[META, M_W]
     bit = 16
     for n in (p + w, p - 1, p + 1, p - w):
-        cn = col[n]
+        cn = B[COL, n]
         if (cn == BLACK or cn == WHITE) and in_atari(B, B[GID, n]):
             code |= 1 << bit
         bit += 1

@@ -155,17 +155,15 @@ def playout_levels(B: np.ndarray, p: int, c: int
     then the levels of capture, escape and atari (ladders not read), self-atari, distance
     to the last and second-last move (1 and 2 only: the 8-neighbourhood), line, eye-like
     point), as in knowledge.go.features."""
-    m = B[META]
-    col = B[COL]
-    w = m[M_W]
+    w = B[META, M_W]
     cap = capture_level(B, p, c)
     esc = escape_level(B, p, c, False) if cap == 0 else 0
-    d1 = distance_level(coulom_distance(B, p, m[M_LAST]))
-    d2 = distance_level(coulom_distance(B, p, m[M_LAST2]))
+    d1 = distance_level(coulom_distance(B, p, B[META, M_LAST]))
+    d2 = distance_level(coulom_distance(B, p, B[META, M_LAST2]))
     line = edge_line(B, p)
     eye = 1
     for n in (p + 1, p - 1, p + w, p - w):
-        if col[n] != c and col[n] != BORDER:
+        if B[COL, n] != c and B[COL, n] != BORDER:
             eye = 0
     return (pattern20(B, p, c), cap, esc, atari_level(B, p, c, False),
             min(k_self_atari(B, p, c), 3), d1 if d1 <= 2 else 0, d2 if d2 <= 2 else 0,
@@ -196,17 +194,15 @@ def local_candidates(B: np.ndarray, c: int, buf: np.ndarray, ptab: np.ndarray,
     empty 8-neighbours of the last move, then those of the second-last (order NW N NE W E
     SW S SE, each once), legal for c and not its true eye. Returns (k, their total
     strength, the strength of all the other empty points: ``plv[NG, 0]`` each)."""
-    m = B[META]
-    col = B[COL]
-    w = m[M_W]
+    w = B[META, M_W]
     k = 0
     total = 0.0
-    for base in (m[M_LAST], m[M_LAST2]):
+    for base in (B[META, M_LAST], B[META, M_LAST2]):
         if base <= 0:
             continue
         for q in (base + w - 1, base + w, base + w + 1, base - 1, base + 1, base - w - 1,
                   base - w, base - w + 1):
-            if col[q] != EMPTY:
+            if B[COL, q] != EMPTY:
                 continue
             dup = False
             for j in range(k):
@@ -219,7 +215,7 @@ def local_candidates(B: np.ndarray, c: int, buf: np.ndarray, ptab: np.ndarray,
             gam[k] = g
             total += g
             k += 1
-    return k, total, (m[M_NEMPTY] - k) * plv[NG, 0]
+    return k, total, (B[META, M_NEMPTY] - k) * plv[NG, 0]
 
 
 @njit(cache=True)
@@ -254,11 +250,9 @@ def low_liberty_rule(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray
     """Policy 5's step between the atari rules and the patterns (module docstring): an atari
     on the last move's group of two liberties, or an extension of a group of c next to the
     last move from two liberties to three or more; PASS if there is none."""
-    m = B[META]
-    col = B[COL]
-    last = m[M_LAST]
+    last = B[META, M_LAST]
     k = 0
-    if col[last] == 3 - c:
+    if B[COL, last] == 3 - c:
         n, l1, l2 = group_libs(B, B[GID, last])
         if n == 2:
             for lib in (l1, l2):
@@ -288,10 +282,9 @@ def nakade_rule(B: np.ndarray, c: int, s: np.uint64, sa_min: int, buf: np.ndarra
     the regions' scratch, the candidates go to ``buf[8:12]``); PASS if there is none."""
     w = B[META, M_W]
     last = B[META, M_LAST]
-    col = B[COL]
     k = 0
     for n in (last + 1, last - 1, last + w, last - w):
-        if col[n] != EMPTY:
+        if B[COL, n] != EMPTY:
             continue
         v = nakade_vital(B, n, buf)
         if v >= 0 and k_legal(B, v, c) and k_self_atari(B, v, c) < sa_min:
@@ -309,14 +302,12 @@ def atari_rules(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray,
     move put in atari or capture near it (module docstring); PASS if there is nothing. With
     ``ladders`` (policies 3 and 4) an extension to two liberties that a ladder catches is no
     save."""
-    m = B[META]
-    col = B[COL]
-    w = m[M_W]
-    last = m[M_LAST]
+    w = B[META, M_W]
+    last = B[META, M_LAST]
     o = 3 - c
     k = 0
     for n in (last + 1, last - 1, last + w, last - w):
-        if col[n] != c:
+        if B[COL, n] != c:
             continue
         g = B[GID, n]
         if not in_atari(B, g):
@@ -329,7 +320,7 @@ def atari_rules(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray,
         st = g
         while True:
             for q in (st + 1, st - 1, st + w, st - w):
-                if col[q] == o:
+                if B[COL, q] == o:
                     h = B[GID, q]
                     if in_atari(B, h):
                         lh = atari_lib(B, h)
@@ -339,7 +330,7 @@ def atari_rules(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray,
             st = B[NXT, st]
             if st == g:
                 break
-    if col[last] == o:
+    if B[COL, last] == o:
         g = B[GID, last]
         if in_atari(B, g):
             lib = atari_lib(B, g)
@@ -355,26 +346,23 @@ def atari_rules(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray,
 def capture_or_random(B: np.ndarray, c: int, s: np.uint64, policy: int, sa_min: int
                       ) -> tuple[int, np.uint64]:
     """Steps 3 (policies 2 and 3: capture anywhere) and 4 (random) of the playout policy."""
-    m = B[META]
-    col = B[COL]
-    w = m[M_W]
+    w = B[META, M_W]
     o = 3 - c
-    n = m[M_NEMPTY]
+    n = B[META, M_NEMPTY]
     if n == 0:
         return PASS, s
-    emp = B[EMP]
     if policy >= 2:
         # 3. capture anywhere: the first capture scanning cyclically from a random index
         # (no scan when the atari list has no opponent group)
         s = rand_next(s)
         j = rand_below(s, n)
         for _ in range(n if k_atari_groups(B, o) > 0 else 0):
-            p = emp[j]
+            p = B[EMP, j]
             j += 1
             if j == n:
                 j = 0
             for q in (p + 1, p - 1, p + w, p - w):
-                if col[q] == o and in_atari(B, B[GID, q]):
+                if B[COL, q] == o and in_atari(B, B[GID, q]):
                     if k_legal(B, p, c):
                         return p, s
                     break
@@ -383,7 +371,7 @@ def capture_or_random(B: np.ndarray, c: int, s: np.uint64, policy: int, sa_min: 
     start = rand_below(s, n)
     j = start
     for _ in range(n):
-        p = emp[j]
+        p = B[EMP, j]
         j += 1
         if j == n:
             j = 0
@@ -402,10 +390,8 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
     """The playout policy's move for colour c (module docstring). Returns (move, rng state).
     Policy 3 reads the learned weights ``ptab``/``plv`` (:func:`playout_gamma`) and uses
     ``gam`` (at least 16 floats) as scratch; the other policies ignore the three."""
-    m = B[META]
-    col = B[COL]
-    w = m[M_W]
-    last = m[M_LAST]
+    w = B[META, M_W]
+    last = B[META, M_LAST]
     if policy >= 1 and last != PASS:
         # 1. escape atari / capture near the last move
         q, s = atari_rules(B, c, s, buf, reads_ladders(policy))
@@ -433,7 +419,7 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
         k = 0
         for q in (last + w - 1, last + w, last + w + 1, last - 1, last + 1, last - w - 1,
                   last - w, last - w + 1):
-            if col[q] == EMPTY and pat[pattern_code(B, q)]:
+            if B[COL, q] == EMPTY and pat[pattern_code(B, q)]:
                 buf[k] = q
                 k += 1
         while k > 0:  # draw among the matches; drop a drawn one that fails the checks
@@ -490,18 +476,17 @@ def k_playout(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray, ptab: n
     > 0 the stored replies of the tables ``T`` are tried first (1: to the last move only, 2:
     to the last two first, 3: as 2 after the atari rules), and the tables learn from the
     result (area - ``komi``); ``level`` 0 reads neither ``T`` nor ``komi``."""
-    m = B[META]
-    first = m[M_TOPLAY]
-    last2 = m[M_LAST2]
-    last = m[M_LAST]
+    first = B[META, M_TOPLAY]
+    last2 = B[META, M_LAST2]
+    last = B[META, M_LAST]
     gam = np.empty(16, dtype=np.float64)
     nm = 0
-    passes = m[M_PASSES]
+    passes = B[META, M_PASSES]
     while passes < 2 and nm < max_moves:
-        c = m[M_TOPLAY]
+        c = B[META, M_TOPLAY]
         p = PASS
         if level > 0:
-            if level == 3 and policy >= 1 and m[M_LAST] != PASS:
+            if level == 3 and policy >= 1 and B[META, M_LAST] != PASS:
                 p, s = atari_rules(B, c, s, buf, reads_ladders(policy))
             if p == PASS:
                 p = lgr_reply(B, c, T, level, sa_min)
@@ -510,7 +495,7 @@ def k_playout(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray, ptab: n
         k_play(B, p, c)
         moves[nm] = p
         nm += 1
-        passes = m[M_PASSES]
+        passes = B[META, M_PASSES]
     score = k_area(B, owner)
     if level > 0:
         margin = score - komi

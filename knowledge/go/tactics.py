@@ -49,12 +49,11 @@ LADDER_NODES = 400
 def k_self_atari(B: np.ndarray, p: int, c: int) -> int:
     """If c playing at the empty point p would leave its new group with exactly one liberty
     and capture nothing, the size of that group; otherwise 0 (also for suicide: 0 libs)."""
-    col = B[COL]
     w = B[META, M_W]
     l1 = -1
     nlib = 0
     for n in (p + 1, p - 1, p + w, p - w):
-        cn = col[n]
+        cn = B[COL, n]
         if cn == EMPTY:
             if nlib == 0:
                 l1 = n
@@ -74,7 +73,7 @@ def k_self_atari(B: np.ndarray, p: int, c: int) -> int:
         s = g
         while True:
             for q in (s + 1, s - 1, s + w, s - w):
-                if col[q] == EMPTY and q != p:
+                if B[COL, q] == EMPTY and q != p:
                     if nlib == 0:
                         l1 = q
                         nlib = 1
@@ -92,12 +91,11 @@ def k_self_atari(B: np.ndarray, p: int, c: int) -> int:
 def libs_after(B: np.ndarray, p: int, c: int) -> int:
     """The liberties of the group c would form by playing at the empty point p, capped at 3
     (3 also when the move captures: an opponent group next to p is in atari)."""
-    col = B[COL]
     w = B[META, M_W]
     l1 = -1
     l2 = -1
     for n in (p + 1, p - 1, p + w, p - w):
-        cn = col[n]
+        cn = B[COL, n]
         if cn == EMPTY:
             if l1 < 0:
                 l1 = n
@@ -115,7 +113,7 @@ def libs_after(B: np.ndarray, p: int, c: int) -> int:
         s = g
         while True:
             for q in (s + 1, s - 1, s + w, s - w):
-                if col[q] == EMPTY and q != p and q != l1 and q != l2:
+                if B[COL, q] == EMPTY and q != p and q != l1 and q != l2:
                     if l1 < 0:
                         l1 = q
                     elif l2 < 0:
@@ -137,7 +135,6 @@ def nakade_vital(B: np.ndarray, q: int, buf: np.ndarray) -> int:
     others), a crossed five (the centre) or a bulky five (the point of its square next to
     the fifth point). Straight, bent and square fours and the other fives have no vital
     point here: they live, or are dead whatever is played."""
-    col = B[COL]
     w = B[META, M_W]
     buf[0] = q
     k = 1
@@ -147,7 +144,7 @@ def nakade_vital(B: np.ndarray, q: int, buf: np.ndarray) -> int:
         p = buf[i]
         i += 1
         for n in (p + 1, p - 1, p + w, p - w):
-            cn = col[n]
+            cn = B[COL, n]
             if cn == EMPTY:
                 seen = False
                 for j in range(k):
@@ -227,7 +224,6 @@ def distance_level(d: int) -> int:
 def capture_level(B: np.ndarray, p: int, c: int) -> int:
     """The CAPTURE level of c playing at p (0: captures nothing)."""
     o = 3 - c
-    col = B[COL]
     w = B[META, M_W]
     last = B[META, M_LAST]
     stones = 0
@@ -237,12 +233,12 @@ def capture_level(B: np.ndarray, p: int, c: int) -> int:
         if g < 0:
             break
         stones += B[GSIZE, g]
-        if last > 0 and col[last] == o and B[GID, last] == g:
+        if last > 0 and B[COL, last] == o and B[GID, last] == g:
             takes_last = True
         s = g
         while True:
             for q in (s + 1, s - 1, s + w, s - w):
-                if col[q] == c and in_atari(B, B[GID, q]):
+                if B[COL, q] == c and in_atari(B, B[GID, q]):
                     saves = True
             s = B[NXT, s]
             if s == g:
@@ -258,12 +254,11 @@ def capture_level(B: np.ndarray, p: int, c: int) -> int:
 
 @njit(cache=True)
 def _attacker_in_atari_next_to(B: np.ndarray, g: int, a: int) -> bool:
-    col = B[COL]
     w = B[META, M_W]
     s = g
     while True:
         for q in (s + 1, s - 1, s + w, s - w):
-            if col[q] == a and in_atari(B, B[GID, q]):
+            if B[COL, q] == a and in_atari(B, B[GID, q]):
                 return True
         s = B[NXT, s]
         if s == g:
@@ -440,7 +435,6 @@ def edge_line(B: np.ndarray, p: int) -> int:
 @njit(cache=True)
 def empty_area(B: np.ndarray, p: int) -> bool:
     """No stone within Manhattan distance 3 of the point p."""
-    col = B[COL]
     w = B[META, M_W]
     size = B[META, M_SIZE]
     r = p // w - 1
@@ -450,7 +444,7 @@ def empty_area(B: np.ndarray, p: int) -> bool:
             rr = r + dr
             c2 = cc + dc
             if 0 <= rr < size and 0 <= c2 < size:
-                v = col[(rr + 1) * w + c2 + 1]
+                v = B[COL, (rr + 1) * w + c2 + 1]
                 if v == BLACK or v == WHITE:
                     return False
     return True

@@ -84,10 +84,9 @@ def t_legal(ctx: Any, st: Any, moves: np.ndarray, values: np.ndarray, counts: np
     F, pts, wins, visits = ctx[10], ctx[11], ctx[12], ctx[13]
     B, H = st
     c = B[K.META, K.M_TOPLAY]
-    col = B[K.COL]
     n = 0
-    for p in range(col.shape[0]):
-        if col[p] != 0 or not K.k_legal_noko(B, p, c) or K.k_is_eye(B, p, c):
+    for p in range(B.shape[1]):
+        if B[K.COL, p] != 0 or not K.k_legal_noko(B, p, c) or K.k_is_eye(B, p, c):
             continue
         h = k_hash_after(B, Z, H[0], p, c)
         if hash_seen(seen, h) or _in_path(H, h):
