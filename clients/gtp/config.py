@@ -85,8 +85,9 @@ class GtpConfig(msgspec.Struct, frozen=True):
     playout_policy: Literal[0, 1, 2, 3, 4, 5, 6] = 6
     # last good reply with forgetting in the playouts (knowledge.go.lgrf; compiled uct only):
     # 0 off, 1 the reply to the last move, 2 to the last two moves first, 3 as 2 but after
-    # the policy's atari rules (step 1); auto: 2 on the compiled tree, else 0 (lgrf_level)
-    lgrf: Literal["auto", 0, 1, 2, 3] = "auto"
+    # the policy's atari rules (step 1), 4 as 2 but after all its rules that answer the last
+    # move (atari, nakade, two liberties); auto: 2 on the compiled tree, else 0 (lgrf_level)
+    lgrf: Literal["auto", 0, 1, 2, 3, 4] = "auto"
     # the playouts' reward: this share is the score margin (up to a quarter of the board's
     # points) instead of the win; 0: win/loss only (knowledge.go.playout.black_value)
     score_weight: Annotated[float, msgspec.Meta(ge=0, lt=1)] = 0.0

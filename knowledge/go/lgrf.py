@@ -8,7 +8,9 @@ is forgotten where it is the stored reply ("forgetting"); a jigo changes nothing
 playout, the colour to play first looks up the reply to the last two moves, then to the last
 one, and plays it if it is an empty point, legal, not its own eye and not a self-atari of
 ``sa_min`` or more stones; otherwise the playout policy chooses as usual. Level 3 is level 2
-after the policy's step 1 (the atari rules of :func:`knowledge.go.playout.atari_rules`). No
+after the policy's step 1 (the atari rules of :func:`knowledge.go.playout.atari_rules`), level
+4 level 2 after all the policy's rules that answer the last move before its patterns (the
+atari rules, nakade and the low-liberty rule: :func:`knowledge.go.playout.tactical_rules`). No
 random number is drawn for a lookup, so the policy's stream is the same as without the tables
 when they are empty. The playouts themselves are :func:`knowledge.go.playout.k_playout`'s,
 given the tables and the level.

@@ -384,29 +384,39 @@ def capture_or_random(B: np.ndarray, c: int, s: np.uint64, policy: int, sa_min: 
 
 
 @njit(cache=True)
-def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
-             sa_min: int, buf: np.ndarray, ptab: np.ndarray, plv: np.ndarray,
-             gam: np.ndarray) -> tuple[int, np.uint64]:
-    """The playout policy's move for colour c (module docstring). Returns (move, rng state).
-    Policy 3 reads the learned weights ``ptab``/``plv`` (:func:`playout_gamma`) and uses
-    ``gam`` (at least 16 floats) as scratch; the other policies ignore the three."""
-    w = B[META, M_W]
-    last = B[META, M_LAST]
-    if policy >= 1 and last != PASS:
-        # 1. escape atari / capture near the last move
-        q, s = atari_rules(B, c, s, buf, reads_ladders(policy))
+def tactical_rules(B: np.ndarray, c: int, s: np.uint64, policy: int, sa_min: int,
+                   buf: np.ndarray) -> tuple[int, np.uint64]:
+    """The policy's rules that answer the last move (a point) before any pattern: step 1
+    (the atari rules), then with policy 6 the nakade step and with policies 5 and 6 the
+    low-liberty rule (module docstring); PASS if none applies, and then no random number
+    has been drawn."""
+    q, s = atari_rules(B, c, s, buf, reads_ladders(policy))
+    if q != PASS:
+        return q, s
+    if policy == 6:
+        q, s = nakade_rule(B, c, s, sa_min, buf)
         if q != PASS:
             return q, s
-        if policy == 6:
-            # 1''. the vital point of a small eye space next to the last move
-            q, s = nakade_rule(B, c, s, sa_min, buf)
-            if q != PASS:
-                return q, s
-        if policy >= 5:
-            # 1'. groups of two liberties next to the last move
-            q, s = low_liberty_rule(B, c, s, buf)
-            if q != PASS:
-                return q, s
+    if policy >= 5:
+        q, s = low_liberty_rule(B, c, s, buf)
+    return q, s
+
+
+@njit(cache=True)
+def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
+             sa_min: int, buf: np.ndarray, ptab: np.ndarray, plv: np.ndarray,
+             gam: np.ndarray, tactics: bool = True) -> tuple[int, np.uint64]:
+    """The playout policy's move for colour c (module docstring). Returns (move, rng state).
+    Policy 3 reads the learned weights ``ptab``/``plv`` (:func:`playout_gamma`) and uses
+    ``gam`` (at least 16 floats) as scratch; the other policies ignore the three. Without
+    ``tactics`` the caller has found that :func:`tactical_rules` has no move here."""
+    w = B[META, M_W]
+    last = B[META, M_LAST]
+    if tactics and policy >= 1 and last != PASS:
+        # 1. escape atari / capture near the last move, nakade, two-liberty groups
+        q, s = tactical_rules(B, c, s, policy, sa_min, buf)
+        if q != PASS:
+            return q, s
     if policy == 3:
         # 2'. the learned local policy: a move near the last two, drawn by its strength,
         # or (with the far moves' share) on to capture anywhere and random
@@ -474,7 +484,8 @@ def k_playout(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray, ptab: n
     ``plv`` the learned weights of policy 3 (:func:`playout_gamma`; any arrays of those types
     for the other policies), and last good reply (:mod:`knowledge.go.lgrf`): with ``level``
     > 0 the stored replies of the tables ``T`` are tried first (1: to the last move only, 2:
-    to the last two first, 3: as 2 after the atari rules), and the tables learn from the
+    to the last two first, 3: as 2 after the atari rules, 4: as 2 after all of
+    :func:`tactical_rules`), and the tables learn from the
     result (area - ``komi``); ``level`` 0 reads neither ``T`` nor ``komi``."""
     first = B[META, M_TOPLAY]
     last2 = B[META, M_LAST2]
@@ -485,13 +496,18 @@ def k_playout(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray, ptab: n
     while passes < 2 and nm < max_moves:
         c = B[META, M_TOPLAY]
         p = PASS
+        tactics = True  # k_choose still has to try the tactical rules
         if level > 0:
-            if level == 3 and policy >= 1 and B[META, M_LAST] != PASS:
-                p, s = atari_rules(B, c, s, buf, reads_ladders(policy))
+            if level >= 3 and policy >= 1 and B[META, M_LAST] != PASS:
+                if level == 3:
+                    p, s = atari_rules(B, c, s, buf, reads_ladders(policy))
+                else:
+                    p, s = tactical_rules(B, c, s, policy, sa_min, buf)
+                    tactics = False
             if p == PASS:
                 p = lgr_reply(B, c, T, level, sa_min)
         if p == PASS:
-            p, s = k_choose(B, c, s, policy, pat, sa_min, buf, ptab, plv, gam)
+            p, s = k_choose(B, c, s, policy, pat, sa_min, buf, ptab, plv, gam, tactics)
         k_play(B, p, c)
         moves[nm] = p
         nm += 1

@@ -106,17 +106,9 @@ class RefPlayer(RefBoard):
         last = self.last
         w = self.w
         if policy >= 1 and last != PASS:
-            q, s = self.atari_rules(c, s, policy)
+            q, s = self.tactical_rules(c, s, policy, sa_min)
             if q != PASS:
                 return q, s
-            if policy == 6:
-                q, s = self.nakade_rule(c, s, sa_min)
-                if q != PASS:
-                    return q, s
-            if policy >= 5:
-                q, s = self.low_liberty_rule(c, s)
-                if q != PASS:
-                    return q, s
         if policy == 3:
             q, s = self.local_learned(c, s, ptab, plv)
             if q != PASS:
@@ -156,6 +148,16 @@ class RefPlayer(RefBoard):
                 continue
             return p, s
         return PASS, s
+
+    def tactical_rules(self, c: int, s: int, policy: int, sa_min: int) -> tuple[int, int]:
+        """playout.tactical_rules: the atari rules, then nakade (policy 6) and the
+        low-liberty rule (policies 5 and 6)."""
+        q, s = self.atari_rules(c, s, policy)
+        if q == PASS and policy == 6:
+            q, s = self.nakade_rule(c, s, sa_min)
+        if q == PASS and policy >= 5:
+            q, s = self.low_liberty_rule(c, s)
+        return q, s
 
     def libs_after(self, p: int, c: int) -> int:
         """tactics.libs_after: the liberties of c's group after playing at p, capped at 3
@@ -260,6 +262,8 @@ class RefPlayer(RefBoard):
             if level > 0 and replies is not None:
                 if level == 3 and policy >= 1 and self.last != PASS:
                     p, s = self.atari_rules(c, s, policy)
+                elif level == 4 and policy >= 1 and self.last != PASS:
+                    p, s = self.tactical_rules(c, s, policy, sa_min)
                 if p == PASS:
                     p = self._stored_reply(c, replies, level, sa_min)
             if p == PASS:
