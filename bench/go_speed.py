@@ -22,7 +22,9 @@ knowledge costs is the ratio of the two. ``--pachi CMD`` runs a Pachi command li
 ``-t =N`` sets its playouts, e.g. ``--pachi "sh -c 'cd DIR && exec ./pachi -t =3000
 threads=1'"``) for one GTP ``genmove`` from the same empty board and reads its rate from
 its own report (``mcts ... (N games/s``: playouts per second of its search, one thread).
-``--json``: ``playouts_per_s`` is the full policy; ``search_playouts_per_s``,
+``--json``: ``playouts_per_s`` is the full policy, ``engine_policy_playouts_per_s`` the
+engine's own (``corvid gtp``'s ``playout_policy``, 6: with the low-liberty and nakade rules,
+batched the same way, without last good reply); ``search_playouts_per_s``,
 ``search_ms_per_move`` and ``search_ratio`` the engine's search;
 ``bare_search_playouts_per_s`` the bare tree's; ``pachi_playouts_per_s`` Pachi's (with
 ``--pachi``).
@@ -41,6 +43,7 @@ import time
 import _common  # noqa: F401  (the repository on sys.path; stale numba caches dropped)
 import numpy as np
 
+from clients.gtp.config import GtpConfig
 from games.go import GoState
 from knowledge.go.position import GoPosition, PlayoutSettings
 
@@ -131,14 +134,17 @@ def main() -> int:
                     "default none")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
+    engine_policy = GtpConfig().playout_policy
+    engine = measure(args.size, args.playouts, engine_policy, args.seed)
     full = measure(args.size, args.playouts, PlayoutSettings().policy, args.seed)
     local = measure(args.size, args.playouts, 1, args.seed)
     light = measure(args.size, args.playouts, 0, args.seed)
     print(f"Go {args.size}x{args.size}, empty board, komi 7.5, {args.playouts} playouts each")
-    print(f"{'policy':<8} {'playouts/cpu s':>14} {'playouts/wall s':>15} {'mean B-W':>9} "
+    print(f"{'policy':<10} {'playouts/cpu s':>14} {'playouts/wall s':>15} {'mean B-W':>9} "
           f"{'B wins':>7}")
-    for name, (pps, wps, mean, bw) in (("full", full), ("local", local), ("light", light)):
-        print(f"{name:<8} {pps:>14.0f} {wps:>15.0f} {mean:>9.2f} {bw:>7.3f}")
+    for name, (pps, wps, mean, bw) in ((f"engine ({engine_policy})", engine), ("full", full),
+                                       ("local", local), ("light", light)):
+        print(f"{name:<10} {pps:>14.0f} {wps:>15.0f} {mean:>9.2f} {bw:>7.3f}")
     sps, ms = measure_search(args.size, args.search_playouts, args.seed,
                              compiled=not args.python_tree, settings=args.set)
     bare, bare_ms = measure_search(args.size, args.search_playouts, args.seed,
@@ -157,6 +163,7 @@ def main() -> int:
     if args.json:
         out: dict[str, float | int | None] = {
             "playouts_per_s": round(full[0]),
+            "engine_policy_playouts_per_s": round(engine[0]),
             "local_playouts_per_s": round(local[0]),
             "light_playouts_per_s": round(light[0]),
             "search_playouts_per_s": round(sps),
