@@ -45,11 +45,14 @@ import numpy as np
 from numba import njit
 
 from games.go.board import (
+    ATL,
     COL,
+    EIDX,
     EMP,
     GID,
     M_LAST,
     M_LAST2,
+    M_NATL,
     M_NEMPTY,
     M_PASSES,
     M_TOPLAY,
@@ -346,26 +349,38 @@ def atari_rules(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray,
 def capture_or_random(B: np.ndarray, c: int, s: np.uint64, policy: int, sa_min: int
                       ) -> tuple[int, np.uint64]:
     """Steps 3 (policies 2 and 3: capture anywhere) and 4 (random) of the playout policy."""
-    w = B[META, M_W]
     o = 3 - c
     n = B[META, M_NEMPTY]
     if n == 0:
         return PASS, s
     if policy >= 2:
-        # 3. capture anywhere: the first capture scanning cyclically from a random index
-        # (no scan when the atari list has no opponent group)
+        # 3. capture anywhere: the first capture scanning the empty list cyclically from a
+        # random index. The points next to an opponent group in atari are the liberties of
+        # those groups (the atari list), so the scan is the legal one of them nearest after
+        # the index in the list's order.
         s = rand_next(s)
         j = rand_below(s, n)
-        for _ in range(n if k_atari_groups(B, o) > 0 else 0):
-            p = B[EMP, j]
-            j += 1
-            if j == n:
-                j = 0
-            for q in (p + 1, p - 1, p + w, p - w):
-                if B[COL, q] == o and in_atari(B, B[GID, q]):
-                    if k_legal(B, p, c):
-                        return p, s
+        if k_atari_groups(B, o) > 0:
+            tried = -1  # the cyclic distance of the last liberty found illegal
+            while True:
+                best = -1
+                best_d = n
+                for i in range(B[META, M_NATL]):
+                    g = B[ATL, i]
+                    if B[COL, g] != o:
+                        continue
+                    lib = atari_lib(B, g)
+                    d = B[EIDX, lib] - j
+                    if d < 0:
+                        d += n
+                    if tried < d < best_d:
+                        best = lib
+                        best_d = d
+                if best < 0:
                     break
+                if k_legal(B, best, c):
+                    return best, s
+                tried = best_d
     # 4. random
     s = rand_next(s)
     start = rand_below(s, n)
