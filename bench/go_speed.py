@@ -1,7 +1,8 @@
 """Go playout speed: playouts per second on one core from the empty board.
 
     python bench/go_speed.py [--size 9] [--playouts 20000] [--search-playouts 3000]
-                             [--python-tree] [--set KEY=VALUE ...] [--pachi CMD] [--json]
+                             [--python-tree] [--set KEY=VALUE ...] [--pachi CMD]
+                             [--records DIR] [--json]
 
 Rates are per second of this process's CPU time (the one-core figure on a shared machine)
 and per wall-clock second. Runs the batched kernel (one numba call for all playouts) with
@@ -27,7 +28,9 @@ engine's own (``corvid gtp``'s ``playout_policy``, 6: with the low-liberty and n
 batched the same way, without last good reply); ``search_playouts_per_s``,
 ``search_ms_per_move`` and ``search_ratio`` the engine's search;
 ``bare_search_playouts_per_s`` the bare tree's; ``pachi_playouts_per_s`` Pachi's (with
-``--pachi``).
+``--pachi``). ``--records DIR`` adds the engine's search rate over middle-game positions
+(after moves 15, 30 and 45 of the first 20 SGF records in DIR, ``--search-playouts`` each):
+``middle_search_playouts_per_s``, where the tactical knowledge has groups to read.
 """
 
 from __future__ import annotations
@@ -69,6 +72,42 @@ def measure_search(size: int, playouts: int, seed: int, compiled: bool = True,
         core.search(s.clone(), 0, Budget(playouts=playouts), rng)
         best = min(best, time.process_time() - c0)
     return playouts / best, 1000.0 * best
+
+
+def measure_records(directory: str, playouts: int, seed: int, settings: list[str],
+                    records: int = 20, plies: tuple[int, ...] = (15, 30, 45)) -> tuple[float, int]:
+    """(playouts per CPU second, positions) of the engine's search over the positions after
+    ``plies`` moves of the first ``records`` SGF files of ``directory`` (sorted by name;
+    a record shorter than a ply gives no position there)."""
+    from pathlib import Path
+
+    from clients.gtp.config import load_gtp_config
+    from clients.gtp.player import make_core, search_position
+    from games.go.sgf import from_sgf
+    from search.budget import Budget
+
+    files = sorted(Path(directory).glob("*.sgf"))[:records]
+    if not files:
+        raise SystemExit(f"go_speed: no .sgf records in {directory}")
+    states = []
+    for f in files:
+        data = f.read_text()
+        n = data.count(";B[") + data.count(";W[")
+        states += [from_sgf(data, moves=k) for k in plies if k < n]
+    if not states:
+        raise SystemExit(f"go_speed: no record in {directory} reaches move {min(plies)}")
+    cfg = load_gtp_config(overrides=settings)
+    rng = np.random.default_rng(seed)
+    first = search_position(states[0].clone(), cfg)
+    make_core(cfg, first.size).search(first, first.to_move, Budget(playouts=50), rng)
+    cpu = 0.0
+    for st in states:
+        s = search_position(st.clone(), cfg)
+        core = make_core(cfg, s.size)
+        c0 = time.process_time()
+        core.search(s, s.to_move, Budget(playouts=playouts), rng)
+        cpu += time.process_time() - c0
+    return playouts * len(states) / cpu, len(states)
 
 
 # the engine with its knowledge taken out: heuristic priors without ladder reading, no large
@@ -132,6 +171,10 @@ def main() -> int:
     ap.add_argument("--pachi", metavar="CMD", default="",
                     help="also Pachi's rate: its command line, with its playouts (-t =N); "
                     "default none")
+    ap.add_argument("--records", metavar="DIR", default="",
+                    help="also the engine's search rate over middle-game positions: after "
+                    "moves 15, 30 and 45 of the first 20 SGF records in DIR (such as a "
+                    "go_strength run's sgf/ directory); default none")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     engine_policy = GtpConfig().playout_policy
@@ -156,6 +199,11 @@ def main() -> int:
           f"{sps / full[0]:.2f} of the kernel's rate")
     print(f"bare tree ({', '.join(BARE)}): {bare:.0f} playouts/cpu s, {bare_ms:.0f} cpu ms "
           f"per move; the knowledge leaves {sps / bare:.2f} of its rate")
+    middle = None
+    if args.records:
+        middle, npos = measure_records(args.records, args.search_playouts, args.seed, args.set)
+        print(f"engine search over {npos} middle-game positions of {args.records}: "
+              f"{middle:.0f} playouts/cpu s")
     pachi = measure_pachi(args.pachi, args.size) if args.pachi else None
     if pachi is not None:
         print(f"Pachi ({args.pachi}), its own count: {pachi} playouts/s; the engine's search "
@@ -170,6 +218,7 @@ def main() -> int:
             "search_ms_per_move": round(ms, 1),
             "search_ratio": round(sps / full[0], 3),
             "bare_search_playouts_per_s": round(bare),
+            "middle_search_playouts_per_s": None if middle is None else round(middle),
             "pachi_playouts_per_s": pachi}
         print(json.dumps(out))
     return 0

@@ -120,6 +120,11 @@ class GtpConfig(msgspec.Struct, frozen=True):
     large_patterns: bool = True
     # pseudo-visits at the TD(0) local-shape value of the weights (corvid learn go td); 0: off
     td_visits: Annotated[float, msgspec.Meta(ge=0)] = 0.0
+    # capture reading in the priors (knowledge.go.priors.k_read_priors): a move that saves a
+    # group in danger, or captures a group of two liberties by a chase of ataris, gets this
+    # many pseudo-visits (all wins) per stone of the group, up to four stones; an extension
+    # from atari that the reading shows captured, as many with no win; 0: off
+    read_visits: Annotated[float, msgspec.Meta(ge=0)] = 0.0
     # black's first move on an empty 9x9 board: of the points of this one's class (its images
     # under the 8 symmetries; D5: the four beside the centre), the one the search visited
     # most ("": the search's own choice). Against GNU Go level 10 corvid scored 0.59 as black

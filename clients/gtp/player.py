@@ -66,10 +66,11 @@ def load_knowledge(cfg: GtpConfig, size: int = 9) -> GoWeights | None:
 def learned_priors(cfg: GtpConfig) -> LearnedPriors | None:
     """The learned priors of the settings: the move ratings' (``learned_priors``) and/or
     the TD(0) value's (``td_visits`` > 0); None for the heuristic priors alone."""
-    if not cfg.learned_priors and cfg.td_visits <= 0:
+    if not cfg.learned_priors and cfg.td_visits <= 0 and cfg.read_visits <= 0:
         return None
     return LearnedPriors(cfg.prior_visits if cfg.learned_priors else 0.0, cfg.prior_low,
-                         cfg.prior_high, cfg.prior_tau, cfg.td_visits, cfg.large_patterns)
+                         cfg.prior_high, cfg.prior_tau, cfg.td_visits, cfg.large_patterns,
+                         cfg.read_visits)
 
 
 def search_position(state: GoState, cfg: GtpConfig) -> GoPosition:

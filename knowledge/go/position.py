@@ -37,6 +37,7 @@ from knowledge.go.priors import (
     PriorWeights,
     feature_matrix,
     k_prior_sums,
+    k_read_priors,
     prior_reads_ladders,
     weight_table,
 )
@@ -188,6 +189,8 @@ class GoPosition:
             k_afterstate_values(state.board_array(), state.to_play, arr, two, three, theta, q)
             wins[:n] += lp.td_visits / (1.0 + np.exp(-q))
             visits[:n] += lp.td_visits
+        if lp is not None and lp.read_visits > 0 and n:
+            k_read_priors(state.board_array(), state.to_play, arr, lp.read_visits, wins, visits)
         if self.style is not None:
             add_style_priors(state.board_array(), state.to_play, arr, style_params(self.style),
                              wins, visits)
@@ -239,12 +242,12 @@ class GoPosition:
         lp = self.learned_priors
         mm = lp is not None and lp.visits > 0
         td = lp is not None and lp.td_visits > 0
-        flags = np.zeros(6)
+        flags = np.zeros(7)
         ptab, levels, theta = _NO_TABLE, _NO_LEVELS, _NO_THETA
         two, three = _NO_IDS, _NO_IDS
         large = NO_LARGE
         if lp is not None:
-            flags[:] = (1.0 if mm else 0.0, *lp.params(), lp.td_visits)
+            flags[:] = (1.0 if mm else 0.0, *lp.params(), lp.td_visits, lp.read_visits)
             w = self.knowledge()
             if mm:
                 ptab, levels = w.prior.pattern_table, w.prior.levels

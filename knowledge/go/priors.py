@@ -21,16 +21,29 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from games.go.board import COL, GSIZE, M_LAST, M_W, META, groups_next_to, k_play
-from games.go.coords import PASS
+from games.go.board import (
+    COL,
+    GID,
+    GSIZE,
+    M_LAST,
+    M_W,
+    META,
+    NXT,
+    group_libs,
+    groups_next_to,
+    k_play,
+)
+from games.go.coords import BLACK, PASS, WHITE
 from knowledge.go.patterns import pattern_code, pattern_table
 from knowledge.go.tactics import (
+    capture_read,
     edge_line,
     empty_area,
     escape_laddered,
     groups_put_in_atari,
     k_self_atari,
     ladder_captured,
+    read_stack,
 )
 
 if TYPE_CHECKING:
@@ -88,6 +101,8 @@ class LearnedPriors(NamedTuple):
     tau: float = 0.25  # r = (gamma / max gamma) ** tau
     td_visits: float = 0.0  # pseudo-visits at the TD(0) shape value sigma(phi theta), added
     large: bool = True  # the weights' large patterns multiply gamma (false: ignored)
+    # pseudo-visits per stone of capture reading's priors (k_read_priors; 0: none)
+    read_visits: float = 0.0
 
     def large_tables(self, g: FeatureGammas) -> tuple[np.ndarray, np.ndarray]:
         """The hash table (keys, γ) of the large patterns that multiply ``g``'s γ
@@ -242,3 +257,93 @@ def k_prior_sums(F: np.ndarray, Wt: np.ndarray, wins: np.ndarray, visits: np.nda
                 v += Wt[r, 1]
         wins[i] = w
         visits[i] = v
+
+
+@njit(cache=True)
+def _add_candidate(cand: np.ndarray, k: int, p: int) -> int:
+    for j in range(k):
+        if cand[j] == p:
+            return k
+    if k < cand.shape[0]:
+        cand[k] = p
+        k += 1
+    return k
+
+
+@njit(cache=True)
+def k_read_priors(B: np.ndarray, c: int, moves: np.ndarray, per_stone: float,
+                  wins: np.ndarray, visits: np.ndarray) -> None:
+    """Add the priors of capture reading (:func:`knowledge.go.tactics.capture_read`) to the
+    points in ``moves`` (legal for c), for the groups of two or more stones (a lone stone's
+    ladders are the move features'), with b = ``per_stone`` times the group's stones (at
+    most 4) pseudo-visits. A group of c in atari, or of two liberties that the opponent
+    captures moving first, is in danger: each of its liberties and of the liberties of the
+    opponent groups of one or two liberties next to it that leaves it not captured with
+    the opponent to move gets b wins of b visits; an extension from atari that does not
+    gets b visits and no win. An opponent group of two liberties: each liberty that puts it
+    in atari and has it captured gets b wins of b visits."""
+    P = B.shape[1]
+    w = B[META, M_W]
+    o = 3 - c
+    index = np.full(P, -1, dtype=np.int64)
+    for i in range(moves.shape[0]):
+        if moves[i] != PASS:
+            index[moves[i]] = i
+    cand = np.empty(64, dtype=np.int64)
+    nodes = np.zeros(1, dtype=np.int64)
+    stack = read_stack(B)
+    for g in range(P):
+        col = B[COL, g]
+        if (col != BLACK and col != WHITE) or B[GID, g] != g:
+            continue
+        if B[GSIZE, g] < 2:
+            continue
+        n, l1, l2 = group_libs(B, g)
+        if n >= 3:
+            continue
+        b = per_stone * min(B[GSIZE, g], 4)
+        if col == o:
+            if n != 2:
+                continue
+            for lib in (l1, l2):
+                i = index[lib]
+                if i < 0:
+                    continue
+                T = B.copy()
+                k_play(T, lib, c)
+                nodes[0] = 0
+                if T[COL, g] == o and capture_read(T, g, False, nodes, stack):
+                    wins[i] += b
+                    visits[i] += b
+            continue
+        if n == 2:
+            nodes[0] = 0
+            if not capture_read(B, g, True, nodes, stack):
+                continue
+        k = _add_candidate(cand, 0, l1)
+        if n == 2:
+            k = _add_candidate(cand, k, l2)
+        s = g
+        while True:
+            for q in (s + 1, s - 1, s + w, s - w):
+                if B[COL, q] == o:
+                    m, a1, a2 = group_libs(B, B[GID, q])
+                    if m <= 2:
+                        k = _add_candidate(cand, k, a1)
+                        if m == 2:
+                            k = _add_candidate(cand, k, a2)
+            s = B[NXT, s]
+            if s == g:
+                break
+        for j in range(k):
+            i = index[cand[j]]
+            if i < 0:
+                continue
+            T = B.copy()
+            k_play(T, cand[j], c)
+            nodes[0] = 0
+            if T[COL, g] == c and not capture_read(T, g, True, nodes, stack):
+                wins[i] += b
+                visits[i] += b
+            elif n == 1 and cand[j] == l1:
+                visits[i] += b

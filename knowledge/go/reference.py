@@ -1,5 +1,5 @@
 """Plain-Python reference of the playout policies, last good reply, the move features, the
-ladder reader and the local shapes (no numba).
+ladder reader, capture reading and its priors, and the local shapes (no numba).
 
 Written independently of the kernels but with the same random draws, so that a playout from
 the same position and seed gives the same moves and score. Tests compare the two. Slow: for
@@ -429,6 +429,113 @@ def reference_ladder_attack(ref: RefPlayer, stone: int, depth: int, nodes: list[
                 and reference_ladder_captured(b3, stone, depth, nodes)):
             return True
     return False
+
+
+class _ReadBudget(Exception):
+    """The capture reading ran out of positions."""
+
+
+def reference_capture_read(ref: RefPlayer, stone: int, attacker_first: bool) -> bool:
+    """:func:`knowledge.go.tactics.capture_read` by recursion, flood fills and board
+    copies (the same moves in the same order, so the same positions counted)."""
+    from knowledge.go.tactics import READ_DEPTH, READ_NODES, READ_WIDTH
+
+    d = ref.col[stone]
+    nodes = [0]
+
+    def moves(b: RefPlayer, attacker: bool) -> list[int]:
+        stones, libs = b.group(stone)
+        if attacker:
+            return [q for q in sorted(libs) if b.legal(q, 3 - d, use_ko=False)]
+        (lib,) = libs
+        out = [lib] if b.legal(lib, d, use_ko=False) else []
+        caps: set[int] = set()
+        for s in stones:
+            for q in b.neighbours(s):
+                if b.col[q] == 3 - d:
+                    qlibs = b.group(q)[1]
+                    if len(qlibs) == 1 and b.legal(min(qlibs), d, use_ko=False):
+                        caps.add(min(qlibs))
+        return (out + sorted(caps - set(out)))[:READ_WIDTH]
+
+    def read(b: RefPlayer, attacker: bool, k: int) -> bool:
+        """Captured, with ``attacker`` to move at depth k."""
+        for m in moves(b, attacker):
+            nodes[0] += 1
+            if nodes[0] > READ_NODES:
+                raise _ReadBudget
+            t = b.copy()
+            t.play(m, 3 - d if attacker else d)
+            if t.col[stone] != d:
+                captured = True
+            else:
+                n = len(t.group(stone)[1])
+                if attacker:
+                    captured = n == 1 and k + 1 < READ_DEPTH and read(t, False, k + 1)
+                elif n == 2 and k + 1 < READ_DEPTH:
+                    captured = read(t, True, k + 1)
+                else:
+                    captured = n <= 1
+            if captured == attacker:
+                return captured
+        return not attacker
+
+    n = len(ref.group(stone)[1])
+    if attacker_first and n != 2:
+        return n <= 1
+    if not attacker_first and n != 1:
+        return n == 0
+    try:
+        return read(ref, attacker_first, 0)
+    except _ReadBudget:
+        return False
+
+
+def reference_read_priors(ref: RefPlayer, c: int, moves: list[int], per_stone: float
+                          ) -> tuple[list[float], list[float]]:
+    """The (wins, visits) that :func:`knowledge.go.priors.k_read_priors` adds to each point
+    of ``moves``."""
+    o = 3 - c
+    wins = [0.0] * len(moves)
+    visits = [0.0] * len(moves)
+    index = {p: i for i, p in enumerate(moves) if p != PASS}
+    done: set[int] = set()
+    for g in range(len(ref.col)):
+        if ref.col[g] not in (BLACK, WHITE) or g in done:
+            continue
+        stones, libs = ref.group(g)
+        done |= stones
+        if len(stones) < 2 or len(libs) >= 3:
+            continue
+        b = per_stone * min(len(stones), 4)
+        if ref.col[g] == o:
+            if len(libs) == 2:
+                for lib in sorted(libs):
+                    if lib in index:
+                        t = ref.copy()
+                        t.play(lib, c)
+                        if t.col[g] == o and reference_capture_read(t, g, False):
+                            wins[index[lib]] += b
+                            visits[index[lib]] += b
+            continue
+        if len(libs) == 2 and not reference_capture_read(ref, g, True):
+            continue
+        cand = set(libs)
+        for s in stones:
+            for q in ref.neighbours(s):
+                if ref.col[q] == o and len(ref.group(q)[1]) <= 2:
+                    cand |= ref.group(q)[1]
+        for m in sorted(cand):
+            if m not in index:
+                continue
+            t = ref.copy()
+            t.play(m, c)
+            if t.col[g] == c and not reference_capture_read(t, g, True):
+                wins[index[m]] += b
+                visits[index[m]] += b
+            elif len(libs) == 1 and m in libs:
+                visits[index[m]] += b
+    return wins, visits
 
 
 def _coulom_level(ref: RefPlayer, p: int, q: int) -> int:

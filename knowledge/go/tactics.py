@@ -448,3 +448,135 @@ def empty_area(B: np.ndarray, p: int) -> bool:
                 if v == BLACK or v == WHITE:
                     return False
     return True
+
+
+# capture reading (capture_read): plies and positions read before giving up (as an escape)
+READ_DEPTH = 24
+
+
+READ_NODES = 300
+
+
+READ_WIDTH = 32  # moves of one side in one position, at most (the first found)
+
+
+@njit(cache=True)
+def read_stack(B: np.ndarray) -> np.ndarray:
+    """Scratch boards for :func:`capture_read` on boards like B."""
+    return np.empty((READ_DEPTH + 1, B.shape[0], B.shape[1]), dtype=B.dtype)
+
+
+@njit(cache=True)
+def _read_moves(T: np.ndarray, stone: int, attacker: bool, out: np.ndarray) -> int:
+    """The moves :func:`capture_read` tries for the side to move against or for the group
+    at ``stone``: the attacker (the group has two liberties) each liberty; the defender (the
+    group is in atari) the liberty, then the liberties of the attacker groups in atari next
+    to it (captures) in increasing order. Legal ones only (ko ignored), without repeats;
+    returns how many."""
+    g = T[GID, stone]
+    d = T[COL, stone]
+    a = 3 - d
+    k = 0
+    if attacker:
+        _, l1, l2 = group_libs(T, g)
+        for lib in (l1, l2):
+            if lib >= 0 and k_legal_noko(T, lib, a):
+                out[k] = lib
+                k += 1
+        return k
+    lib = atari_lib(T, g)
+    if k_legal_noko(T, lib, d):
+        out[k] = lib
+        k += 1
+    first = k
+    w = T[META, M_W]
+    s = g
+    while True:
+        for q in (s + 1, s - 1, s + w, s - w):
+            if T[COL, q] == a and in_atari(T, T[GID, q]):
+                cap = atari_lib(T, T[GID, q])
+                seen = False
+                for j in range(k):
+                    if out[j] == cap:
+                        seen = True
+                if not seen and k < out.shape[0] and k_legal_noko(T, cap, d):
+                    out[k] = cap
+                    k += 1
+        s = T[NXT, s]
+        if s == g:
+            break
+    for i in range(first + 1, k):  # the captures in increasing order
+        j = i
+        while j > first and out[j - 1] > out[j]:
+            out[j - 1], out[j] = out[j], out[j - 1]
+            j -= 1
+    return k
+
+
+@njit(cache=True)
+def capture_read(B: np.ndarray, stone: int, attacker_first: bool, nodes: np.ndarray,
+                 stack: np.ndarray) -> bool:
+    """Is the group at ``stone`` captured by a chase of ataris? The attacker (to move with
+    ``attacker_first``) plays a liberty of the group when it has two; the defender, in
+    atari, extends or captures an attacker group in atari next to it, and the reading goes
+    on from whatever liberties that leaves: three or more escape, one is captured. An AND-OR
+    search, depth first over a stack of boards (numba's cache mishandles recursive
+    functions); it gives up, as an escape, after ``READ_DEPTH`` plies or ``READ_NODES``
+    positions (``nodes[0]`` counts them). Ko is ignored. With the attacker first, a group
+    of one liberty is captured and one of three or more is not; with the defender first, a
+    group not in atari is not. ``stack``: scratch boards (:func:`read_stack`)."""
+    d = B[COL, stone]
+    n, _, _ = group_libs(B, B[GID, stone])
+    if attacker_first:
+        if n != 2:
+            return n <= 1
+    elif n != 1:
+        return n == 0
+    moves = np.empty((READ_DEPTH + 1, READ_WIDTH), dtype=np.int64)
+    count = np.zeros(READ_DEPTH + 1, dtype=np.int64)
+    nxt = np.zeros(READ_DEPTH + 1, dtype=np.int64)
+    stack[0] = B
+    att = attacker_first  # the side to move at frame k is the attacker when k is even
+    count[0] = _read_moves(B, stone, att, moves[0])
+    k = 0
+    while True:
+        attacker = att if k % 2 == 0 else not att
+        if nxt[k] < count[k]:
+            m = moves[k, nxt[k]]
+            nxt[k] += 1
+            nodes[0] += 1
+            if nodes[0] > READ_NODES:
+                return False
+            T = stack[k + 1]
+            T[:, :] = stack[k]
+            k_play(T, m, 3 - d if attacker else d)
+            if T[COL, stone] != d:
+                captured = True
+            else:
+                n, _, _ = group_libs(T, T[GID, stone])
+                if attacker:
+                    if n == 1 and k + 1 < READ_DEPTH:
+                        count[k + 1] = _read_moves(T, stone, False, moves[k + 1])
+                        nxt[k + 1] = 0
+                        k += 1
+                        continue
+                    captured = False  # the attacker's move gave no atari
+                else:
+                    if n == 2 and k + 1 < READ_DEPTH:
+                        count[k + 1] = _read_moves(T, stone, True, moves[k + 1])
+                        nxt[k + 1] = 0
+                        k += 1
+                        continue
+                    captured = n <= 1
+            if captured != attacker:
+                continue  # not decided: try the frame's next move
+        else:
+            captured = not attacker  # no attacker move captures / no defender move escapes
+        # frame k is decided (captured or not); pass it up while it decides its parents
+        while True:
+            if k == 0:
+                return captured
+            k -= 1
+            if captured == (att if k % 2 == 0 else not att):
+                continue
+            break

@@ -26,7 +26,7 @@ from games.go.scoring import k_area
 from games.splitmix import rng_next
 from knowledge.go.features import k_learned_priors
 from knowledge.go.playout import black_value, k_playout_record
-from knowledge.go.priors import k_features, k_prior_sums, prior_reads_ladders
+from knowledge.go.priors import k_features, k_prior_sums, k_read_priors, prior_reads_ladders
 from knowledge.go.shapes import k_afterstate_values
 from knowledge.go.style import add_style_priors
 
@@ -110,6 +110,8 @@ def t_legal(ctx: Any, st: Any, moves: np.ndarray, values: np.ndarray, counts: np
                 for i in range(n):
                     wins[i] += lp[5] / (1.0 + np.exp(-q[i]))
                     visits[i] += lp[5]
+            if lp[6] > 0:
+                k_read_priors(B, c, pts[:n], lp[6], wins, visits)
             add_style_priors(B, c, pts[:n], ctx[26], wins, visits)
             for i in range(n):
                 values[i] = wins[i] / visits[i]

@@ -1,6 +1,6 @@
 """The compiled tree's Go kernels (knowledge/go/tree.py) with learned knowledge give the same
-trees as the Python UCT over GoPosition: learned priors, the TD(0) prior, playout policy 3,
-and the heuristic priors reading ladders with playout policy 5."""
+trees as the Python UCT over GoPosition: learned priors, the TD(0) prior, capture reading's
+priors, playout policy 3, and the heuristic priors reading ladders with playout policy 5."""
 
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ def weights(tmp_path_factory: pytest.TempPathFactory) -> GoWeights:
     (LearnedPriors(visits=30.0, low=0.2, high=0.8, tau=1.0, td_visits=15.0), 3),
     (LearnedPriors(visits=0.0, td_visits=20.0), 2),  # heuristic priors and the TD value
     (None, 3),
+    (LearnedPriors(read_visits=5.0), 2),  # the learned priors and capture reading
+    (LearnedPriors(visits=0.0, read_visits=3.0), 2),  # the heuristic ones and reading
 ])
 def test_same_tree_with_learned_knowledge(weights: GoWeights, priors: LearnedPriors | None,
                                           policy: int) -> None:

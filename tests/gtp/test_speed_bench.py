@@ -55,3 +55,18 @@ def test_a_failing_or_silent_engine_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(SystemExit, match="failed.*timed out"):
         bench.measure_pachi(shlex.join([sys.executable, "-c", "import time; time.sleep(5)"]),
                             9, timeout=0.5)
+
+
+def test_search_rate_over_recorded_positions(tmp_path: Path) -> None:
+    bench = load_bench("go_speed")
+    moves = "".join(f";{'BW'[i % 2]}[{m}]" for i, m in enumerate(
+        ["ee", "cc", "gg", "cg", "gc", "dd", "ff", "fd", "df", "ce", "ec", "eg", "ge", "hh",
+         "bb", "hb", "bh"]))
+    (tmp_path / "a.sgf").write_text(f"(;GM[1]FF[4]SZ[9]KM[7]{moves})")
+    (tmp_path / "short.sgf").write_text("(;GM[1]FF[4]SZ[9]KM[7];B[ee])")  # no position
+    rate, positions = bench.measure_records(str(tmp_path), 40, 1, ["read_visits=2"])
+    assert positions == 1 and rate > 0
+    with pytest.raises(SystemExit, match="no .sgf"):
+        bench.measure_records(str(tmp_path / "none"), 40, 1, [])
+    with pytest.raises(SystemExit, match="reaches move"):
+        bench.measure_records(str(tmp_path), 40, 1, [], plies=(30,))
