@@ -240,9 +240,9 @@ PRESETS: dict[str, dict[str, Any]] = {
     # the first release: UCT in Python over policy-2 playouts with no reply tables, the win
     # alone as reward, the heuristic priors without ladders, no opening rule
     "v1": {"core": "uct", "compiled": False, "playout_policy": 2, "lgrf": 0,
-           "score_weight": 0.0, "learned_priors": False, "td_visits": 0.0, "komi_margin": 0.0,
-           "jigo_value": 0.5, "ladder_priors": False, "rave_mse": False, "rave_weighted": False,
-           "opening_9x9": "", "opening_corners": 0, "style": ""},
+           "score_weight": 0.0, "learned_priors": False, "td_visits": 0.0, "read_visits": 0.0,
+           "komi_margin": 0.0, "jigo_value": 0.5, "ladder_priors": False, "rave_mse": False,
+           "rave_weighted": False, "opening_9x9": "", "opening_corners": 0, "style": ""},
     # the second release: the compiled tree, priors learned from GNU Go's moves (the bundled
     # 9x9 weights with their large patterns) at 35 pseudo-visits, last good reply, nakade
     # and the low-liberty rule in the playouts, black's first 9x9 move beside the centre
@@ -254,8 +254,8 @@ PRESETS: dict[str, dict[str, Any]] = {
            "playout_policy": 6, "lgrf": "auto", "score_weight": 0.0, "komi_margin": 0.0,
            "margin_below": 0.5, "jigo_value": 0.5, "weights": "9x9", "learned_priors": True,
            "prior_visits": 35.0, "prior_low": 0.3, "prior_high": 0.9, "prior_tau": 0.25,
-           "large_patterns": True, "td_visits": 0.0, "opening_9x9": "D5", "opening_corners": 0,
-           "resign_threshold": 0.08, "resign_min_playouts": 500, "resign_after": 0.3,
+           "large_patterns": True, "td_visits": 0.0, "read_visits": 0.0, "opening_9x9": "D5",
+           "opening_corners": 0, "resign_threshold": 0.08, "resign_min_playouts": 500, "resign_after": 0.3,
            "cleanup": True, "cleanup_confidence": 0.9, "cleanup_tolerance": 0.05,
            "pass_when_won": True, "style": ""},
 }
