@@ -255,9 +255,9 @@ PRESETS: dict[str, dict[str, Any]] = {
            "margin_below": 0.5, "jigo_value": 0.5, "weights": "9x9", "learned_priors": True,
            "prior_visits": 35.0, "prior_low": 0.3, "prior_high": 0.9, "prior_tau": 0.25,
            "large_patterns": True, "td_visits": 0.0, "read_visits": 0.0, "opening_9x9": "D5",
-           "opening_corners": 0, "resign_threshold": 0.08, "resign_min_playouts": 500, "resign_after": 0.3,
-           "cleanup": True, "cleanup_confidence": 0.9, "cleanup_tolerance": 0.05,
-           "pass_when_won": True, "style": ""},
+           "opening_corners": 0, "resign_threshold": 0.08, "resign_min_playouts": 500,
+           "resign_after": 0.3, "cleanup": True, "cleanup_confidence": 0.9,
+           "cleanup_tolerance": 0.05, "pass_when_won": True, "style": ""},
 }
 # the third release: the second with the bundled weights of the board's size (the 19x19
 # weights on boards from 15x15 up)
