@@ -18,12 +18,13 @@ from protocols.gtp.common import GtpError, parse_vertex
 GO_CORES = ("uct", "flat", "abucb")
 
 
-def board_expand_visits(size: int) -> int:
-    """The visits before a leaf is expanded that ``expand_visits=0`` stands for: 1 below
-    15x15; 4 from 15x15 up, where a leaf's priors cost more than a playout: the tree that
-    grows more slowly searches about 1.4 times the playouts a second, and on 19x19 it beat
-    expansion on the second visit at equal time (docs/results/go.md, Larger boards)."""
-    return 4 if size >= 15 else 1
+def board_expand_visits(size: int, small: int = 1) -> int:
+    """The visits before a leaf is expanded that ``expand_visits=0`` stands for: ``small``
+    (the setting ``expand_visits_small``) below 15x15; 4 from 15x15 up, where a leaf's
+    priors cost more than a playout: the tree that grows more slowly searches about 1.4
+    times the playouts a second, and on 19x19 it beat expansion on the second visit at
+    equal time (docs/results/go.md, Larger boards)."""
+    return 4 if size >= 15 else small
 
 
 class GtpConfig(msgspec.Struct, frozen=True):
@@ -69,8 +70,9 @@ class GtpConfig(msgspec.Struct, frozen=True):
     reuse: bool = True
     # a leaf of the tree is expanded (its moves and priors made) once the move into it has
     # this many visits; until then the playouts start at it (compiled and Python tree).
-    # 0: by the board (board_expand_visits): 1 below 15x15, 4 from 15x15 up
+    # 0: by the board (board_expand_visits): expand_visits_small below 15x15, 4 from 15x15 up
     expand_visits: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 0
+    expand_visits_small: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 2
     # pseudo-visits a new node takes from its grandfather (0: off)
     grandfather: Annotated[float, msgspec.Meta(ge=0)] = 10.0
     # progressive widening (Coulom): a node's moves are unlocked in prior order, the first
@@ -124,7 +126,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # group in danger, or captures a group of two liberties by a chase of ataris, gets this
     # many pseudo-visits (all wins) per stone of the group, up to four stones; an extension
     # from atari that the reading shows captured, as many with no win; 0: off
-    read_visits: Annotated[float, msgspec.Meta(ge=0)] = 0.0
+    read_visits: Annotated[float, msgspec.Meta(ge=0)] = 5.0
     # black's first move on an empty 9x9 board: of the points of this one's class (its images
     # under the 8 symmetries; D5: the four beside the centre), the one the search visited
     # most ("": the search's own choice). Against GNU Go level 10 corvid scored 0.59 as black
@@ -221,7 +223,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
 
     def expand_visits_on(self, size: int) -> int:
         """``expand_visits`` in force on a board of ``size`` (0: board_expand_visits)."""
-        return self.expand_visits or board_expand_visits(size)
+        return self.expand_visits or board_expand_visits(size, self.expand_visits_small)
 
     @property
     def lgrf_level(self) -> int:
@@ -249,7 +251,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     "v2": {"core": "uct", "compiled": True, "tree_mb": 1024.0, "abucb_depth": 2,
            "abucb_width": 8, "rave": True, "rave_k": 1000.0, "rave_mse": False,
            "rave_weighted": False, "c": 0.0, "priors": True, "prior_scale": 1.0,
-           "ladder_priors": True, "reuse": True, "expand_visits": 1, "grandfather": 10.0,
+           "ladder_priors": True, "reuse": True, "expand_visits": 1, "expand_visits_small": 1,
+           "grandfather": 10.0,
            "widening": False, "widening_initial": 1, "widening_a": 40.0, "widening_b": 1.4,
            "playout_policy": 6, "lgrf": "auto", "score_weight": 0.0, "komi_margin": 0.0,
            "margin_below": 0.5, "jigo_value": 0.5, "weights": "9x9", "learned_priors": True,
@@ -265,14 +268,17 @@ PRESETS["v3"] = PRESETS["v2"] | {"weights": ""}
 # the fourth release: the third with the leaves expanded later on large boards (on their
 # fourth visit from 15x15 up, board_expand_visits)
 PRESETS["v4"] = PRESETS["v3"] | {"expand_visits": 0}
+# the fifth release: the fourth with capture reading in the priors (5 pseudo-visits a stone)
+# and the leaves expanded on their third visit below 15x15
+PRESETS["v5"] = PRESETS["v4"] | {"read_visits": 5.0, "expand_visits_small": 2}
 
 
 # which cores read a setting (the others are read by every core)
 CORE_KEYS: CoreMap = {
     key: ("uct",) for key in (
         "compiled", "tree_mb", "rave", "rave_k", "rave_mse", "rave_weighted", "c", "priors",
-        "reuse", "expand_visits", "grandfather", "widening", "widening_initial", "widening_a",
-        "widening_b", "lgrf")
+        "reuse", "expand_visits", "expand_visits_small", "grandfather", "widening",
+        "widening_initial", "widening_a", "widening_b", "lgrf")
 } | {"abucb_depth": ("abucb",), "abucb_width": ("abucb",), "style": ("uct", "abucb")}
 
 
@@ -283,8 +289,10 @@ PRESET_DOCS = {
           "of the bundled 9x9 weights, policy-6 playouts with last good reply, D5 opening",
     "v3": "the third release's engine: v2 with the bundled weights of the board's size "
           "(fitted to 19x19 games on boards from 15x15 up, to 9x9 games below)",
-    "v4": "the fourth release's engine (the defaults): v3 with a leaf of the tree expanded "
-          "on its fourth visit on boards from 15x15 up (its second below)",
+    "v4": "the fourth release's engine: v3 with a leaf of the tree expanded on its fourth "
+          "visit on boards from 15x15 up (its second below)",
+    "v5": "the fifth release's engine (the defaults): v4 with capture reading in the priors "
+          "(read_visits=5) and a leaf expanded on its third visit below 15x15",
 }
 
 

@@ -536,7 +536,7 @@ def capture_read(B: np.ndarray, stone: int, attacker_first: bool, nodes: np.ndar
     count = np.zeros(READ_DEPTH + 1, dtype=np.int64)
     nxt = np.zeros(READ_DEPTH + 1, dtype=np.int64)
     stack[0] = B
-    att = attacker_first  # the side to move at frame k is the attacker when k is even
+    att = attacker_first  # the side to move at frame k: the root's when k is even
     count[0] = _read_moves(B, stone, att, moves[0])
     k = 0
     while True:
@@ -560,7 +560,7 @@ def capture_read(B: np.ndarray, stone: int, attacker_first: bool, nodes: np.ndar
                         nxt[k + 1] = 0
                         k += 1
                         continue
-                    captured = False  # the attacker's move gave no atari
+                    captured = False  # no atari, or too deep to read on: an escape
                 else:
                     if n == 2 and k + 1 < READ_DEPTH:
                         count[k + 1] = _read_moves(T, stone, True, moves[k + 1])

@@ -7,6 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import msgspec
 import numpy as np
 import pytest
 
@@ -77,8 +78,12 @@ def test_learned_priors_config_maps_to_the_state() -> None:
     from clients.gtp.player import learned_priors
 
     cfg = GtpConfig(learned_priors=True, prior_visits=7.0, prior_low=0.1, prior_high=0.7,
-                    prior_tau=2.0)
-    assert learned_priors(cfg) == LearnedPriors(7.0, 0.1, 0.7, 2.0)
+                    prior_tau=2.0, read_visits=3.0)
+    assert learned_priors(cfg) == LearnedPriors(7.0, 0.1, 0.7, 2.0, read_visits=3.0)
+    heuristic = GtpConfig(learned_priors=False, read_visits=0.0)
+    assert learned_priors(heuristic) is None
+    reading = learned_priors(msgspec.structs.replace(heuristic, read_visits=2.0))
+    assert reading is not None and reading.visits == 0.0 and reading.read_visits == 2.0
     with pytest.raises(ConfigError, match="prior_high"):
         load_config(GtpConfig, overrides=["prior_high=1.5"])
 

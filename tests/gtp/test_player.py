@@ -384,17 +384,17 @@ def test_board_images_of_a_point() -> None:
 
 def test_black_opens_9x9_from_the_opening_class_only_on_an_empty_board() -> None:
     """opening_9x9: black's first move on an empty 9x9 board is of that point's class; the
-    search alone opens at the centre with seed 6 (300 playouts), so the rule overrides it
+    search alone opens at the centre with seed 7 (300 playouts), so the rule overrides it
     there. Other moves, colours, sizes and handicap boards are the search's."""
     beside = {b"= D5\n\n", b"= F5\n\n", b"= E4\n\n", b"= E6\n\n"}
     new_game = "boardsize 9\nkomi 7\nclear_board"
-    assert talk(engine(seed=6, playouts=300, opening_9x9=""), new_game + "\ngenmove b"
+    assert talk(engine(seed=7, playouts=300, opening_9x9=""), new_game + "\ngenmove b"
                 ).endswith(b"= E5\n\n")
-    e = engine(seed=6, playouts=300)  # the default: D5
+    e = engine(seed=7, playouts=300)  # the default: D5
     assert talk(e, new_game) == b"= \n\n" * 3 and talk(e, "genmove b") in beside
-    assert talk(engine(seed=6, playouts=300, opening_9x9="C3"), new_game + "\ngenmove b"
+    assert talk(engine(seed=7, playouts=300, opening_9x9="C3"), new_game + "\ngenmove b"
                 ).endswith((b"= C3\n\n", b"= G3\n\n", b"= C7\n\n", b"= G7\n\n"))
-    assert talk(engine(seed=6, playouts=300, opening_9x9="E5"), new_game + "\ngenmove b"
+    assert talk(engine(seed=7, playouts=300, opening_9x9="E5"), new_game + "\ngenmove b"
                 ).endswith(b"= E5\n\n")
     # the search's own: white's first move, black's second, a handicap board, 7x7
     player = SearchPlayer(GtpConfig(opening_9x9="C3"))  # none of the class tried: the lowest
@@ -464,29 +464,35 @@ def test_opening_9x9_must_be_a_point_of_the_9x9_board() -> None:
     assert load_gtp_config().opening_9x9 == "D5"
 
 
-def test_preset_v4_is_the_default_engine_written_out() -> None:
-    """v4, the newest preset, loads to exactly the default settings and names every setting
+def test_preset_v5_is_the_default_engine_written_out() -> None:
+    """v5, the newest preset, loads to exactly the default settings and names every setting
     of how the engine plays (all but the budget, the time management, the board, the name and
-    the start-up), so that a later change of a default leaves it as it is; v3 is the same
-    engine expanding every leaf on its second visit, v2 that with the 9x9 weights on every
-    board (on 9x9, the file "" stands for)."""
+    the start-up), so that a later change of a default leaves it as it is; v4 is the same
+    engine without capture reading, expanding every leaf below 15x15 on its second visit; v3
+    that engine expanding every leaf on its second visit, v2 that with the 9x9 weights on
+    every board (on 9x9, the file "" stands for)."""
     from clients.gtp.config import PRESETS
     from knowledge.go.weights import weights_path
 
-    assert list(PRESETS)[-1] == "v4"
+    assert list(PRESETS)[-1] == "v5"
+    v5 = load_gtp_config(overrides=["preset=v5"])
+    assert v5 == msgspec.structs.replace(GtpConfig(), preset="v5")
     v4 = load_gtp_config(overrides=["preset=v4"])
-    assert v4 == msgspec.structs.replace(GtpConfig(), preset="v4")
+    assert v4 == msgspec.structs.replace(GtpConfig(), preset="v4", read_visits=0.0,
+                                         expand_visits_small=1)
     v3 = load_gtp_config(overrides=["preset=v3"])
-    assert v3 == msgspec.structs.replace(GtpConfig(), preset="v3", expand_visits=1)
+    assert v3 == msgspec.structs.replace(GtpConfig(), preset="v3", read_visits=0.0,
+                                         expand_visits_small=1, expand_visits=1)
     v2 = load_gtp_config(overrides=["preset=v2"])
-    assert v2 == msgspec.structs.replace(GtpConfig(), preset="v2", weights="9x9",
+    assert v2 == msgspec.structs.replace(GtpConfig(), preset="v2", read_visits=0.0,
+                                         expand_visits_small=1, weights="9x9",
                                          expand_visits=1)
     assert weights_path("9x9") == weights_path("", 9) != weights_path("", 19)
     not_a_player = {"name", "preset", "playouts", "seconds", "min_playouts", "seed",
                     "workers", "default_size", "default_komi", "min_size", "max_size",
                     "warmup", "idle_timeout", "analyze_playouts", "ponder"}
     fields = {f.name for f in msgspec.structs.fields(GtpConfig)}
-    assert set(PRESETS["v4"]) == set(PRESETS["v2"]) == {k for k in fields - not_a_player
+    assert set(PRESETS["v5"]) == set(PRESETS["v2"]) == {k for k in fields - not_a_player
                                   if not k.startswith("time_")}
 
 
@@ -514,18 +520,21 @@ def test_pondering_grows_the_tree_the_reply_reuses() -> None:
 
 
 def test_leaves_are_expanded_later_on_large_boards() -> None:
-    """expand_visits=0 (the default) is 1 below 15x15 and 4 from 15x15 up, in the core that
-    searches each board; a number given is used on every board."""
+    """expand_visits=0 (the default) is expand_visits_small (2 by default) below 15x15 and 4
+    from 15x15 up, in the core that searches each board; a number given is used on every
+    board."""
     from clients.gtp.config import board_expand_visits
 
     assert [board_expand_visits(n) for n in (9, 13, 14, 15, 19, 25)] == [1, 1, 1, 4, 4, 4]
+    assert [board_expand_visits(n, 2) for n in (9, 14, 15)] == [2, 2, 4]
     p = SearchPlayer(GtpConfig())
-    assert p.core_for(9).config.expand_visits == 1
+    assert p.core_for(9).config.expand_visits == 2
+    assert SearchPlayer(GtpConfig(expand_visits_small=1)).core_for(9).config.expand_visits == 1
     big = p.core_for(19)
     assert big.config.expand_visits == 4
     assert p.core_for(19) is big  # the same board: the same core and tree
     assert p.core_for(17) is big  # the same settings
-    assert p.core_for(13).config.expand_visits == 1
+    assert p.core_for(13).config.expand_visits == 2
     fixed = SearchPlayer(GtpConfig(expand_visits=2))
     assert fixed.core_for(9) is fixed.core_for(19)
     assert fixed.core.config.expand_visits == 2
