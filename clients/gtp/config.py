@@ -72,6 +72,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # this many visits; until then the playouts start at it (compiled and Python tree).
     # 0: by the board (board_expand_visits): expand_visits_small below 15x15, 4 from 15x15 up
     expand_visits: Annotated[int, msgspec.Meta(ge=0, le=1000)] = 0
+    # below 15x15, what expand_visits=0 stands for (2: a leaf is expanded on its third visit)
     expand_visits_small: Annotated[int, msgspec.Meta(ge=1, le=1000)] = 2
     # pseudo-visits a new node takes from its grandfather (0: off)
     grandfather: Annotated[float, msgspec.Meta(ge=0)] = 10.0
@@ -252,8 +253,8 @@ PRESETS: dict[str, dict[str, Any]] = {
            "abucb_width": 8, "rave": True, "rave_k": 1000.0, "rave_mse": False,
            "rave_weighted": False, "c": 0.0, "priors": True, "prior_scale": 1.0,
            "ladder_priors": True, "reuse": True, "expand_visits": 1, "expand_visits_small": 1,
-           "grandfather": 10.0,
-           "widening": False, "widening_initial": 1, "widening_a": 40.0, "widening_b": 1.4,
+           "grandfather": 10.0, "widening": False, "widening_initial": 1, "widening_a": 40.0,
+           "widening_b": 1.4,
            "playout_policy": 6, "lgrf": "auto", "score_weight": 0.0, "komi_margin": 0.0,
            "margin_below": 0.5, "jigo_value": 0.5, "weights": "9x9", "learned_priors": True,
            "prior_visits": 35.0, "prior_low": 0.3, "prior_high": 0.9, "prior_tau": 0.25,

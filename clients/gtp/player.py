@@ -64,8 +64,9 @@ def load_knowledge(cfg: GtpConfig, size: int = 9) -> GoWeights | None:
 
 
 def learned_priors(cfg: GtpConfig) -> LearnedPriors | None:
-    """The learned priors of the settings: the move ratings' (``learned_priors``) and/or
-    the TD(0) value's (``td_visits`` > 0); None for the heuristic priors alone."""
+    """The learned priors of the settings: the move ratings' (``learned_priors``), the
+    TD(0) value's (``td_visits`` > 0) and capture reading's (``read_visits`` > 0), any of
+    them; None for the heuristic priors alone."""
     if not cfg.learned_priors and cfg.td_visits <= 0 and cfg.read_visits <= 0:
         return None
     return LearnedPriors(cfg.prior_visits if cfg.learned_priors else 0.0, cfg.prior_low,
