@@ -52,7 +52,8 @@ def test_capturing_the_attacker_is_read_on() -> None:
     s = position(CAPTURE_BACK)
     assert read(s, "C4", True)
     nodes = np.zeros(1, dtype=np.int64)
-    assert not ladder_attack(s._b, vertex_to_point("C4", 9), nodes)  # the ladder reader's
+    # the ladder reader calls the group safe
+    assert not ladder_attack(s._b, vertex_to_point("C4", 9), nodes)
     saved = s.clone()
     saved.play_colour(BLACK, vertex_to_point("B3", 9))
     assert read(saved, "C4", True)  # no move saves it: the group is dead
@@ -136,8 +137,8 @@ def test_kernels_match_the_reference_on_random_positions(size: int, seed: int) -
             ref = RefPlayer.from_kernel(s._b)
             for p in range(len(ref.col)):
                 if ref.col[p] in (BLACK, WHITE) and len(ref.group(p)[1]) <= 2:
-                    nodes = np.zeros(1, dtype=np.int64)
                     for first in (True, False):
+                        nodes = np.zeros(1, dtype=np.int64)
                         got = capture_read(s._b, p, first, nodes, read_stack(s._b))
                         assert got == reference_capture_read(ref, p, first), (step, p)
                     read_any += 1
