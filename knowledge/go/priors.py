@@ -36,6 +36,7 @@ from games.go.board import (
 from games.go.coords import BLACK, PASS, WHITE
 from knowledge.go.patterns import pattern_code, pattern_table
 from knowledge.go.tactics import (
+    add_unique,
     capture_read,
     edge_line,
     empty_area,
@@ -260,17 +261,6 @@ def k_prior_sums(F: np.ndarray, Wt: np.ndarray, wins: np.ndarray, visits: np.nda
 
 
 @njit(cache=True)
-def _add_candidate(cand: np.ndarray, k: int, p: int) -> int:
-    for j in range(k):
-        if cand[j] == p:
-            return k
-    if k < cand.shape[0]:
-        cand[k] = p
-        k += 1
-    return k
-
-
-@njit(cache=True)
 def k_read_priors(B: np.ndarray, c: int, moves: np.ndarray, per_stone: float,
                   wins: np.ndarray, visits: np.ndarray) -> None:
     """Add the priors of capture reading (:func:`knowledge.go.tactics.capture_read`) to the
@@ -320,18 +310,18 @@ def k_read_priors(B: np.ndarray, c: int, moves: np.ndarray, per_stone: float,
             nodes[0] = 0
             if not capture_read(B, g, True, nodes, stack):
                 continue
-        k = _add_candidate(cand, 0, l1)
+        k = add_unique(cand, 0, l1)
         if n == 2:
-            k = _add_candidate(cand, k, l2)
+            k = add_unique(cand, k, l2)
         s = g
         while True:
             for q in (s + 1, s - 1, s + w, s - w):
                 if B[COL, q] == o:
                     m, a1, a2 = group_libs(B, B[GID, q])
                     if m <= 2:
-                        k = _add_candidate(cand, k, a1)
+                        k = add_unique(cand, k, a1)
                         if m == 2:
-                            k = _add_candidate(cand, k, a2)
+                            k = add_unique(cand, k, a2)
             s = B[NXT, s]
             if s == g:
                 break

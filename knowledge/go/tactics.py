@@ -461,6 +461,18 @@ READ_WIDTH = 32  # moves of one side in one position, at most (the first found)
 
 
 @njit(cache=True)
+def add_unique(out: np.ndarray, k: int, p: int) -> int:
+    """Append p to ``out[:k]`` unless it is there or ``out`` is full; the new length."""
+    for j in range(k):
+        if out[j] == p:
+            return k
+    if k < out.shape[0]:
+        out[k] = p
+        k += 1
+    return k
+
+
+@njit(cache=True)
 def read_stack(B: np.ndarray) -> np.ndarray:
     """Scratch boards for :func:`capture_read` on boards like B."""
     return np.empty((READ_DEPTH + 1, B.shape[0], B.shape[1]), dtype=B.dtype)
@@ -495,13 +507,8 @@ def _read_moves(T: np.ndarray, stone: int, attacker: bool, out: np.ndarray) -> i
         for q in (s + 1, s - 1, s + w, s - w):
             if T[COL, q] == a and in_atari(T, T[GID, q]):
                 cap = atari_lib(T, T[GID, q])
-                seen = False
-                for j in range(k):
-                    if out[j] == cap:
-                        seen = True
-                if not seen and k < out.shape[0] and k_legal_noko(T, cap, d):
-                    out[k] = cap
-                    k += 1
+                if k_legal_noko(T, cap, d):
+                    k = add_unique(out, k, cap)
         s = T[NXT, s]
         if s == g:
             break
