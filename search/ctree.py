@@ -83,7 +83,7 @@ from numba.core.errors import NumbaExperimentalFeatureWarning
 from numba.core.types.function_type import WrapperAddressProtocol
 
 from search.budget import Budget
-from search.result import SearchResult
+from search.result import SearchResult, final_index
 from search.uct import UCTConfig, mark_first_plies, rave_beta, rave_credit
 
 # counters[...]: the pool's state and the search statistics
@@ -963,10 +963,7 @@ class CompiledUCT:
         N = e_N[f:f + n]
         visits = N - e_N0[f:f + n]
         means = np.where(N > 0, e_W[f:f + n] / np.maximum(N, 1e-300), np.nan)
-        if self.config.final == "visits":
-            b = int(np.argmax(visits))
-        else:
-            b = int(np.argmax(np.nan_to_num(means, nan=-1.0)))
+        b = final_index(self.config.final, visits, means)
         info = {
             "reused_visits": int(reused),
             "max_depth": int(self.counters[C_MAXDEPTH]),

@@ -30,7 +30,7 @@ from search.abucb import ABUCB, ABUCBConfig
 from search.budget import Budget
 from search.ctree import CompiledUCT
 from search.flat import FlatConfig, FlatMC
-from search.result import SearchResult
+from search.result import SearchResult, final_index
 from search.uct import UCT, UCTConfig
 
 CoreName = Literal["flat", "uct", "ctree", "abucb"]
@@ -121,7 +121,8 @@ def worker_main(endpoint: str, parent: int | None = None) -> None:
 
 
 def merge_results(results: list[SearchResult], final: str = "visits") -> SearchResult:
-    """Sum visits per root move; values are visit-weighted means; pick by visits (or mean)."""
+    """Sum visits per root move; values are visit-weighted means; pick by visits (or mean,
+    or the lower confidence bound: :func:`search.result.final_index`)."""
     visits: dict[Any, float] = {}
     wsum: dict[Any, float] = {}
     order: list[Any] = []
@@ -139,7 +140,7 @@ def merge_results(results: list[SearchResult], final: str = "visits") -> SearchR
         best = max(range(len(order)), key=lambda i: (visits[order[i]] > 0,
                                                      np.nan_to_num(vals[i], nan=-1.0)))
     else:
-        best = max(range(len(order)), key=lambda i: visits[order[i]])
+        best = final_index(final, [visits[m] for m in order], vals)
     return SearchResult(
         move=order[best],
         value=vals[best],

@@ -6,6 +6,7 @@ from collections.abc import Hashable
 from typing import Any
 
 import msgspec
+import numpy as np
 
 
 class SearchResult(msgspec.Struct, frozen=True):
@@ -33,3 +34,29 @@ class SearchResult(msgspec.Struct, frozen=True):
             "top": [[self.moves[i], self.visits[i], round(self.values[i], 4)] for i in order],
             **self.info,
         }
+
+
+# the final move by its lower confidence bound: candidates have at least this share of the
+# most visited move's visits, scored by mean - LCB_Z * sqrt(mean (1 - mean) / (visits + 1))
+LCB_SHARE = 0.1
+LCB_Z = 2.0
+
+
+def final_index(final: str, visits: Any, means: Any) -> int:
+    """The root move a search plays (an index into ``visits`` and ``means``, the real visits
+    and the mean values, NaN where unvisited): ``visits`` the most visited; ``mean`` the best
+    mean; ``lcb`` the best lower confidence bound of the mean among the moves with at least
+    ``LCB_SHARE`` of the most visited move's visits (as Leela Zero chooses), so that a move
+    a biased estimate (RAVE's) sent most visits to loses to one whose own playouts did
+    clearly better."""
+    n = np.asarray(visits, dtype=np.float64)
+    m = np.nan_to_num(np.asarray(means, dtype=np.float64), nan=-1.0)
+    if final == "mean":
+        return int(np.argmax(m))
+    b = int(np.argmax(n))
+    if final != "lcb" or n[b] <= 0:
+        return b
+    p = np.clip(m, 0.0, 1.0)
+    score = np.where(n >= LCB_SHARE * n[b], m - LCB_Z * np.sqrt(p * (1.0 - p) / (n + 1.0)),
+                     -np.inf)
+    return int(np.argmax(score))

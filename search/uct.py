@@ -31,7 +31,7 @@ import numpy as np
 from numba import njit
 
 from search.budget import Budget
-from search.result import SearchResult
+from search.result import SearchResult, final_index
 
 _ALL = np.zeros(0, dtype=np.int64)
 _EMPTY_MOVES = np.zeros(0, dtype=np.int64)
@@ -190,7 +190,7 @@ class UCTConfig(msgspec.Struct, frozen=True):
     widening_a: float = 40.0
     widening_b: float = 1.4
     reuse: bool = True
-    final: Literal["visits", "mean"] = "visits"
+    final: Literal["visits", "mean", "lcb"] = "visits"  # search.result.final_index
     max_depth: int = 1000
     tree_mb: float = 1024.0  # search.ctree only: the most memory its node and edge pools take
     # search.ctree only, with final="visits": end the search when the most visited root move
@@ -400,8 +400,7 @@ class UCT:
             mine = np.array([tree.index[m] for m in root.legal_moves() if m in tree.index])
         else:
             mine = np.arange(len(tree.moves))
-        crit = visits[mine] if cfg.final == "visits" else np.nan_to_num(means[mine], nan=-1.0)
-        b = int(mine[int(np.argmax(crit))])
+        b = int(mine[final_index(cfg.final, visits[mine], means[mine])])
         return SearchResult(
             move=tree.moves[b],
             value=float(means[b]),

@@ -68,6 +68,10 @@ class GtpConfig(msgspec.Struct, frozen=True):
     prior_scale: Annotated[float, msgspec.Meta(gt=0)] = 1.0
     ladder_priors: bool = True
     reuse: bool = True
+    # the move played from the root's statistics: "visits" the most visited; "lcb" the best
+    # lower confidence bound of the mean among the moves with a tenth of the most visited
+    # one's visits or more (search.result.final_index); "mean" the best mean
+    final: Literal["visits", "lcb", "mean"] = "visits"
     # a leaf of the tree is expanded (its moves and priors made) once the move into it has
     # this many visits; until then the playouts start at it (compiled and Python tree).
     # 0: by the board (board_expand_visits): expand_visits_small below 15x15, 4 from 15x15 up
@@ -252,9 +256,9 @@ PRESETS: dict[str, dict[str, Any]] = {
     "v2": {"core": "uct", "compiled": True, "tree_mb": 1024.0, "abucb_depth": 2,
            "abucb_width": 8, "rave": True, "rave_k": 1000.0, "rave_mse": False,
            "rave_weighted": False, "c": 0.0, "priors": True, "prior_scale": 1.0,
-           "ladder_priors": True, "reuse": True, "expand_visits": 1, "expand_visits_small": 1,
-           "grandfather": 10.0, "widening": False, "widening_initial": 1, "widening_a": 40.0,
-           "widening_b": 1.4,
+           "ladder_priors": True, "reuse": True, "final": "visits", "expand_visits": 1,
+           "expand_visits_small": 1, "grandfather": 10.0, "widening": False,
+           "widening_initial": 1, "widening_a": 40.0, "widening_b": 1.4,
            "playout_policy": 6, "lgrf": "auto", "score_weight": 0.0, "komi_margin": 0.0,
            "margin_below": 0.5, "jigo_value": 0.5, "weights": "9x9", "learned_priors": True,
            "prior_visits": 35.0, "prior_low": 0.3, "prior_high": 0.9, "prior_tau": 0.25,
@@ -278,7 +282,7 @@ PRESETS["v5"] = PRESETS["v4"] | {"read_visits": 5.0, "expand_visits_small": 2}
 CORE_KEYS: CoreMap = {
     key: ("uct",) for key in (
         "compiled", "tree_mb", "rave", "rave_k", "rave_mse", "rave_weighted", "c", "priors",
-        "reuse", "expand_visits", "expand_visits_small", "grandfather", "widening",
+        "reuse", "final", "expand_visits", "expand_visits_small", "grandfather", "widening",
         "widening_initial", "widening_a", "widening_b", "lgrf")
 } | {"abucb_depth": ("abucb",), "abucb_width": ("abucb",), "style": ("uct", "abucb")}
 

@@ -31,6 +31,7 @@ CONFIGS = {
     "no-priors": UCTConfig(rave=True, c=0.0, priors=False, prior_count=2.0, prior_value=0.4),
     "grandfather": UCTConfig(rave=True, c=0.0, grandfather=10.0),
     "mean": UCTConfig(rave=True, c=0.2, final="mean", rave_k=50.0),
+    "lcb": UCTConfig(rave=True, c=0.2, final="lcb", rave_k=50.0),
     "expand-later": UCTConfig(rave=True, c=0.0, expand_visits=3),
 }
 

@@ -4,7 +4,7 @@ import pytest
 from search.budget import Budget
 from search.flat import FlatConfig
 from search.parallel import WorkerPool, merge_results, next_margin
-from search.result import SearchResult
+from search.result import SearchResult, final_index
 from search.uct import UCTConfig
 from tests.toygames import HighCard, Nim
 
@@ -19,6 +19,21 @@ def test_merge_sums_visits_and_weights_values() -> None:
     assert abs(v[2] - (30 * 0.6 + 20 * 0.5) / 50) < 1e-12
     assert abs(v[1] - (10 * 0.2 + 5 * 0.4) / 15) < 1e-12
     assert merge_results([a, b], final="mean").move == 2
+    assert merge_results([a, b], final="lcb").move == 2
+
+
+def test_final_by_the_lower_confidence_bound() -> None:
+    """The most visited move, unless another with at least a tenth of its visits has a
+    better bound of its mean; a better mean on fewer visits than that does not count."""
+    # 700 visits at 0.435 (bound 0.398) against 330 at 0.476 (0.421): the second
+    assert final_index("lcb", [700, 330, 240], [0.435, 0.476, 0.44]) == 1
+    assert final_index("visits", [700, 330, 240], [0.435, 0.476, 0.44]) == 0
+    # 60 visits at 0.9 is below a tenth of 700: not a candidate, whatever its mean
+    assert final_index("lcb", [700, 60], [0.435, 0.9]) == 0
+    assert final_index("mean", [700, 60], [0.435, 0.9]) == 1
+    # a close mean on fewer visits has the wider interval: the most visited stays
+    assert final_index("lcb", [700, 330], [0.50, 0.51]) == 0
+    assert final_index("lcb", [0, 0], [float("nan"), float("nan")]) == 0
 
 
 @pytest.mark.integration
