@@ -121,8 +121,8 @@ def worker_main(endpoint: str, parent: int | None = None) -> None:
 
 
 def merge_results(results: list[SearchResult], final: str = "visits") -> SearchResult:
-    """Sum visits per root move; values are visit-weighted means; pick by visits (or mean,
-    or the lower confidence bound: :func:`search.result.final_index`)."""
+    """Sum visits per root move; values are visit-weighted means (NaN where unvisited); the
+    move as one search chooses it (:func:`search.result.final_index`)."""
     visits: dict[Any, float] = {}
     wsum: dict[Any, float] = {}
     order: list[Any] = []
@@ -136,11 +136,7 @@ def merge_results(results: list[SearchResult], final: str = "visits") -> SearchR
             if n > 0 and np.isfinite(v):
                 wsum[m] += n * v
     vals = [wsum[m] / visits[m] if visits[m] > 0 else float("nan") for m in order]
-    if final == "mean":
-        best = max(range(len(order)), key=lambda i: (visits[order[i]] > 0,
-                                                     np.nan_to_num(vals[i], nan=-1.0)))
-    else:
-        best = final_index(final, [visits[m] for m in order], vals)
+    best = final_index(final, [visits[m] for m in order], vals)
     return SearchResult(
         move=order[best],
         value=vals[best],
