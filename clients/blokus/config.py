@@ -110,8 +110,14 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     # near_factor if it touches the opponent's last placement (else far_factor), gain_factor
     # per new attach point it creates short of gain_cap (1: no such term), notake_factor if
     # it covers none of the opponent's attach points (1: no such term), and open_factor for
-    # a piece smaller than 5 while the mover has placed fewer than open_playout pieces
-    playout: Literal["uniform", "weighted"] = "uniform"
+    # a piece smaller than 5 while the mover has placed fewer than open_playout pieces;
+    # learned playouts (policy.k_learned_weight): probability proportional to the product of
+    # the strengths of the placement's playout features (piece by phase, touching the
+    # opponent's last placement, its attach points taken, new attach points, own attach
+    # points spent) fitted to strong play (corvid learn blokus playouts; playout_weights:
+    # the weights file, "" = the bundled one), each raised to playout_tau, one drawn among
+    # playout_candidates legal placements drawn uniformly (0: among all, exact but slow)
+    playout: Literal["uniform", "weighted", "learned"] = "uniform"
     size_weights: tuple[float, float, float, float, float] = (0.05, 0.1, 0.25, 0.5, 1.0)
     near_factor: Annotated[float, msgspec.Meta(gt=0, le=1)] = 1.0
     far_factor: Annotated[float, msgspec.Meta(gt=0, le=1)] = 0.5
@@ -120,6 +126,9 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     notake_factor: Annotated[float, msgspec.Meta(gt=0, le=1)] = 1.0
     open_playout: int = 0
     open_factor: Annotated[float, msgspec.Meta(gt=0, le=1)] = 0.1
+    playout_weights: str = ""
+    playout_tau: Annotated[float, msgspec.Meta(gt=0)] = 1.0
+    playout_candidates: Annotated[int, msgspec.Meta(ge=0)] = 16
     # the priors: "size" = 0.5 + prior_size_bonus * (size - 3) while the mover has placed
     # fewer than prior_early_pieces; "knowledge" = size, attach points created and taken,
     # spent, distance to the opponent; "learned" (the default: docs/results/blokus-duo.md) =
@@ -230,7 +239,9 @@ class PlayerConfig(msgspec.Struct, frozen=True):
             near_factor=self.near_factor, far_factor=self.far_factor,
             gain_factor=self.gain_factor, gain_cap=self.gain_cap,
             notake_factor=self.notake_factor, open_playout=self.open_playout,
-            open_factor=self.open_factor, priors=self.prior_kind, prior_count=self.prior_count,
+            open_factor=self.open_factor, playout_weights=self.playout_weights,
+            playout_tau=self.playout_tau, playout_candidates=self.playout_candidates,
+            priors=self.prior_kind, prior_count=self.prior_count,
             prior_size_bonus=self.prior_size_bonus,
             prior_early_pieces=self.prior_early_pieces, prior_size=self.prior_size,
             prior_gain=self.prior_gain, prior_gain_cap=self.prior_gain_cap,
@@ -272,7 +283,8 @@ CORE_KEYS: CoreMap = {
     "bandit", "flat_c", "alpha", "flat_final", "flat_batch", "prune", "min_arms")
 } | {key: _PLAYOUT_CORES for key in (
     "playout", "size_weights", "near_factor", "far_factor", "gain_factor", "gain_cap",
-    "notake_factor", "open_playout", "open_factor")
+    "notake_factor", "open_playout", "open_factor", "playout_weights", "playout_tau",
+    "playout_candidates")
 } | {key: _PRIOR_CORES for key in (
     "prior_kind", "prior_count", "prior_size_bonus", "prior_early_pieces", "prior_size",
     "prior_gain", "prior_gain_cap", "prior_take", "prior_waste", "prior_front",
@@ -294,6 +306,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "playout": "uniform", "size_weights": [0.05, 0.1, 0.25, 0.5, 1.0],
         "near_factor": 1.0, "far_factor": 0.5, "gain_factor": 1.0, "gain_cap": 4,
         "notake_factor": 1.0, "open_playout": 0, "open_factor": 0.1,
+        "playout_weights": "", "playout_tau": 1.0, "playout_candidates": 16,
         "prior_kind": "size", "prior_count": 10.0, "prior_size_bonus": 0.05,
         "prior_early_pieces": 10, "prior_size": 0.03, "prior_gain": 0.02,
         "prior_gain_cap": 6, "prior_take": 0.03, "prior_waste": 0.02, "prior_front": 0.02,
@@ -315,6 +328,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "playout": "uniform", "size_weights": [0.05, 0.1, 0.25, 0.5, 1.0],
         "near_factor": 1.0, "far_factor": 0.5, "gain_factor": 1.0, "gain_cap": 4,
         "notake_factor": 1.0, "open_playout": 0, "open_factor": 0.1,
+        "playout_weights": "", "playout_tau": 1.0, "playout_candidates": 16,
         "prior_kind": "knowledge", "prior_count": 10.0, "prior_size_bonus": 0.05,
         "prior_early_pieces": 10, "prior_size": 0.03, "prior_gain": 0.02,
         "prior_gain_cap": 6, "prior_take": 0.03, "prior_waste": 0.02, "prior_front": 0.02,
@@ -336,6 +350,7 @@ PRESETS: dict[str, dict[str, Any]] = {
         "playout": "uniform", "size_weights": [0.05, 0.1, 0.25, 0.5, 1.0],
         "near_factor": 1.0, "far_factor": 0.5, "gain_factor": 1.0, "gain_cap": 4,
         "notake_factor": 1.0, "open_playout": 0, "open_factor": 0.1,
+        "playout_weights": "", "playout_tau": 1.0, "playout_candidates": 16,
         "prior_kind": "learned", "prior_count": 10.0, "prior_size_bonus": 0.05,
         "prior_early_pieces": 10, "prior_size": 0.03, "prior_gain": 0.02,
         "prior_gain_cap": 6, "prior_take": 0.03, "prior_waste": 0.02, "prior_front": 0.02,

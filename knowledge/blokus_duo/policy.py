@@ -2,10 +2,13 @@
 """The Blokus Duo playout policies and the reward of a finished playout (numba kernels over
 the rules' state arrays, :mod:`games.blokus_duo.kernels`).
 
-Two policies, chosen by an integer code (``POLICY_*``) and parameterised by one float array
+Three policies, chosen by an integer code (``POLICY_*``) and parameterised by one float array
 (``W_*``, built from a :class:`~knowledge.blokus_duo.settings.BlokusConfig` by
 :func:`playout_params`): ``uniform`` draws every legal placement with the same probability;
-``weighted`` draws in proportion to :func:`k_weight`. The random stream is the splitmix64 of
+``weighted`` draws in proportion to :func:`k_weight`, hand-set factors; ``learned`` in
+proportion to :func:`k_learned_weight`, the product of the strengths of the placement's
+playout features (:mod:`knowledge.blokus_duo.playout_features`) fitted to strong play
+(``corvid learn blokus playouts``). The random stream is the splitmix64 of
 :mod:`games.splitmix` (a uint64 array of length 1 seeded by the caller), so playouts are
 reproducible from a seed. The plain-Python reference is ``knowledge.blokus_duo.reference``.
 """
@@ -33,6 +36,19 @@ from games.blokus_duo.kernels import (
 from games.contract import FloatArray
 from games.splitmix import rng_next
 from knowledge.blokus_duo.placement import k_gain
+from knowledge.blokus_duo.playout_features import (
+    PF_B_GAIN,
+    PF_B_NEAR,
+    PF_B_SPENT,
+    PF_B_TAKE,
+    PF_FEATURES,
+    PF_MAX_GAIN,
+    k_pf_near,
+    k_pf_piece,
+    k_pf_take_spent,
+    load_playout_weights,
+    scaled_strengths,
+)
 from knowledge.blokus_duo.settings import BlokusConfig
 
 MAX_PLAYOUT_MOVES = 4 * NUM_PIECES + 4  # most moves a playout records
@@ -40,6 +56,8 @@ _COMPACT_AFTER = 16  # k_pick: compact the lists after this many dead draws in o
 
 POLICY_UNIFORM = 0
 POLICY_WEIGHTED = 1
+POLICY_LEARNED = 2
+POLICIES = {"uniform": POLICY_UNIFORM, "weighted": POLICY_WEIGHTED, "learned": POLICY_LEARNED}
 
 
 @hot(inline=True)
@@ -66,7 +84,9 @@ W_REWARD = 13  # the reward: weight of the score margin term (0: win/draw/loss o
 W_REWARD_SCALE = 14  # ... the margin that counts fully
 W_SPACE = 15  # the weight of the leaf's reachable space in its value (0: none) ...
 W_SPACE_SCALE = 16  # ... and the margin scale of its logistic
-POLICY_WEIGHTS = 17
+W_CANDIDATES = 17  # learned playouts: candidates drawn per pick (0: all legal placements)
+W_LEARNED = 18  # ... and the feature strengths (PF_FEATURES) from here on
+POLICY_WEIGHTS = W_LEARNED
 
 
 @hot(inline=True)
@@ -110,6 +130,52 @@ def k_weight(c, q, weights, cells, ncells, corners, ncorners, board, forb, att, 
 
 
 @hot(inline=True)
+def k_learned_weight(c, q, weights, cells, ncells, piece, corners, ncorners, edges, nedges,
+                     board, forb, att, meta, near, last, u):
+    """The learned policy's weight (in (0, 1]) of colour c's legal placement q: the product
+    of its features' strengths, each group scaled to a largest strength of 1. As soon as
+    the product so far is at most ``u`` it is returned (``u`` < 0: the whole product)."""
+    wt = weights[W_LEARNED + k_pf_piece(c, q, piece, meta)]
+    wt *= weights[W_LEARNED + PF_B_NEAR + k_pf_near(q, cells, ncells, near, last)]
+    if wt <= u:
+        return wt
+    take, spent = k_pf_take_spent(c, q, cells, ncells, edges, nedges, att)
+    wt *= weights[W_LEARNED + PF_B_TAKE + take] * weights[W_LEARNED + PF_B_SPENT + spent]
+    if wt <= u:
+        return wt
+    gain = min(k_gain(c, q, corners, ncorners, board, forb, att), PF_MAX_GAIN)
+    return wt * weights[W_LEARNED + PF_B_GAIN + gain]
+
+
+@hot(inline=True)
+def k_pick_learned(c, weights, cells, ncells, piece, edges, nedges, corners, ncorners,
+                   bb_word, bb_mask, pstart, board, forb, forbb, att, cand, ncand, meta, near,
+                   last, rng):
+    """Draw colour c's placement in proportion to :func:`k_learned_weight`, exactly: the
+    dead entries compacted away, the weights of the legal placements summed, a uniform
+    point of the sum drawn and found by summing again (no scratch array); -1 if none."""
+    total = k_compact(c, bb_word, bb_mask, pstart, forbb, cand, ncand)
+    if total == 0:
+        return -1
+    wsum = 0.0
+    for p in range(NUM_PIECES):
+        for i in range(ncand[c, p]):
+            wsum += k_learned_weight(c, cand[c, pstart[p] + i], weights, cells, ncells, piece,
+                                     corners, ncorners, edges, nedges, board, forb, att, meta,
+                                     near, last, -1.0)
+    r = rng_unit(rng) * wsum
+    q = -1
+    for p in range(NUM_PIECES):
+        for i in range(ncand[c, p]):
+            q = cand[c, pstart[p] + i]
+            r -= k_learned_weight(c, q, weights, cells, ncells, piece, corners, ncorners,
+                                  edges, nedges, board, forb, att, meta, near, last, -1.0)
+            if r < 0.0:
+                return q
+    return q  # rounding: the last legal placement
+
+
+@hot(inline=True)
 def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, ncorners,
            bb_word, bb_mask, pstart, board, forb, forbb, att, used, cand, ncand, meta, near,
            rng):
@@ -119,13 +185,18 @@ def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, nco
     buckets: a uniform entry; an illegal one is dropped and the draw repeated; after
     ``_COMPACT_AFTER`` dead draws all of c's buckets are compacted at once).
     weighted: probability proportional to :func:`k_weight` (rejection sampling: a uniform
-    legal placement is accepted when a uniform number is below its weight). ``near`` is a
-    (S,) uint8 scratch array."""
+    legal placement is accepted when a uniform number is below its weight). learned, with
+    k = ``weights[W_CANDIDATES]`` > 0: k uniform legal placements drawn (with replacement),
+    one of them kept in proportion to :func:`k_learned_weight` (a weighted reservoir of one:
+    the i-th replaces the kept one with probability w_i / (w_1 + ... + w_i)); k = 0: in
+    proportion to the weight among all legal placements, :func:`k_pick_learned` (its weights
+    span orders of magnitude: rejection would wait too long). ``near`` is a (S,) uint8
+    scratch array."""
     total = 0
     for p in range(NUM_PIECES):
         total += ncand[c, p]
     last = -1
-    if policy == POLICY_WEIGHTED:
+    if policy != POLICY_UNIFORM:
         last = meta[M_LAST_MOVE + 1 - c]
         if last >= 0:
             for i in range(nedges[last]):
@@ -133,7 +204,15 @@ def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, nco
             for i in range(ncorners[last]):
                 near[corners[last, i]] = 1
     q = -1
+    k = int(weights[W_CANDIDATES])
+    if policy == POLICY_LEARNED and k == 0:
+        q = k_pick_learned(c, weights, cells, ncells, piece, edges, nedges, corners, ncorners,
+                           bb_word, bb_mask, pstart, board, forb, forbb, att, cand, ncand,
+                           meta, near, last, rng)
+        total = 0  # drawn
     misses = 0
+    chosen = -1  # learned, k candidates: the one kept so far, of weight sum wsum
+    wsum = 0.0
     while total > 0:
         r = rng_below(rng, total)
         p = 0
@@ -156,11 +235,23 @@ def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, nco
             continue
         if policy == POLICY_UNIFORM:
             break
+        if policy == POLICY_LEARNED:
+            wt = k_learned_weight(c, q, weights, cells, ncells, piece, corners, ncorners,
+                                  edges, nedges, board, forb, att, meta, near, last, -1.0)
+            wsum += wt
+            if rng_unit(rng) * wsum < wt:
+                chosen = q
+            k -= 1
+            if k == 0:
+                break
+            continue
         u = rng_unit(rng)
         if k_weight(c, q, weights, cells, ncells, corners, ncorners, board, forb, att, meta,
                     near, last, u) > u:
             break
         q = -1
+    if policy == POLICY_LEARNED and chosen >= 0:
+        q = chosen
     if last >= 0:
         for i in range(nedges[last]):
             near[edges[last, i]] = 0
@@ -281,8 +372,9 @@ def k_playout_batch(G, board, forb, forbb, att, used, cand, ncand, meta, board2,
 @lru_cache(maxsize=64)
 def playout_params(config: BlokusConfig) -> tuple[int, FloatArray]:
     """(policy code, parameters) of ``config``'s playouts for the kernels: the weights of
-    :func:`k_weight` (``W_*``) and the reward's (``W_REWARD*``). Shared: do not modify."""
-    w = np.zeros(POLICY_WEIGHTS)
+    :func:`k_weight` (``W_*``), the reward's (``W_REWARD*``) and the learned policy's
+    strengths (from ``W_LEARNED``, zero unless it is the policy). Shared: do not modify."""
+    w = np.zeros(POLICY_WEIGHTS + PF_FEATURES)
     w[1:6] = config.size_weights
     w[W_NEAR] = config.near_factor
     w[W_FAR] = config.far_factor
@@ -297,4 +389,8 @@ def playout_params(config: BlokusConfig) -> tuple[int, FloatArray]:
     w[W_REWARD_SCALE] = config.score_scale
     w[W_SPACE] = config.space_weight
     w[W_SPACE_SCALE] = config.space_scale
-    return (POLICY_UNIFORM if config.playout == "uniform" else POLICY_WEIGHTED), w
+    if config.playout == "learned":
+        gamma = load_playout_weights(config.playout_weights).gamma
+        w[W_LEARNED:] = scaled_strengths(gamma, config.playout_tau)
+        w[W_CANDIDATES] = config.playout_candidates
+    return POLICIES[config.playout], w

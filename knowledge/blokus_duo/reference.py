@@ -19,6 +19,7 @@ from games.blokus_duo.reference import (
     reference_legal,
 )
 from knowledge.blokus_duo import moves as M
+from knowledge.blokus_duo import playout_features as PF
 from knowledge.blokus_duo.settings import BlokusConfig
 from knowledge.blokus_duo.style import BASE, BLOCK_TAKE, EXPAND_GAIN, EXPAND_RADIUS, STYLES
 from knowledge.style import parse_style
@@ -33,11 +34,40 @@ def _new_attach(b: RefBoard, colour: int, cells: list[tuple[int, int]],
                if b.grid[y][x] < 0 and (x, y) not in forb and (x, y) not in att)
 
 
+def reference_playout_team(b: RefBoard, colour: int, move: int) -> list[int]:
+    """The learned playouts' feature ids (``playout_features.PF_GROUP_NAMES`` order) of
+    ``colour``'s legal placement ``move``, as the module's doc defines them."""
+    cells, piece = placements(b.size)
+    cs = cells[move]
+    n = b.size
+    att = reference_attach(b, colour)
+    opp_att = reference_attach(b, 1 - colour)
+    forb = forbidden(b, colour)
+    last = b.last_move[1 - colour]
+    near = False
+    if last != PASS:
+        around = neighbours(set(cells[last]), DIAG, n) | neighbours(set(cells[last]), EDGE, n)
+        near = any(c in around for c in cs)
+    take = sum(1 for c in cs if c in opp_att)
+    spent = sum(1 for c in cs if c in att) - 1
+    spent += sum(1 for c in neighbours(set(cs), EDGE, n) if c in att)
+    gain = _new_attach(b, colour, cs, att, forb)
+    phase = min(len(b.pieces[colour]) // 4, PF.PF_PHASES - 1)
+    return [piece[move] * PF.PF_PHASES + phase,
+            PF.PF_B_NEAR + int(near),
+            PF.PF_B_TAKE + min(take, PF.PF_MAX_TAKE),
+            PF.PF_B_GAIN + min(gain, PF.PF_MAX_GAIN),
+            PF.PF_B_SPENT + min(max(spent, 0), PF.PF_MAX_SPENT)]
+
+
 def reference_policy(b: RefBoard, colour: int, weights: list[float],
-                     uniform: bool) -> dict[int, float]:
+                     uniform: bool, learned: bool = False) -> dict[int, float]:
     """The playout policy's exact move probabilities for ``colour`` (empty: it passes).
 
-    uniform: equal. weighted: proportional to ``weights[size]`` times ``weights[6]`` when the
+    learned: proportional to the product of ``weights[W_LEARNED + f]`` over the
+    placement's playout features f (:func:`reference_playout_team`), the strengths being the
+    last ``PF_FEATURES`` parameters. uniform: equal.
+    weighted: proportional to ``weights[size]`` times ``weights[6]`` when the
     placement touches (by an edge or a corner) the opponent's last placement, else
     ``weights[7]``; times ``weights[8]`` per new attach point short of ``weights[9]``; times
     ``weights[10]`` if it covers none of the opponent's attach points; times ``weights[12]``
@@ -48,6 +78,12 @@ def reference_policy(b: RefBoard, colour: int, weights: list[float],
         return {}
     if uniform:
         return {m: 1.0 / len(legal) for m in legal}
+    if learned:
+        base = len(weights) - PF.PF_FEATURES
+        raw = {m: math.prod(weights[base + f] for f in reference_playout_team(b, colour, m))
+               for m in legal}
+        tot = sum(raw.values())
+        return {m: v / tot for m, v in raw.items()}
     cells, _ = placements(b.size)
     last = b.last_move[1 - colour]
     touch: set[tuple[int, int]] = set()

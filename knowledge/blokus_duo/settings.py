@@ -8,6 +8,7 @@ from typing import Literal
 import msgspec
 
 from knowledge.blokus_duo.moves import load_move_weights
+from knowledge.blokus_duo.playout_features import load_playout_weights
 from knowledge.blokus_duo.style import STYLES
 from knowledge.style import parse_style
 
@@ -17,7 +18,7 @@ class BlokusConfig(msgspec.Struct, frozen=True):
     The defaults are the first player's settings (preset v1): uniform playouts, size
     priors, win/loss reward."""
 
-    playout: Literal["uniform", "weighted"] = "uniform"
+    playout: Literal["uniform", "weighted", "learned"] = "uniform"
     # weighted playouts (policy.k_weight): probability proportional to the product of the
     # weight of the placement's size 1..5, near_factor if it touches the opponent's last
     # placement (else far_factor), gain_factor per new attach point it creates short of
@@ -32,6 +33,15 @@ class BlokusConfig(msgspec.Struct, frozen=True):
     notake_factor: float = 1.0
     open_playout: int = 0
     open_factor: float = 0.1
+    # learned playouts (policy.k_learned_weight): probability proportional to the product of
+    # the strengths of the placement's playout features (knowledge.blokus_duo.
+    # playout_features) from the weights file playout_weights ("" = the bundled one), each
+    # raised to playout_tau (below 1 flatter, above 1 sharper); among playout_candidates
+    # legal placements drawn uniformly at each pick (0: among all legal placements, exact
+    # but slow early in the game)
+    playout_weights: str = ""
+    playout_tau: float = 1.0
+    playout_candidates: int = 16
     # priors (knowledge.blokus_duo.priors): "size" = 0.5 + prior_size_bonus * (size - 3) while
     # the mover has placed fewer than prior_early_pieces; "knowledge" = size, attach points
     # created and taken, spent, distance to the opponent; "learned" = the strength of the
@@ -86,6 +96,10 @@ class BlokusConfig(msgspec.Struct, frozen=True):
         if self.prior_count < 0 or self.prune_count < 0:
             raise ValueError("prior_count and prune_count must be >= 0")
         parse_style(self.style, STYLES)
+        if self.playout == "learned":
+            if self.playout_tau <= 0 or self.playout_candidates < 0:
+                raise ValueError("playout_tau must be > 0 and playout_candidates >= 0")
+            load_playout_weights(self.playout_weights)  # a missing or wrong file: its error now
         if self.priors == "learned":
             if not 0 <= self.prior_low <= self.prior_high <= 1 or self.prior_tau <= 0:
                 raise ValueError("the learned priors need 0 <= prior_low <= prior_high <= 1 "
