@@ -10,6 +10,7 @@ import pytest
 from clients.cli import main
 from games.blokus_duo import PASS, BlokusState
 from knowledge.blokus_duo import moves as MV
+from knowledge.blokus_duo import playout_features as PF
 from knowledge.blokus_duo.settings import BlokusConfig
 from servers.blokus.sgf import GameRecord, write_sgf
 from training.blokus.moves import learn_move_weights
@@ -69,3 +70,23 @@ def test_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert main(["learn", "blokus", "priors", "--games", str(tmp_path / "empty"), "--out",
                  str(out)]) == 2
     assert "no .blksgf records" in capsys.readouterr().err
+
+
+@pytest.mark.usefixtures("restore_logging")
+def test_learned_playouts_predict_the_player(tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """``corvid learn blokus playouts``: the playout features' strengths fitted the same way,
+    read back by the player's settings."""
+    biggest_first_games(tmp_path / "g", 12, seed=3)
+    out = tmp_path / "p.npz"
+    assert main(["learn", "blokus", "playouts", "--games", str(tmp_path / "g"), "--out",
+                 str(out), "--iterations", "8", "--test-share", "0.25"]) == 0
+    assert "test prediction rate" in capsys.readouterr().out
+    w = PF.load_playout_weights(str(out))
+    assert w.manifest["command"].startswith("corvid learn blokus playouts --games")
+    test = w.manifest["test"]
+    assert test["prediction_rate"] > 3 * test["uniform_prediction_rate"]
+    piece = w.gamma[:4 * 21].reshape(21, 4)  # piece x phase; pieces 0..20 by size
+    assert piece[20, 2:].mean() > 10 * piece[0, 2:].mean()
+    cfg = BlokusConfig(playout="learned", playout_weights=str(out))
+    assert cfg.playout_weights == str(out)

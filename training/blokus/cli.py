@@ -68,16 +68,41 @@ and resumes an interrupted run (Pentobi one thread, no book, level 6: about 2 s 
 """
 
 
+PLAYOUTS = """\
+Fit the learned playouts of Blokus Duo: the strengths of the playout features
+(knowledge/blokus_duo/playout_features.py: the piece by the mover's phase, touching the
+opponent's last placement, the opponent's attach points taken, new attach points, own attach
+points spent) by minorization-maximization to the placements chosen in the Blokus records
+(*.blksgf) under each --games directory, and write them to --out (.npz with its manifest:
+data, command, date, figures). The last --test-share of the games is held out: the
+prediction rate on it is reported beside a uniform choice's. The player reads them with
+--set playout=learned (--set playout_weights=FILE for another file than the bundled
+knowledge/blokus_duo/data/playout-weights.npz).
+
+The games are those of the priors (corvid learn blokus priors --help):
+  corvid learn blokus playouts --games data/blokus/pentobi6 \\
+      --out knowledge/blokus_duo/data/playout-weights.npz
+"""
+
+
 def register_pipeline(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    """``corvid learn blokus``: the learned priors (the learned evaluation and the opening
-    book are ``corvid blokus learn`` and ``corvid blokus book``)."""
+    """``corvid learn blokus``: the learned priors and playouts (the learned evaluation and
+    the opening book are ``corvid blokus learn`` and ``corvid blokus book``)."""
     bp = subparsers.add_parser(
-        "blokus", help="Blokus Duo: the learned priors from recorded games",
+        "blokus", help="Blokus Duo: the learned priors and playouts from recorded games",
         description="The Blokus Duo learning pipeline (docs/blokus-duo.md, Knowledge). The "
         "learned evaluation and the opening book: corvid blokus learn, corvid blokus book.")
     sub = bp.add_subparsers(dest="blokus_command", metavar="STEP", required=True)
-    p = sub.add_parser("priors", help="fit the move-feature strengths to recorded games",
-                       description=PRIORS, formatter_class=argparse.RawDescriptionHelpFormatter)
+    for step, text, what in (("priors", PRIORS, "the priors' move features"),
+                             ("playouts", PLAYOUTS, "the playout features")):
+        p = sub.add_parser(step, help=f"fit the strengths of {what} to recorded games",
+                           description=text,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
+        _fit_arguments(p)
+        p.set_defaults(func=_run_fit, blokus_step=step)
+
+
+def _fit_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--games", type=Path, action="append", required=True, metavar="DIR",
                    help="directory of .blksgf records, searched recursively (repeatable)")
     p.add_argument("--out", type=Path, required=True, metavar="FILE", help="weights .npz")
@@ -86,32 +111,36 @@ def register_pipeline(subparsers: argparse._SubParsersAction) -> None:  # type: 
                    help="virtual wins and losses per feature (default 1)")
     p.add_argument("--test-share", type=float, default=0.1,
                    help="share of the games (the last ones) held out (default 0.1)")
-    p.set_defaults(func=_run_priors)
 
 
-def _run_priors(args: argparse.Namespace) -> int:
-    from training.blokus.moves import learn_move_weights
+def _run_fit(args: argparse.Namespace) -> int:
+    from training.blokus.moves import learn_move_weights, learn_playout_weights
 
+    name = f"corvid learn blokus {args.blokus_step}"
     for d in args.games:
         if not d.is_dir():
-            print(f"corvid learn blokus priors: {d} is not a directory", file=sys.stderr)
+            print(f"{name}: {d} is not a directory", file=sys.stderr)
             return 2
     if args.iterations < 1 or not 0 <= args.test_share < 1 or args.prior < 0:
-        print("corvid learn blokus priors: need --iterations >= 1, 0 <= --test-share < 1, "
-              "--prior >= 0", file=sys.stderr)
+        print(f"{name}: need --iterations >= 1, 0 <= --test-share < 1, --prior >= 0",
+              file=sys.stderr)
         return 2
     words = [w for d in args.games for w in ("--games", str(d))]
     words += ["--out", str(args.out), "--iterations", str(args.iterations), "--prior",
               f"{args.prior:g}", "--test-share", f"{args.test_share:g}"]
-    command = " ".join(["corvid learn blokus priors", *map(shlex.quote, words)])
+    command = " ".join([name, *map(shlex.quote, words)])
+    learn = learn_move_weights if args.blokus_step == "priors" else learn_playout_weights
     try:
-        w = learn_move_weights(args.games, args.out, iterations=args.iterations,
-                               prior=args.prior, test_share=args.test_share, command=command,
-                               log=lambda m: print(m, flush=True))
+        w = learn(args.games, args.out, iterations=args.iterations, prior=args.prior,
+                  test_share=args.test_share, command=command,
+                  log=lambda m: print(m, flush=True))
     except ValueError as e:
-        print(f"corvid learn blokus priors: {e}", file=sys.stderr)
+        print(f"{name}: {e}", file=sys.stderr)
         return 2
     test = w.manifest.get("test", {})
-    print(f"wrote {args.out}: test prediction rate {test.get('prediction_rate', float('nan')):.3f}"
-          f" (hand-made priors {test.get('handmade_prediction_rate', float('nan')):.3f})")
+    nan = float("nan")
+    base = ("hand-made priors", "handmade_prediction_rate") if args.blokus_step == "priors" \
+        else ("uniform", "uniform_prediction_rate")
+    print(f"wrote {args.out}: test prediction rate {test.get('prediction_rate', nan):.3f} "
+          f"({base[0]} {test.get(base[1], nan):.3f})")
     return 0

@@ -1,13 +1,16 @@
-"""The learned priors of Blokus Duo: the strengths γ of the move features
-(:mod:`knowledge.blokus_duo.moves`) fitted by minorization-maximization (Coulom 2007,
-:func:`search.learn.mm_fit`) to the placements chosen in recorded games, written as a
-move-weights file (``--set prior_kind=learned --set move_weights=FILE``).
+"""The learned move models of Blokus Duo: the strengths γ of a set of placement features
+fitted by minorization-maximization (Coulom 2007, :func:`search.learn.mm_fit`) to the
+placements chosen in recorded games. Two sets: the priors' move features
+(:mod:`knowledge.blokus_duo.moves`, a move-weights file for ``--set prior_kind=learned
+--set move_weights=FILE``) and the playouts' cheaper ones
+(:mod:`knowledge.blokus_duo.playout_features`, a playout-weights file for ``--set
+playout=learned --set playout_weights=FILE``).
 
 Every position of a game where the mover had at least two legal placements is a contest
 among them, the placement played its winner; the last ``test_share`` of the games (in file
 order) is held out, and on it the prediction rate (the played placement ranked first) and the
-mean log-likelihood are reported beside those of the hand-made knowledge priors (their value
-as the rank) and of a uniform choice.
+mean log-likelihood are reported beside those of a uniform choice (and, for the priors, of
+the hand-made knowledge priors, their value as the rank).
 """
 
 from __future__ import annotations
@@ -16,13 +19,14 @@ import datetime
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import numpy as np
 
 from games.blokus_duo import PASS
 from games.blokus_duo.state import BlokusState
 from knowledge.blokus_duo import moves as MV
+from knowledge.blokus_duo import playout_features as PF
 from knowledge.blokus_duo.position import BlokusPosition
 from knowledge.blokus_duo.settings import BlokusConfig
 from search.learn import (
@@ -35,7 +39,22 @@ from search.learn import (
 from servers.blokus.sgf import read_moves
 from training.files import files_digest
 
-HANDMADE = BlokusConfig(priors="knowledge")  # the baseline the report compares with
+HANDMADE = BlokusConfig(priors="knowledge")  # the priors' baseline the report compares with
+
+
+@dataclass(frozen=True)
+class FeatureSet:
+    """A set of placement features to fit: its candidates' feature ids, its size and
+    whether the hand-made priors are the baseline of its report."""
+
+    name: str
+    team: Callable[[BlokusState, list[int]], np.ndarray]
+    n_features: int
+    handmade: bool
+
+
+PRIORS = FeatureSet("priors", MV.move_features, MV.NUM_FEATURES, True)
+PLAYOUTS = FeatureSet("playouts", PF.playout_team, PF.PF_FEATURES, False)
 
 
 @dataclass
@@ -67,9 +86,11 @@ def record_files(directory: Path) -> list[Path]:
     return sorted(directory.rglob("*.blksgf"))
 
 
-def game_contests(text: str) -> tuple[list[np.ndarray], list[int], list[np.ndarray]]:
+def game_contests(text: str, fs: FeatureSet = PRIORS
+                  ) -> tuple[list[np.ndarray], list[int], list[np.ndarray]]:
     """Each position of a record where the mover had two or more legal placements: the
-    candidates' features, the row of the placement played and the hand-made prior values."""
+    candidates' features, the row of the placement played and the hand-made prior values
+    (zeros when ``fs`` is not compared with them)."""
     _, moves = read_moves(text)
     teams: list[np.ndarray] = []
     chosen: list[int] = []
@@ -85,14 +106,16 @@ def game_contests(text: str) -> tuple[list[np.ndarray], list[int], list[np.ndarr
             raise ValueError(f"{state.code(move)} is not legal for player {colour + 1} at "
                              f"ply {len(state.history) + 1}")
         if len(legal) >= 2:
-            teams.append(MV.move_features(state, legal).astype(np.int16))
+            teams.append(fs.team(state, legal).astype(np.int16))
             chosen.append(legal.index(move))
-            values.append(BlokusPosition(state, HANDMADE).priors().values)
+            values.append(BlokusPosition(state, HANDMADE).priors().values if fs.handmade
+                          else np.zeros(len(legal)))
         state.play(move)
     return teams, chosen, values
 
 
-def build_contests(files: list[Path], log: Callable[[str], None] = print) -> Contests:
+def build_contests(files: list[Path], log: Callable[[str], None] = print,
+                   fs: FeatureSet = PRIORS) -> Contests:
     teams: list[np.ndarray] = []
     chosen: list[int] = []
     game: list[int] = []
@@ -100,7 +123,7 @@ def build_contests(files: list[Path], log: Callable[[str], None] = print) -> Con
     starts = [0]
     for g, path in enumerate(files):
         try:
-            t, c, v = game_contests(path.read_text())
+            t, c, v = game_contests(path.read_text(), fs)
         except ValueError as e:
             raise ValueError(f"{path}: {e}") from None
         for ti, ci, vi in zip(t, c, v, strict=True):
@@ -118,28 +141,59 @@ def build_contests(files: list[Path], log: Callable[[str], None] = print) -> Con
                     np.concatenate(values))
 
 
-def figures(c: Contests, gamma: np.ndarray) -> dict[str, float]:
-    """The learned and the hand-made priors' prediction rates, and the log-likelihoods of
+def figures(c: Contests, gamma: np.ndarray, handmade: bool = True) -> dict[str, float]:
+    """The learned (and the hand-made priors') prediction rates, and the log-likelihoods of
     the learned model and of a uniform choice, on the contests ``c``."""
-    return {
+    out = {
         "positions": float(c.positions),
         "prediction_rate": mm_prediction_rate(c.teams, c.starts, c.chosen, gamma),
         "log_likelihood": mm_log_likelihood(c.teams, c.starts, c.chosen, gamma),
-        "handmade_prediction_rate": prediction_rate(c.handmade, c.starts, c.chosen),
         "uniform_prediction_rate": float(np.mean(1.0 / np.diff(c.starts))),
         "uniform_log_likelihood": float(np.mean(-np.log(np.diff(c.starts)))),
     }
+    if handmade:
+        out["handmade_prediction_rate"] = prediction_rate(c.handmade, c.starts, c.chosen)
+    return out
 
 
 def learn_move_weights(dirs: list[Path], out: Path, *, iterations: int = 30,
                        prior: float = 1.0, test_share: float = 0.1, command: str = "",
                        log: Callable[[str], None] = print) -> MV.MoveWeights:
-    """Fit the move features to the games under ``dirs`` and write ``out``."""
+    """Fit the priors' move features to the games under ``dirs`` and write ``out``."""
+    gamma, manifest = _fit(PRIORS, dirs, iterations=iterations, prior=prior,
+                           test_share=test_share, command=command, log=log)
+    return _write(MV.MoveWeights(gamma, manifest), out)
+
+
+def learn_playout_weights(dirs: list[Path], out: Path, *, iterations: int = 30,
+                          prior: float = 1.0, test_share: float = 0.1, command: str = "",
+                          log: Callable[[str], None] = print) -> PF.PlayoutWeights:
+    """Fit the playout features to the games under ``dirs`` and write ``out``."""
+    gamma, manifest = _fit(PLAYOUTS, dirs, iterations=iterations, prior=prior,
+                           test_share=test_share, command=command, log=log)
+    return _write(PF.PlayoutWeights(gamma, manifest), out)
+
+
+_Weights = TypeVar("_Weights", MV.MoveWeights, PF.PlayoutWeights)
+
+
+def _write(weights: _Weights, out: Path) -> _Weights:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    weights.save(tmp)
+    tmp.replace(out)
+    return weights
+
+
+def _fit(fs: FeatureSet, dirs: list[Path], *, iterations: int, prior: float,
+         test_share: float, command: str, log: Callable[[str], None]
+         ) -> tuple[np.ndarray, dict[str, Any]]:
+    """The strengths of ``fs`` fitted to the games under ``dirs``, and their manifest."""
     files = [f for d in dirs for f in record_files(d)]
     if not files:
         raise ValueError(f"no .blksgf records under {', '.join(map(str, dirs))}")
     log(f"reading {len(files)} games")
-    contests = build_contests(files, log)
+    contests = build_contests(files, log, fs)
     n_games = len(files)
     cut = n_games - int(round(test_share * n_games))
     train = contests.subset(contests.game < cut)
@@ -155,7 +209,7 @@ def learn_move_weights(dirs: list[Path], out: Path, *, iterations: int = 30,
                     f"{mm_prediction_rate(test.teams, test.starts, test.chosen, g):.4f}")
         log(msg)
 
-    gamma = mm_fit(train.teams, train.starts, train.chosen, MV.NUM_FEATURES,
+    gamma = mm_fit(train.teams, train.starts, train.chosen, fs.n_features,
                    iterations=iterations, prior=prior, on_iteration=report)
     manifest: dict[str, Any] = {
         "data": {"games": n_games, "directories": [str(d) for d in dirs],
@@ -166,13 +220,8 @@ def learn_move_weights(dirs: list[Path], out: Path, *, iterations: int = 30,
         "iterations": iterations,
         "prior": prior,
         "test_share": test_share,
-        "train": figures(train, gamma),
+        "train": figures(train, gamma, fs.handmade),
     }
     if test.positions:
-        manifest["test"] = figures(test, gamma)
-    weights = MV.MoveWeights(gamma, manifest)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    weights.save(tmp)
-    tmp.replace(out)
-    return weights
+        manifest["test"] = figures(test, gamma, fs.handmade)
+    return gamma, manifest
