@@ -1,0 +1,276 @@
+"""How good each player's Blokus Duo moves are by a strong engine's judgement.
+
+    python bench/blokus_judge.py --records DIR --judge "pentobi-gtp --game duo --nobook \\
+        --level 6" --player v3=preset=v3@8000 --player fast=preset=v3@1000 --player judge \\
+        --positions 200 --out FILE --json
+
+Positions are drawn (``--seed``) from the recorded games under ``--records`` (Blokus SGF, as
+the arena and the host write them), plies ``--plies`` (2-20), where the mover has two
+placements or more. In each position every ``--player`` chooses a move: ``LABEL=SETTINGS@
+BUDGET`` is ``corvid blokus`` with those settings (comma-separated ``key=value``, presets
+included; a fresh tree) searching BUDGET (playouts, or seconds with an ``s`` suffix; default
+``--budget``), and ``judge`` is the judge engine's own move at its level. The judge then
+searches the position after the move for the other side; one minus its value is the move's
+value. A move two players both chose is judged once.
+
+The judge is Pentobi's GTP engine (``pentobi-gtp``): the value is the ``Val`` of the search
+report it writes to its standard error (other engines do not report one), the positions are
+loaded with ``loadsgf``. Its value runs a few hundredths from a search of its own, so read
+the paired differences: for each player after the first, the mean difference of its moves'
+values from the first player's over the same positions, with a 95 % interval (normal, over
+positions), and how often the two chose the same move.
+
+Every judged move is a JSON line in ``--out``, and a rerun with the same ``--out`` resumes.
+``--json``: ``{"positions", "judge", "players": [{"label", "spec", "value", "playouts",
+"seconds", "diff", "ci95", "same_move"}]}`` last (``diff``, ``ci95`` and ``same_move``
+against the first player; none for it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import shlex
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from _common import emit_json  # also puts the repository on sys.path
+from blokus_match import parse_budget, settings
+
+from clients.blokus.config import load_player_config
+from clients.blokus.player import Core
+from games.blokus_duo import PASS, BlokusState
+from search.budget import Budget
+from servers.blokus.sgf import read_moves
+
+_VAL = re.compile(r"\s*Val ([-+0-9.eE]+)")
+
+
+class Judge:
+    """A Pentobi GTP process: loads record positions, plays moves, reports search values."""
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     text=True)
+
+    def ask(self, line: str) -> tuple[str, list[str]]:
+        """The engine's answer to one command, and the lines it wrote before it."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        before: list[str] = []
+        while True:
+            out = self.proc.stdout.readline()
+            if not out:
+                raise RuntimeError(f"the judge ({self.command}) exited at {line!r}")
+            if out.startswith(("=", "?")):
+                self.proc.stdout.readline()  # the blank line that ends a GTP answer
+                if out.startswith("?"):
+                    raise RuntimeError(f"the judge refused {line!r}: {out.strip()}")
+                return out[1:].strip(), before
+            before.append(out)
+
+    def load(self, record: str, ply: int) -> None:
+        """The position before the record's move ``ply`` (0-based, passes not counted)."""
+        self.ask(f"loadsgf {record} {ply + 1}")
+
+    def search(self, colour: int) -> tuple[str, float | None]:
+        """The engine's move for ``colour`` (0: b, 1: w) and its search's value for it."""
+        move, report = self.ask(f"reg_genmove {'bw'[colour]}")
+        vals = [float(m.group(1)) for line in report if (m := _VAL.match(line))]
+        return move, (min(1.0, max(0.0, vals[-1])) if vals else None)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                self.ask("quit")
+            except (RuntimeError, OSError):
+                pass
+            self.proc.wait(timeout=10)
+
+
+@dataclass
+class Player:
+    label: str
+    spec: str
+    core: Core | None  # None: the judge's own move
+    budget: Budget | None
+
+
+def parse_player(text: str, default_budget: str) -> Player:
+    """``judge`` or ``LABEL=SETTINGS[@BUDGET]``."""
+    if text == "judge":
+        return Player("judge", "judge", None, None)
+    label, sep, rest = text.partition("=")
+    if not sep or not label:
+        raise ValueError(f"--player {text!r}: LABEL=SETTINGS[@BUDGET] or judge")
+    spec, _, budget = rest.partition("@")
+    try:
+        core = Core(load_player_config(None, settings(spec)))
+        return Player(label, spec, core, parse_budget(budget or default_budget))
+    except ValueError as e:
+        raise ValueError(f"--player {text!r} (LABEL=SETTINGS[@BUDGET]): {e}") from None
+
+
+def sample_positions(records: list[Path], plies: tuple[int, int], seed: int
+                     ) -> list[tuple[str, int]]:
+    """Every (record, ply) of the records within ``plies``, shuffled by ``seed``."""
+    out = []
+    for f in records:
+        _, moves = read_moves(f.read_text())
+        out += [(str(f), k) for k in range(plies[0], min(plies[1], len(moves) - 1) + 1)]
+    random.Random(seed).shuffle(out)
+    return out
+
+
+def position(record: str, ply: int) -> BlokusState:
+    """The record's position before its move ``ply``, the mover to move."""
+    _, moves = read_moves(Path(record).read_text())
+    s = BlokusState(first=moves[0][0])
+    for colour, m in moves[:ply]:
+        while s.to_move_colour != colour and not s.is_terminal():
+            s.play(PASS)  # the records leave out the passes
+        s.play(m)
+    while s.to_move_colour != moves[ply][0] and not s.is_terminal():
+        s.play(PASS)
+    return s
+
+
+def report(rows: list[dict[str, Any]], players: list[Player]) -> dict[str, Any]:
+    by: dict[str, dict[tuple[str, int], dict[str, Any]]] = {p.label: {} for p in players}
+    for r in rows:
+        if r["value"] is not None and r["label"] in by:
+            by[r["label"]][(r["record"], r["ply"])] = r
+    base = by[players[0].label]
+    out = []
+    for p in players:
+        mine = by[p.label]
+        fig: dict[str, Any] = {
+            "label": p.label, "spec": p.spec,
+            "value": round(float(np.mean([r["value"] for r in mine.values()])), 4)
+            if mine else None,
+            "playouts": round(float(np.mean([r["playouts"] for r in mine.values()])), 1)
+            if mine else None,
+            "seconds": round(float(np.mean([r["seconds"] for r in mine.values()])), 3)
+            if mine else None}
+        keys = sorted(set(mine) & set(base))
+        if p is not players[0] and len(keys) >= 2:
+            d = np.array([mine[k]["value"] - base[k]["value"] for k in keys])
+            half = 1.96 * float(d.std(ddof=1)) / np.sqrt(len(d))
+            fig |= {"diff": round(float(d.mean()), 4),
+                    "ci95": [round(float(d.mean()) - half, 4), round(float(d.mean()) + half, 4)],
+                    "same_move": round(float(np.mean([mine[k]["move"] == base[k]["move"]
+                                                      for k in keys])), 3),
+                    "paired": len(keys)}
+        out.append(fig)
+    return {"positions": len(base), "players": out}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 epilog="\n\n".join(__doc__.split("\n\n")[1:]),
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--records", type=Path, action="append", required=True, metavar="DIR",
+                    help="directory of recorded games (*.blksgf, searched recursively)")
+    ap.add_argument("--judge", required=True, metavar="CMD",
+                    help="Pentobi's GTP engine, e.g. \"pentobi-gtp --game duo --nobook "
+                    "--level 6\"")
+    ap.add_argument("--player", action="append", required=True, metavar="SPEC",
+                    help="LABEL=SETTINGS[@BUDGET] or judge (repeatable; the first is the "
+                    "reference of the differences)")
+    ap.add_argument("--budget", default="8000",
+                    help="a player's budget when its spec has none: playouts, or seconds "
+                    "with an s suffix (default %(default)s)")
+    ap.add_argument("--positions", type=int, default=200, help="default %(default)s")
+    ap.add_argument("--plies", default="2-20", help="first-last ply (default %(default)s)")
+    ap.add_argument("--seed", type=int, default=1, help="default %(default)s")
+    ap.add_argument("--out", type=Path, metavar="FILE",
+                    help="JSON lines of judged moves (a rerun resumes)")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    try:
+        lo, hi = (int(x) for x in args.plies.split("-"))
+        players = [parse_player(p, args.budget) for p in args.player]
+    except ValueError as e:
+        print(f"blokus_judge: {e}", file=sys.stderr)
+        return 2
+    if len({p.label for p in players}) < len(players):
+        print("blokus_judge: the players' labels must differ", file=sys.stderr)
+        return 2
+    records = sorted(f for d in args.records for f in d.rglob("*.blksgf"))
+    if not records:
+        print(f"blokus_judge: no .blksgf records under {args.records}", file=sys.stderr)
+        return 2
+    rows: list[dict[str, Any]] = []
+    if args.out is not None and args.out.exists():
+        rows = [json.loads(line) for line in args.out.read_text().splitlines() if line]
+    done = {(r["record"], r["ply"], r["label"]) for r in rows}
+    judge = Judge(args.judge)
+    n = 0
+    try:
+        for record, ply in sample_positions(records, (lo, hi), args.seed):
+            if n >= args.positions:
+                break
+            s = position(record, ply)
+            colour = s.to_move_colour
+            if len(s.legal_placements()) < 2:
+                continue
+            n += 1
+            judged: dict[int, float | None] = {}
+            for p in players:
+                if (record, ply, p.label) in done:
+                    continue
+                t = time.perf_counter()
+                if p.core is None:
+                    judge.load(record, ply)
+                    move = s.geo.parse_pentobi(judge.search(colour)[0])
+                    playouts = 0
+                else:
+                    p.core.reset()
+                    res = p.core.search(s.clone(), p.budget or Budget(playouts=8000),
+                                        np.random.default_rng(args.seed * 100003 + n))
+                    move, playouts = int(res.move), int(res.playouts)  # type: ignore[call-overload,unused-ignore]
+                dt = time.perf_counter() - t
+                if move not in judged:
+                    judge.load(record, ply)
+                    judge.ask(f"play {'bw'[colour]} {s.geo.pentobi(move)}")
+                    v = judge.search(1 - colour)[1]
+                    judged[move] = None if v is None else 1.0 - v
+                row = {"record": record, "ply": ply, "label": p.label, "spec": p.spec,
+                       "move": s.geo.pentobi(move), "value": judged[move],
+                       "playouts": playouts, "seconds": round(dt, 4)}
+                rows.append(row)
+                if args.out is not None:
+                    with args.out.open("a") as f:
+                        f.write(json.dumps(row) + "\n")
+            if n % 20 == 0:
+                fig = report(rows, players)
+                print(f"{n} positions: " + "  ".join(
+                    f"{q['label']} {q['value']}" for q in fig["players"]), flush=True)
+    finally:
+        judge.close()
+    fig = report(rows, players) | {"judge": args.judge, "seed": args.seed,
+                                   "plies": args.plies}
+    for q in fig["players"]:
+        line = f"{q['label']:>12}  value {q['value']}  playouts {q['playouts']}  " \
+               f"seconds {q['seconds']}"
+        if "diff" in q:
+            line += f"  diff {q['diff']:+.4f} [{q['ci95'][0]:+.4f}, {q['ci95'][1]:+.4f}]  " \
+                    f"same move {q['same_move']:.2f}"
+        print(line)
+    if args.json:
+        emit_json(fig)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
