@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit
 
 from games.blokus_duo.kernels import M_LAST_MOVE, M_PLACED, NUM_PIECES, hot
+from games.blokus_duo.state import BlokusState
 from knowledge.blokus_duo.placement import k_gain
 
 # learned playouts: the feature groups of colour c's placement q (k_playout_team), one
@@ -114,9 +115,9 @@ def feature_names() -> list[str]:
     return names
 
 
-def playout_team(state: Any, moves: list[int]) -> np.ndarray:
+def playout_team(state: BlokusState, moves: list[int]) -> np.ndarray:
     """(len(moves), PF_GROUPS) int64 playout features of the mover's legal placements
-    ``moves`` of a :class:`~games.blokus_duo.state.BlokusState`."""
+    ``moves``."""
     g = state.geo
     out = np.empty((len(moves), PF_GROUPS), dtype=np.int64)
     if moves:
