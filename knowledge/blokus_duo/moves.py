@@ -31,7 +31,6 @@ The plain-Python reference is ``knowledge.blokus_duo.reference.reference_move_fe
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -49,6 +48,7 @@ from knowledge.blokus_duo.placement import (
     k_open,
     k_reach,
 )
+from knowledge.blokus_duo.strengths import load_strengths, save_strengths
 
 G_PIECE, G_GAIN, G_TAKE, G_SPENT, G_FRONT, G_LAST, G_OPEN, G_CENTRE, G_RING, G_DUP = range(10)
 NUM_GROUPS = 10
@@ -229,10 +229,8 @@ class MoveWeights(NamedTuple):
     manifest: dict[str, Any]
 
     def save(self, path: str | Path) -> None:
-        """Write ``path`` (.npz: ``gamma``, ``names``, ``manifest`` as JSON)."""
-        with open(path, "wb") as f:
-            np.savez(f, gamma=self.gamma, names=np.array(feature_names()),
-                     manifest=np.array(json.dumps(self.manifest, sort_keys=True)))
+        """Write ``path`` (:func:`knowledge.blokus_duo.strengths.save_strengths`)."""
+        save_strengths(path, self.gamma, feature_names(), self.manifest)
 
 
 @lru_cache(maxsize=8)
@@ -240,15 +238,4 @@ def load_move_weights(path: str = "") -> MoveWeights:
     """The weights file ``path`` ("" = the bundled one); ValueError naming the file when it
     cannot be read or is not a file of these features."""
     where = Path(path) if path else DEFAULT_WEIGHTS
-    try:
-        with np.load(where) as data:
-            gamma = np.asarray(data["gamma"], dtype=np.float64)
-            manifest = json.loads(str(data["manifest"]))
-    except (OSError, KeyError, ValueError) as e:
-        raise ValueError(f"move_weights {str(where)!r}: not a move-weights file of corvid "
-                         f"blokus ({type(e).__name__}: {e})") from None
-    if gamma.shape != (NUM_FEATURES,) or not np.all(np.isfinite(gamma)) or gamma.min() <= 0:
-        raise ValueError(f"move_weights {str(where)!r}: {gamma.shape} strengths, not "
-                         f"{NUM_FEATURES} positive ones (a file of other features?)")
-    gamma.setflags(write=False)
-    return MoveWeights(gamma, manifest)
+    return MoveWeights(*load_strengths(where, "move_weights", NUM_FEATURES))

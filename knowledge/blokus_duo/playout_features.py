@@ -15,7 +15,6 @@ engine's placements (``corvid learn blokus playouts``). The plain-Python referen
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -26,6 +25,7 @@ from numba import njit
 from games.blokus_duo.kernels import M_LAST_MOVE, M_PLACED, NUM_PIECES, hot
 from games.blokus_duo.state import BlokusState
 from knowledge.blokus_duo.placement import k_gain
+from knowledge.blokus_duo.strengths import load_strengths, save_strengths
 
 # learned playouts: the feature groups of colour c's placement q (k_playout_team), one
 # feature of each group per placement
@@ -137,10 +137,8 @@ class PlayoutWeights(NamedTuple):
     manifest: dict[str, Any]
 
     def save(self, path: str | Path) -> None:
-        """Write ``path`` (.npz: ``gamma``, ``names``, ``manifest`` as JSON)."""
-        with open(path, "wb") as f:
-            np.savez(f, gamma=self.gamma, names=np.array(feature_names()),
-                     manifest=np.array(json.dumps(self.manifest, sort_keys=True)))
+        """Write ``path`` (:func:`knowledge.blokus_duo.strengths.save_strengths`)."""
+        save_strengths(path, self.gamma, feature_names(), self.manifest)
 
 
 @lru_cache(maxsize=8)
@@ -148,18 +146,7 @@ def load_playout_weights(path: str = "") -> PlayoutWeights:
     """The weights file ``path`` ("" = the bundled one); ValueError naming the file when it
     cannot be read or is not a file of these features."""
     where = Path(path) if path else DEFAULT_WEIGHTS
-    try:
-        with np.load(where) as data:
-            gamma = np.asarray(data["gamma"], dtype=np.float64)
-            manifest = json.loads(str(data["manifest"]))
-    except (OSError, KeyError, ValueError) as e:
-        raise ValueError(f"playout_weights {str(where)!r}: not a playout-weights file of "
-                         f"corvid blokus ({type(e).__name__}: {e})") from None
-    if gamma.shape != (PF_FEATURES,) or not np.all(np.isfinite(gamma)) or gamma.min() <= 0:
-        raise ValueError(f"playout_weights {str(where)!r}: {gamma.shape} strengths, not "
-                         f"{PF_FEATURES} positive ones (a file of other features?)")
-    gamma.setflags(write=False)
-    return PlayoutWeights(gamma, manifest)
+    return PlayoutWeights(*load_strengths(where, "playout_weights", PF_FEATURES))
 
 
 def scaled_strengths(gamma: np.ndarray, tau: float) -> np.ndarray:
