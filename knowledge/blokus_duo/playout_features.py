@@ -50,6 +50,16 @@ def k_pf_piece(c, q, piece, meta):
 
 
 @hot(inline=True)
+def k_mark_near(last, edges, nedges, corners, ncorners, near, value):
+    """Set ``near`` to ``value`` on the cells that touch placement ``last`` by an edge or a
+    corner (the marks :func:`k_pf_near` reads; 0 clears them)."""
+    for i in range(nedges[last]):
+        near[edges[last, i]] = value
+    for i in range(ncorners[last]):
+        near[corners[last, i]] = value
+
+
+@hot(inline=True)
 def k_pf_near(q, cells, ncells, near, last):
     """1 if placement q touches the opponent's last placement (``near``, ``last`` >= 0)."""
     if last >= 0:
@@ -84,10 +94,7 @@ def k_playout_team(G, board, forb, att, meta, c, moves, near, out):
         G[5], G[6]
     last = meta[M_LAST_MOVE + 1 - c]
     if last >= 0:
-        for i in range(nedges[last]):
-            near[edges[last, i]] = 1
-        for i in range(ncorners[last]):
-            near[corners[last, i]] = 1
+        k_mark_near(last, edges, nedges, corners, ncorners, near, 1)
     for i in range(moves.shape[0]):
         q = moves[i]
         take, spent = k_pf_take_spent(c, q, cells, ncells, edges, nedges, att)
@@ -98,10 +105,7 @@ def k_playout_team(G, board, forb, att, meta, c, moves, near, out):
                                    PF_MAX_GAIN)
         out[i, 4] = PF_B_SPENT + spent
     if last >= 0:
-        for i in range(nedges[last]):
-            near[edges[last, i]] = 0
-        for i in range(ncorners[last]):
-            near[corners[last, i]] = 0
+        k_mark_near(last, edges, nedges, corners, ncorners, near, 0)
 
 
 def feature_names() -> list[str]:

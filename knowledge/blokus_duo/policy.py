@@ -43,6 +43,7 @@ from knowledge.blokus_duo.playout_features import (
     PF_B_TAKE,
     PF_FEATURES,
     PF_MAX_GAIN,
+    k_mark_near,
     k_pf_near,
     k_pf_piece,
     k_pf_take_spent,
@@ -199,10 +200,7 @@ def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, nco
     if policy != POLICY_UNIFORM:
         last = meta[M_LAST_MOVE + 1 - c]
         if last >= 0:
-            for i in range(nedges[last]):
-                near[edges[last, i]] = 1
-            for i in range(ncorners[last]):
-                near[corners[last, i]] = 1
+            k_mark_near(last, edges, nedges, corners, ncorners, near, 1)
     q = -1
     k = int(weights[W_CANDIDATES])
     if policy == POLICY_LEARNED and k == 0:
@@ -253,10 +251,7 @@ def k_pick(c, policy, weights, cells, ncells, piece, edges, nedges, corners, nco
     if policy == POLICY_LEARNED and chosen >= 0:
         q = chosen
     if last >= 0:
-        for i in range(nedges[last]):
-            near[edges[last, i]] = 0
-        for i in range(ncorners[last]):
-            near[corners[last, i]] = 0
+        k_mark_near(last, edges, nedges, corners, ncorners, near, 0)
     return q
 
 
