@@ -13,7 +13,7 @@ from knowledge.blokus_duo import moves as MV
 from knowledge.blokus_duo import playout_features as PF
 from knowledge.blokus_duo.settings import BlokusConfig
 from servers.blokus.sgf import GameRecord, write_sgf
-from training.blokus.moves import learn_move_weights
+from training.blokus.moves import PRIORS, learn_weights
 
 
 def biggest_first_games(out: Path, games: int, seed: int) -> None:
@@ -41,8 +41,8 @@ def biggest_first_games(out: Path, games: int, seed: int) -> None:
 def test_learned_priors_predict_the_player(tmp_path: Path) -> None:
     biggest_first_games(tmp_path / "games" / "blokus", 12, seed=1)
     out = tmp_path / "w.npz"
-    w = learn_move_weights([tmp_path / "games"], out, iterations=8, test_share=0.25,
-                           command="corvid learn blokus priors test", log=lambda _m: None)
+    w = learn_weights(PRIORS, [tmp_path / "games"], out, iterations=8, test_share=0.25,
+                      command="corvid learn blokus priors test", log=lambda _m: None)
     assert MV.load_move_weights(str(out)).gamma == pytest.approx(w.gamma)
     test = w.manifest["test"]
     assert w.manifest["data"]["games"] == 12 and test["positions"] > 50

@@ -114,7 +114,7 @@ def _fit_arguments(p: argparse.ArgumentParser) -> None:
 
 
 def _run_fit(args: argparse.Namespace) -> int:
-    from training.blokus.moves import learn_move_weights, learn_playout_weights
+    from training.blokus.moves import FEATURE_SETS, learn_weights
 
     name = f"corvid learn blokus {args.blokus_step}"
     for d in args.games:
@@ -129,18 +129,18 @@ def _run_fit(args: argparse.Namespace) -> int:
     words += ["--out", str(args.out), "--iterations", str(args.iterations), "--prior",
               f"{args.prior:g}", "--test-share", f"{args.test_share:g}"]
     command = " ".join([name, *map(shlex.quote, words)])
-    learn = learn_move_weights if args.blokus_step == "priors" else learn_playout_weights
     try:
-        w = learn(args.games, args.out, iterations=args.iterations, prior=args.prior,
-                  test_share=args.test_share, command=command,
-                  log=lambda m: print(m, flush=True))
+        w = learn_weights(FEATURE_SETS[args.blokus_step], args.games, args.out,
+                          iterations=args.iterations, prior=args.prior,
+                          test_share=args.test_share, command=command,
+                          log=lambda m: print(m, flush=True))
     except ValueError as e:
         print(f"{name}: {e}", file=sys.stderr)
         return 2
     test = w.manifest.get("test", {})
     nan = float("nan")
-    base = ("hand-made priors", "handmade_prediction_rate") if args.blokus_step == "priors" \
-        else ("uniform", "uniform_prediction_rate")
+    base = ("hand-made priors", "handmade_prediction_rate") \
+        if FEATURE_SETS[args.blokus_step].handmade else ("uniform", "uniform_prediction_rate")
     print(f"wrote {args.out}: test prediction rate {test.get('prediction_rate', nan):.3f} "
           f"({base[0]} {test.get(base[1], nan):.3f})")
     return 0

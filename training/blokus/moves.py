@@ -19,7 +19,7 @@ import datetime
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
@@ -42,19 +42,24 @@ from training.files import files_digest
 HANDMADE = BlokusConfig(priors="knowledge")  # the priors' baseline the report compares with
 
 
+Weights = MV.MoveWeights | PF.PlayoutWeights
+
+
 @dataclass(frozen=True)
 class FeatureSet:
-    """A set of placement features to fit: its candidates' feature ids, its size and
-    whether the hand-made priors are the baseline of its report."""
+    """A set of placement features to fit: its candidates' feature ids, its size, whether
+    the hand-made priors are the baseline of its report, and its weights file."""
 
     name: str
     team: Callable[[BlokusState, list[int]], np.ndarray]
     n_features: int
     handmade: bool
+    weights: Callable[[np.ndarray, dict[str, Any]], Weights]
 
 
-PRIORS = FeatureSet("priors", MV.move_features, MV.NUM_FEATURES, True)
-PLAYOUTS = FeatureSet("playouts", PF.playout_team, PF.PF_FEATURES, False)
+PRIORS = FeatureSet("priors", MV.move_features, MV.NUM_FEATURES, True, MV.MoveWeights)
+PLAYOUTS = FeatureSet("playouts", PF.playout_team, PF.PF_FEATURES, False, PF.PlayoutWeights)
+FEATURE_SETS = {fs.name: fs for fs in (PRIORS, PLAYOUTS)}
 
 
 @dataclass
@@ -156,39 +161,11 @@ def figures(c: Contests, gamma: np.ndarray, handmade: bool = True) -> dict[str, 
     return out
 
 
-def learn_move_weights(dirs: list[Path], out: Path, *, iterations: int = 30,
-                       prior: float = 1.0, test_share: float = 0.1, command: str = "",
-                       log: Callable[[str], None] = print) -> MV.MoveWeights:
-    """Fit the priors' move features to the games under ``dirs`` and write ``out``."""
-    gamma, manifest = _fit(PRIORS, dirs, iterations=iterations, prior=prior,
-                           test_share=test_share, command=command, log=log)
-    return _write(MV.MoveWeights(gamma, manifest), out)
-
-
-def learn_playout_weights(dirs: list[Path], out: Path, *, iterations: int = 30,
-                          prior: float = 1.0, test_share: float = 0.1, command: str = "",
-                          log: Callable[[str], None] = print) -> PF.PlayoutWeights:
-    """Fit the playout features to the games under ``dirs`` and write ``out``."""
-    gamma, manifest = _fit(PLAYOUTS, dirs, iterations=iterations, prior=prior,
-                           test_share=test_share, command=command, log=log)
-    return _write(PF.PlayoutWeights(gamma, manifest), out)
-
-
-_Weights = TypeVar("_Weights", MV.MoveWeights, PF.PlayoutWeights)
-
-
-def _write(weights: _Weights, out: Path) -> _Weights:
-    out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_name(out.name + ".tmp")
-    weights.save(tmp)
-    tmp.replace(out)
-    return weights
-
-
-def _fit(fs: FeatureSet, dirs: list[Path], *, iterations: int, prior: float,
-         test_share: float, command: str, log: Callable[[str], None]
-         ) -> tuple[np.ndarray, dict[str, Any]]:
-    """The strengths of ``fs`` fitted to the games under ``dirs``, and their manifest."""
+def learn_weights(fs: FeatureSet, dirs: list[Path], out: Path, *, iterations: int = 30,
+                  prior: float = 1.0, test_share: float = 0.1, command: str = "",
+                  log: Callable[[str], None] = print) -> Weights:
+    """Fit the strengths of ``fs`` to the games under ``dirs`` and write them, with their
+    manifest, to ``out``."""
     files = [f for d in dirs for f in record_files(d)]
     if not files:
         raise ValueError(f"no .blksgf records under {', '.join(map(str, dirs))}")
@@ -224,4 +201,9 @@ def _fit(fs: FeatureSet, dirs: list[Path], *, iterations: int, prior: float,
     }
     if test.positions:
         manifest["test"] = figures(test, gamma, fs.handmade)
-    return gamma, manifest
+    weights = fs.weights(gamma, manifest)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.name + ".tmp")
+    weights.save(tmp)
+    tmp.replace(out)
+    return weights
