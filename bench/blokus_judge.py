@@ -230,13 +230,13 @@ def main(argv: list[str] | None = None) -> int:
                 if (record, ply, p.label) in done:
                     continue
                 t = time.perf_counter()
-                if p.core is None:
+                if p.core is None or p.budget is None:  # the judge's own move
                     judge.load(record, ply)
                     move = s.geo.parse_pentobi(judge.search(colour)[0])
                     playouts = 0
                 else:
                     p.core.reset()
-                    res = p.core.search(s.clone(), p.budget or Budget(playouts=8000),
+                    res = p.core.search(s.clone(), p.budget,
                                         np.random.default_rng(args.seed * 100003 + n))
                     move, playouts = int(res.move), int(res.playouts)  # type: ignore[call-overload,unused-ignore]
                 dt = time.perf_counter() - t
