@@ -3,6 +3,7 @@
 
     python bench/go_strength.py --games 10 --playouts 1000 --level 0 [--size 9] [--komi 7]
     python bench/go_strength.py --games 10 --seconds 1 --level 10   # a time per move
+    python bench/go_strength.py --games 10 --main-time 60 --opponent "pachi threads=1"  # a clock
     python bench/go_strength.py --games 20 --playouts 3000 --opponent "pachi -t =3000 threads=1"
     python bench/go_strength.py --resume runs/go-strength-20261124-221500  # after a stop
 
@@ -17,7 +18,10 @@ is {"games":..,"wins":..,"draws":..,"losses":..,"win_rate":..,"ci95":[lo,hi],"co
 move of each side, from genmove to its answer as the referee measured them). --opponent CMD
 plays the GTP engine CMD (any program on stdin/stdout; its strength and time are its own
 command line) instead of GNU Go; it must capture dead stones before passing, or give
---gnugo-score. --parallel J plays J games at once (tasks of
+--gnugo-score. --main-time S gives both engines the same sudden-death clock of S seconds a
+game (time_settings S 0 0 and time_left before each move; corvid searches by its clock with
+no playout cap, the opponent by its own time manager, so its command line should set no
+fixed playouts; a side whose clock runs out loses on time). --parallel J plays J games at once (tasks of
 consecutive games, each with its own two engines; --backend ray for Ray tasks, on a cluster
 with --ray-address). Every game is recorded in the run directory (--out, default
 runs/go-strength-TIME: SGFs and games.jsonl), so an interrupted run continues with --resume
@@ -62,6 +66,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--playouts", type=int, default=1000, help="corvid playouts per move")
     p.add_argument("--seconds", type=float, default=None, metavar="S",
                    help="corvid searches S seconds per move instead (no playout cap)")
+    p.add_argument("--main-time", type=float, default=None, metavar="S",
+                   help="a sudden-death clock of S seconds a game for both engines instead "
+                   "(corvid: no playout cap; the opponent by its own time manager)")
     p.add_argument("--level", type=int, default=None, help="GNU Go level (0..10, default 0)")
     p.add_argument("--opponent", metavar="CMD", help="a GTP engine's command line to play "
                    "instead of GNU Go, e.g. \"pachi -t =3000 threads=1\"")
@@ -84,6 +91,10 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--games and --parallel must be at least 1")
     if args.seconds is not None and args.seconds <= 0:
         p.error("--seconds must be > 0")
+    if args.main_time is not None and args.main_time <= 0:
+        p.error("--main-time must be > 0")
+    if args.main_time is not None and args.seconds is not None:
+        p.error("--seconds and --main-time are two budgets: give one")
     if args.opponent is not None and args.level is not None:
         p.error("--level is GNU Go's: give it in --opponent's command line instead")
     if args.opponent is not None and not args.opponent.strip():
@@ -93,10 +104,16 @@ def main(argv: list[str] | None = None) -> int:
     if gnugo is None and (args.opponent is None or args.gnugo_score) and not args.resume:
         print("go_strength: GNU Go not found (apt-get install gnugo)", file=sys.stderr)
         return 2
-    budget = ([f"playouts={args.playouts}"] if args.seconds is None
-              else ["playouts=0", f"seconds={args.seconds:g}"])
+    if args.main_time is not None:
+        budget = ["playouts=0"]
+    elif args.seconds is not None:
+        budget = ["playouts=0", f"seconds={args.seconds:g}"]
+    else:
+        budget = [f"playouts={args.playouts}"]
     corvid = "corvid:" + ",".join([*budget, *args.set])
     options: dict[str, Any] = {"size": args.size, "komi": args.komi, "timeout": args.timeout}
+    if args.main_time is not None:
+        options["main_time"] = args.main_time
     if args.gnugo_score and gnugo is not None:
         options["scorer"] = f"{gnugo} --mode gtp --chinese-rules"
     opponent = (f"{OPPONENT}=cmd:{args.opponent.strip()}" if args.opponent is not None
@@ -106,7 +123,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"resuming the run in {args.resume} (its players, games and options)", flush=True)
     else:
         who = args.opponent or f"GNU Go level {level}"
-        print(f"corvid ({', '.join(budget)}) vs {who}, "
+        clock = f", {args.main_time:g} s each a game" if args.main_time is not None else ""
+        print(f"corvid ({', '.join(budget)}{clock}) vs {who}, "
               f"{args.size}x{args.size}, komi {args.komi:g}, {args.games} games; records in "
               f"{args.out}", flush=True)
 

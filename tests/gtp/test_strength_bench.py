@@ -92,3 +92,24 @@ def test_any_gtp_engine_as_the_opponent(tmp_path: Path) -> None:
     clash = subprocess.run([sys.executable, str(BENCH), "--opponent", passer, "--level", "3"],
                            capture_output=True, text=True, timeout=120, check=False)
     assert clash.returncode == 2 and "--level is GNU Go's" in clash.stderr
+    both = subprocess.run([sys.executable, str(BENCH), "--opponent", passer, "--seconds", "1",
+                           "--main-time", "10"],
+                          capture_output=True, text=True, timeout=120, check=False)
+    assert both.returncode == 2 and "two budgets" in both.stderr
+
+
+@pytest.mark.integration
+def test_a_sudden_death_clock_for_both_engines(tmp_path: Path) -> None:
+    passer = f"{sys.executable} {REPO / 'tests' / 'gtp' / 'data' / 'fake_engine.py'} pass"
+    proc = subprocess.run(
+        [sys.executable, str(BENCH), "--games", "1", "--main-time", "6", "--size", "5",
+         "--komi", "0.5", "--opponent", passer, "--out", str(tmp_path / "run"), "--json"],
+        capture_output=True, text=True, timeout=600, check=False)
+    assert proc.returncode == 0, proc.stderr
+    fig = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert fig["games"] == 1 and fig["corvid"] == "corvid:playouts=0"  # the clock alone
+    run = json.loads((tmp_path / "run" / "run.json").read_text())
+    assert run["options"]["main_time"] == 6
+    game = json.loads((tmp_path / "run" / "games.jsonl").read_text())
+    assert game["reason"] != "timeout"
+    assert 0 < sum(game["answer_times"][0]) < 6  # corvid (black) spent its clock, not more
