@@ -21,9 +21,9 @@ command line) instead of GNU Go; it must capture dead stones before passing, or 
 --gnugo-score. --main-time S gives both engines the same sudden-death clock of S seconds a
 game (time_settings S 0 0 and time_left before each move; corvid searches by its clock with
 no playout cap, the opponent by its own time manager, so its command line should set no
-fixed playouts; a side whose clock runs out loses on time). --parallel J plays J games at once (tasks of
-consecutive games, each with its own two engines; --backend ray for Ray tasks, on a cluster
-with --ray-address). Every game is recorded in the run directory (--out, default
+fixed playouts; a side whose clock runs out loses on time). --parallel J plays J games at
+once (tasks of consecutive games, each with its own two engines; --backend ray for Ray
+tasks, on a cluster with --ray-address). Every game is recorded in the run directory (--out, default
 runs/go-strength-TIME: SGFs and games.jsonl), so an interrupted run continues with --resume
 DIR; --sgf-dir DIR also writes the SGFs there as game-NNNN.sgf. A game takes one core for
 about 15-25 seconds at 3000-5000 playouts (GNU Go's moves included; November 2026). GNU Go
