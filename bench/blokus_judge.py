@@ -46,7 +46,7 @@ from blokus_match import parse_budget, settings
 
 from clients.blokus.config import load_player_config
 from clients.blokus.player import Core
-from games.blokus_duo import PASS, BlokusState
+from games.blokus_duo import BlokusState
 from search.budget import Budget
 from servers.blokus.sgf import read_moves
 
@@ -137,11 +137,9 @@ def position(record: str, ply: int) -> BlokusState:
     _, moves = read_moves(Path(record).read_text())
     s = BlokusState(first=moves[0][0])
     for colour, m in moves[:ply]:
-        while s.to_move_colour != colour and not s.is_terminal():
-            s.play(PASS)  # the records leave out the passes
+        s.pass_to(colour)
         s.play(m)
-    while s.to_move_colour != moves[ply][0] and not s.is_terminal():
-        s.play(PASS)
+    s.pass_to(moves[ply][0])
     return s
 
 

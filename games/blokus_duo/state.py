@@ -124,6 +124,12 @@ class BlokusState:
             raise ValueError(f"illegal move {name}")
         self._play(move)
 
+    def pass_to(self, colour: int) -> None:
+        """Pass until ``colour`` is to move or the game is over (a record of the moves, as the
+        SGF records are, leaves out the passes); ValueError if a pass is illegal there."""
+        while self.to_move_colour != colour and not self.is_terminal():
+            self.play(PASS)
+
     def _play(self, move: int) -> None:
         g = self.geo
         c = self.to_move_colour

@@ -61,6 +61,25 @@ def test_two_passes_end() -> None:
     assert s.legal_moves() == []
 
 
+def test_pass_to_a_colour() -> None:
+    s = BlokusState(first=0)
+    s.play_code("55a0")
+    s.pass_to(1)  # white is to move already: no pass
+    assert len(s.history) == 1
+    s.play_code("aaa0")
+    s.pass_to(1)  # black passes
+    assert s.history[-1] == (0, PASS) and s.to_move_colour == 1
+    s.play_code("bbb0")
+    s.pass_to(1)  # black passes, then white: two passes in a row end the game
+    s.pass_to(0)
+    assert s.is_terminal() and s.history[-2:] == [(0, PASS), (1, PASS)]
+    s.pass_to(1)  # over: nothing more
+    assert len(s.history) == 6
+    fresh = BlokusState(first=0)
+    with pytest.raises(ValueError, match="illegal"):
+        fresh.pass_to(1)  # a colour's first move cannot be a pass while it has placements
+
+
 def test_clone_independent() -> None:
     s = BlokusState()
     c = s.clone()

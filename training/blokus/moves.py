@@ -23,7 +23,6 @@ from typing import Any
 
 import numpy as np
 
-from games.blokus_duo import PASS
 from games.blokus_duo.state import BlokusState
 from knowledge.blokus_duo import moves as MV
 from knowledge.blokus_duo import playout_features as PF
@@ -104,8 +103,7 @@ def game_contests(text: str, fs: FeatureSet = PRIORS
         return teams, chosen, values
     state = BlokusState(first=moves[0][0])
     for colour, move in moves:
-        while state.to_move_colour != colour and not state.is_terminal():
-            state.play(PASS)  # the records leave out the passes
+        state.pass_to(colour)
         legal = state.legal_placements()
         if move not in legal:
             raise ValueError(f"{state.code(move)} is not legal for player {colour + 1} at "
