@@ -22,6 +22,16 @@ def _bench() -> ModuleType:
     return load_bench("go_strength")
 
 
+# a GTP engine that passes at every turn
+PASSER = f"{sys.executable} {REPO / 'tests' / 'gtp' / 'data' / 'fake_engine.py'} pass"
+
+
+def _run(*args: str, timeout: float = 600) -> subprocess.CompletedProcess[str]:
+    """The bench run with ``args``."""
+    return subprocess.run([sys.executable, str(BENCH), *args], capture_output=True,
+                          text=True, timeout=timeout, check=False)
+
+
 def test_figures_count_corvid_results_and_draws_half() -> None:
     bench = _bench()
 
@@ -56,11 +66,9 @@ def _gnugo() -> str | None:
 @pytest.mark.integration
 @pytest.mark.skipif(_gnugo() is None, reason="GNU Go is not installed (apt-get install gnugo)")
 def test_parallel_run_on_the_arena(tmp_path: Path) -> None:
-    proc = subprocess.run(
-        [sys.executable, str(BENCH), "--games", "3", "--parallel", "2", "--playouts", "30",
-         "--size", "5", "--komi", "0.5", "--level", "0", "--sgf-dir", str(tmp_path / "sgf"),
-         "--out", str(tmp_path / "run"), "--json"],
-        capture_output=True, text=True, timeout=600, check=False)
+    proc = _run("--games", "3", "--parallel", "2", "--playouts", "30", "--size", "5",
+                "--komi", "0.5", "--level", "0", "--sgf-dir", str(tmp_path / "sgf"),
+                "--out", str(tmp_path / "run"), "--json")
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.strip().splitlines()
     played = [ln for ln in lines if ln.startswith("game ")]
@@ -75,36 +83,27 @@ def test_parallel_run_on_the_arena(tmp_path: Path) -> None:
 
 @pytest.mark.integration
 def test_any_gtp_engine_as_the_opponent(tmp_path: Path) -> None:
-    passer = f"{sys.executable} {REPO / 'tests' / 'gtp' / 'data' / 'fake_engine.py'} pass"
-    proc = subprocess.run(
-        [sys.executable, str(BENCH), "--games", "2", "--playouts", "30", "--size", "5",
-         "--komi", "0.5", "--opponent", passer, "--out", str(tmp_path / "run"), "--json"],
-        capture_output=True, text=True, timeout=600, check=False)
+    proc = _run("--games", "2", "--playouts", "30", "--size", "5", "--komi", "0.5",
+                "--opponent", PASSER, "--out", str(tmp_path / "run"), "--json")
     assert proc.returncode == 0, proc.stderr
     fig = json.loads(proc.stdout.strip().splitlines()[-1])
-    assert fig["games"] == 2 and fig["failed"] == 0 and fig["opponent"] == f"cmd:{passer}"
+    assert fig["games"] == 2 and fig["failed"] == 0 and fig["opponent"] == f"cmd:{PASSER}"
     assert 0 < fig["corvid_move_mean"] <= fig["corvid_move_max"]
     assert 0 <= fig["opponent_move_mean"] <= fig["opponent_move_max"]  # the passer: µs
     for line in (tmp_path / "run" / "games.jsonl").read_text().splitlines():
         game = json.loads(line)  # every move timed, on its colour's list
         assert [len(t) for t in game["answer_times"]] == [
             (len(game["moves"]) + 1) // 2, len(game["moves"]) // 2]
-    clash = subprocess.run([sys.executable, str(BENCH), "--opponent", passer, "--level", "3"],
-                           capture_output=True, text=True, timeout=120, check=False)
+    clash = _run("--opponent", PASSER, "--level", "3", timeout=120)
     assert clash.returncode == 2 and "--level is GNU Go's" in clash.stderr
-    both = subprocess.run([sys.executable, str(BENCH), "--opponent", passer, "--seconds", "1",
-                           "--main-time", "10"],
-                          capture_output=True, text=True, timeout=120, check=False)
+    both = _run("--opponent", PASSER, "--seconds", "1", "--main-time", "10", timeout=120)
     assert both.returncode == 2 and "two budgets" in both.stderr
 
 
 @pytest.mark.integration
 def test_a_sudden_death_clock_for_both_engines(tmp_path: Path) -> None:
-    passer = f"{sys.executable} {REPO / 'tests' / 'gtp' / 'data' / 'fake_engine.py'} pass"
-    proc = subprocess.run(
-        [sys.executable, str(BENCH), "--games", "1", "--main-time", "6", "--size", "5",
-         "--komi", "0.5", "--opponent", passer, "--out", str(tmp_path / "run"), "--json"],
-        capture_output=True, text=True, timeout=600, check=False)
+    proc = _run("--games", "1", "--main-time", "6", "--size", "5", "--komi", "0.5",
+                "--opponent", PASSER, "--out", str(tmp_path / "run"), "--json")
     assert proc.returncode == 0, proc.stderr
     fig = json.loads(proc.stdout.strip().splitlines()[-1])
     assert fig["games"] == 1 and fig["corvid"] == "corvid:playouts=0"  # the clock alone
