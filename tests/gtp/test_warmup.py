@@ -9,6 +9,9 @@ import select
 import threading
 from typing import Any
 
+import pytest
+
+from clients.gtp.board import Board
 from clients.gtp.cli import serve
 from clients.gtp.config import GtpConfig
 from clients.gtp.engine import Decision, MoveRequest
@@ -17,6 +20,19 @@ HANG_GUARD = 60.0  # seconds: only so that a broken engine fails instead of hang
 # seconds to look for an answer that must not come: a correct engine never sends it, a broken
 # one (no wait for the warm-up) answers the stub's move in microseconds
 NO_ANSWER_WINDOW = 0.5
+
+
+@pytest.fixture(autouse=True, scope="module")
+def board_kernels_loaded() -> None:
+    """The board's kernels loaded before any session, as the real warm-up loads them first:
+    the stub leaves them out, and a cold compile (slow beside other processes compiling, and
+    behind any other thread holding numba's compiler lock) is no part of what these tests
+    time under their hang guard."""
+    board = Board(9, 7.0)
+    board.play(0, (4, 4))
+    board.play(1, None)
+    board.copy().fallback_vertex(0)
+    board.position_key(0)
 
 
 class StubPlayer:
