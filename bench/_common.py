@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import numpy as np
 
 if TYPE_CHECKING:
     from servers.arena import GameRecord, RunResult
@@ -70,3 +72,37 @@ def play_on_arena(args: Any, game: str, players: list[str], options: dict[str, A
     except ArenaError as e:
         print(f"{name}: {e}", file=sys.stderr)
         return None
+
+
+def judge_report(rows: list[dict[str, Any]], players: Sequence[Any]) -> dict[str, Any]:
+    """The judge benches' figures from their judged moves: each player's (``label``,
+    ``spec``) mean value, playouts and seconds, and for each after the first the mean paired
+    difference from the first over the positions both have, with a 95 % interval, and how
+    often the two chose the same move."""
+    by: dict[str, dict[tuple[str, int], dict[str, Any]]] = {p.label: {} for p in players}
+    for r in rows:
+        if r["value"] is not None and r["label"] in by:
+            by[r["label"]][(r["record"], r["ply"])] = r
+    base = by[players[0].label]
+    out = []
+    for p in players:
+        mine = by[p.label]
+        fig: dict[str, Any] = {
+            "label": p.label, "spec": p.spec,
+            "value": round(float(np.mean([r["value"] for r in mine.values()])), 4)
+            if mine else None,
+            "playouts": round(float(np.mean([r["playouts"] for r in mine.values()])), 1)
+            if mine else None,
+            "seconds": round(float(np.mean([r["seconds"] for r in mine.values()])), 3)
+            if mine else None}
+        keys = sorted(set(mine) & set(base))
+        if p is not players[0] and len(keys) >= 2:
+            d = np.array([mine[k]["value"] - base[k]["value"] for k in keys])
+            half = 1.96 * float(d.std(ddof=1)) / np.sqrt(len(d))
+            fig |= {"diff": round(float(d.mean()), 4),
+                    "ci95": [round(float(d.mean()) - half, 4), round(float(d.mean()) + half, 4)],
+                    "same_move": round(float(np.mean([mine[k]["move"] == base[k]["move"]
+                                                      for k in keys])), 3),
+                    "paired": len(keys)}
+        out.append(fig)
+    return {"positions": len(base), "players": out}

@@ -41,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _common import emit_json  # also puts the repository on sys.path
+from _common import emit_json, judge_report  # also puts the repository on sys.path
 from blokus_match import parse_budget, settings
 
 from clients.blokus.config import load_player_config
@@ -143,36 +143,6 @@ def position(record: str, ply: int) -> BlokusState:
     return s
 
 
-def report(rows: list[dict[str, Any]], players: list[Player]) -> dict[str, Any]:
-    by: dict[str, dict[tuple[str, int], dict[str, Any]]] = {p.label: {} for p in players}
-    for r in rows:
-        if r["value"] is not None and r["label"] in by:
-            by[r["label"]][(r["record"], r["ply"])] = r
-    base = by[players[0].label]
-    out = []
-    for p in players:
-        mine = by[p.label]
-        fig: dict[str, Any] = {
-            "label": p.label, "spec": p.spec,
-            "value": round(float(np.mean([r["value"] for r in mine.values()])), 4)
-            if mine else None,
-            "playouts": round(float(np.mean([r["playouts"] for r in mine.values()])), 1)
-            if mine else None,
-            "seconds": round(float(np.mean([r["seconds"] for r in mine.values()])), 3)
-            if mine else None}
-        keys = sorted(set(mine) & set(base))
-        if p is not players[0] and len(keys) >= 2:
-            d = np.array([mine[k]["value"] - base[k]["value"] for k in keys])
-            half = 1.96 * float(d.std(ddof=1)) / np.sqrt(len(d))
-            fig |= {"diff": round(float(d.mean()), 4),
-                    "ci95": [round(float(d.mean()) - half, 4), round(float(d.mean()) + half, 4)],
-                    "same_move": round(float(np.mean([mine[k]["move"] == base[k]["move"]
-                                                      for k in keys])), 3),
-                    "paired": len(keys)}
-        out.append(fig)
-    return {"positions": len(base), "players": out}
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  epilog="\n\n".join(__doc__.split("\n\n")[1:]),
@@ -251,12 +221,12 @@ def main(argv: list[str] | None = None) -> int:
                     with args.out.open("a") as f:
                         f.write(json.dumps(row) + "\n")
             if n % 20 == 0:
-                fig = report(rows, players)
+                fig = judge_report(rows, players)
                 print(f"{n} positions: " + "  ".join(
                     f"{q['label']} {q['value']}" for q in fig["players"]), flush=True)
     finally:
         judge.close()
-    fig = report(rows, players) | {"judge": args.judge, "seed": args.seed,
+    fig = judge_report(rows, players) | {"judge": args.judge, "seed": args.seed,
                                    "plies": args.plies}
     for q in fig["players"]:
         line = f"{q['label']:>12}  value {q['value']}  playouts {q['playouts']}  " \

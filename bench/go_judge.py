@@ -1,0 +1,264 @@
+"""How good each player's Go moves are by a strong engine's judgement.
+
+    python bench/go_judge.py --records RUN/sgf --judge "sh -c 'cd PACHI_DIR && exec \\
+        ./pachi -t =10000 threads=1'" --player v5=@3000 --player mse=rave_mse=true@3000 \\
+        --player judge --positions 200 --out FILE --json
+
+Positions are drawn (``--seed``) from the recorded games under ``--records`` (SGF, as
+``bench/go_strength.py`` and the arena write them): a random game, then a random move in
+``--plies`` before the game's first pass; games with setup stones are left out. In each
+position every ``--player`` chooses a move: ``LABEL=SETTINGS@BUDGET`` is ``corvid gtp``'s
+search with those settings (comma-separated ``key=value``, presets included; empty: the
+defaults) on a fresh tree, searching BUDGET (playouts, or seconds with an ``s`` suffix;
+default ``--budget``); ``judge`` is the judge engine's own move. The judge then searches
+the position after the move for the other side; one minus its value is the move's value.
+A move two players both chose is judged once.
+
+The judge is a GTP engine that reports its search's value on its standard error as Pachi
+does (``*** WINNER is D4 with score 51.2%``); the positions reach it as ``clear_board`` and
+the game's moves. Pachi's dynamic komi moves its value by a little and equally for every
+move of a position; its value of one search runs a few hundredths from the next, so read
+the paired differences: for each player after the first, the mean difference of its moves'
+values from the first player's over the same positions, with a 95 % interval (normal, over
+positions), and how often the two chose the same move.
+
+Every judged move is a JSON line in ``--out``, and a rerun with the same ``--out`` resumes.
+``--json``: ``{"positions", "judge", "players": [{"label", "spec", "value", "playouts",
+"seconds", "diff", "ci95", "same_move"}]}`` last (``diff``, ``ci95`` and ``same_move``
+against the first player; none for it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shlex
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from _common import emit_json, judge_report  # also puts the repository on sys.path
+from blokus_match import parse_budget, settings
+
+from clients.gtp.config import GtpConfig, load_gtp_config
+from clients.gtp.player import make_core, search_position
+from games.go.coords import PASS, point_to_vertex
+from search.budget import Budget
+from training.go.dataset import replay, sgf_files
+
+_WINNER = re.compile(r"\*\*\* WINNER is (\S+) with score ([0-9.]+)%")
+_BEST = re.compile(r"\[\d+\] best ([0-9.]+)%")
+
+
+class Judge:
+    """A GTP process (Pachi): sets up record positions, plays moves, reports search values."""
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     text=True)
+
+    def ask(self, line: str) -> tuple[str, list[str]]:
+        """The engine's answer to one command, and the lines it wrote before it."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        before: list[str] = []
+        while True:
+            out = self.proc.stdout.readline()
+            if not out:
+                raise RuntimeError(f"the judge ({self.command}) exited at {line!r}")
+            if out.startswith(("= ", "? ")) or out.rstrip("\n") in ("=", "?"):
+                self.proc.stdout.readline()  # the blank line that ends a GTP answer
+                if out.startswith("?"):
+                    raise RuntimeError(f"the judge refused {line!r}: {out.strip()}")
+                return out[1:].strip(), before
+            before.append(out)
+
+    def load(self, size: int, komi: float, moves: list[tuple[int, int]]) -> None:
+        """The position after ``moves`` ((colour 1 black / 2 white, point) pairs)."""
+        self.ask(f"boardsize {size}")
+        self.ask("clear_board")
+        self.ask(f"komi {komi}")
+        for colour, p in moves:
+            self.ask(f"play {'bw'[colour - 1]} {point_to_vertex(p, size)}")
+
+    def search(self, colour: int) -> tuple[str, float | None]:
+        """The engine's move for ``colour`` (1 black, 2 white) and its search's value for it
+        (None when it reported none)."""
+        move, report_lines = self.ask(f"genmove {'bw'[colour - 1]}")
+        value = None
+        for line in report_lines:
+            if (m := _WINNER.search(line)) or (m := _BEST.search(line)):
+                value = float(m.group(m.lastindex or 1)) / 100.0
+        return move, (None if value is None else min(1.0, max(0.0, value)))
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                self.ask("quit")
+            except (RuntimeError, OSError):
+                pass
+            self.proc.wait(timeout=10)
+
+
+@dataclass
+class Player:
+    label: str
+    spec: str
+    config: GtpConfig | None  # None: the judge's own move
+    budget: Budget | None
+
+
+def parse_player(text: str, default_budget: str) -> Player:
+    """``judge`` or ``LABEL=SETTINGS[@BUDGET]``."""
+    if text == "judge":
+        return Player("judge", "judge", None, None)
+    label, sep, rest = text.partition("=")
+    if not sep or not label:
+        raise ValueError(f"--player {text!r}: LABEL=SETTINGS[@BUDGET] or judge")
+    spec, _, budget = rest.partition("@")
+    try:
+        config = load_gtp_config(overrides=["warmup=false", *settings(spec)])
+        return Player(label, spec, config, parse_budget(budget or default_budget))
+    except ValueError as e:
+        raise ValueError(f"--player {text!r} (LABEL=SETTINGS[@BUDGET]): {e}") from None
+
+
+def sample_positions(records: list[Path], plies: tuple[int, int], n: int, seed: int
+                     ) -> list[tuple[Path, int]]:
+    """Up to ``n`` distinct (record, ply): a random game, then a random ply within
+    ``plies`` before its first pass (games with setup stones or too short left out)."""
+    games: dict[Path, int] = {}
+    for f in records:
+        start, history = replay(f.read_bytes())
+        if not start.is_empty():
+            continue
+        first_pass = next((i for i, (_, p) in enumerate(history) if p == PASS), len(history))
+        if min(plies[1], first_pass - 1) >= plies[0]:
+            games[f] = min(plies[1], first_pass - 1)
+    rng = np.random.default_rng(seed)
+    files = sorted(games)
+    chosen: list[tuple[Path, int]] = []
+    seen: set[tuple[Path, int]] = set()
+    tries = 0
+    while files and len(chosen) < n and tries < 50 * n:
+        tries += 1
+        f = files[int(rng.integers(len(files)))]
+        k = int(rng.integers(plies[0], games[f] + 1))
+        if (f, k) not in seen:
+            seen.add((f, k))
+            chosen.append((f, k))
+    return chosen
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 epilog="\n\n".join(__doc__.split("\n\n")[1:]),
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--records", type=Path, action="append", required=True, metavar="DIR",
+                    help="directory of recorded games (*.sgf, searched recursively)")
+    ap.add_argument("--judge", required=True, metavar="CMD",
+                    help="Pachi's GTP engine at a fixed number of playouts, e.g. "
+                    "\"sh -c 'cd PACHI_DIR && exec ./pachi -t =10000 threads=1'\"")
+    ap.add_argument("--player", action="append", required=True, metavar="SPEC",
+                    help="LABEL=SETTINGS[@BUDGET] or judge (repeatable; the first is the "
+                    "reference of the differences)")
+    ap.add_argument("--budget", default="3000",
+                    help="a player's budget when its spec has none: playouts, or seconds "
+                    "with an s suffix (default %(default)s)")
+    ap.add_argument("--positions", type=int, default=200, help="default %(default)s")
+    ap.add_argument("--plies", default="4-60",
+                    help="first-last ply, before the game's first pass (default %(default)s)")
+    ap.add_argument("--seed", type=int, default=1, help="default %(default)s")
+    ap.add_argument("--out", type=Path, metavar="FILE",
+                    help="JSON lines of judged moves (a rerun resumes)")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    try:
+        lo, hi = (int(x) for x in args.plies.split("-"))
+        players = [parse_player(p, args.budget) for p in args.player]
+    except ValueError as e:
+        print(f"go_judge: {e}", file=sys.stderr)
+        return 2
+    if len({p.label for p in players}) < len(players):
+        print("go_judge: the players' labels must differ", file=sys.stderr)
+        return 2
+    records = [f for d in args.records for f in sgf_files(d)]
+    if not records:
+        print(f"go_judge: no .sgf records under {args.records}", file=sys.stderr)
+        return 2
+    rows: list[dict[str, Any]] = []
+    if args.out is not None and args.out.exists():
+        rows = [json.loads(line) for line in args.out.read_text().splitlines() if line]
+    done = {(r["record"], r["ply"], r["label"]) for r in rows}
+    judge = Judge(args.judge)
+    try:
+        positions = sample_positions(records, (lo, hi), args.positions, args.seed)
+        for n, (record, ply) in enumerate(positions, 1):
+            start, history = replay(record.read_bytes())
+            moves = history[:ply]
+            state = start
+            for colour, p in moves:
+                state.play_colour(colour, p)
+            colour = history[ply][0] if ply < len(history) else state.to_play
+            state.to_play = colour
+            judged: dict[str, float | None] = {}
+            for pl in players:
+                if (str(record), ply, pl.label) in done:
+                    continue
+                t = time.perf_counter()
+                if pl.config is None or pl.budget is None:  # the judge's own move
+                    judge.load(state.size, state.komi, moves)
+                    move = judge.search(colour)[0].upper()
+                    playouts = 0
+                else:
+                    pos = search_position(state.clone(), pl.config)
+                    res = make_core(pl.config, state.size).search(
+                        pos, pos.to_move, pl.budget, np.random.default_rng([args.seed, n]))
+                    move = point_to_vertex(int(res.move), state.size).upper()  # type: ignore[call-overload,unused-ignore]
+                    playouts = int(res.playouts)
+                dt = time.perf_counter() - t
+                if move not in judged:
+                    if move == "RESIGN":
+                        judged[move] = 0.0
+                    else:
+                        judge.load(state.size, state.komi, moves)
+                        judge.ask(f"play {'bw'[colour - 1]} {move}")
+                        v = judge.search(3 - colour)[1]
+                        judged[move] = None if v is None else round(1.0 - v, 4)
+                row = {"record": str(record), "ply": ply, "label": pl.label, "spec": pl.spec,
+                       "move": move, "value": judged[move], "playouts": playouts,
+                       "seconds": round(dt, 4)}
+                rows.append(row)
+                if args.out is not None:
+                    with args.out.open("a") as f:
+                        f.write(json.dumps(row) + "\n")
+            if n % 20 == 0:
+                fig = judge_report(rows, players)
+                print(f"{n} positions: " + "  ".join(
+                    f"{q['label']} {q['value']}" for q in fig["players"]), flush=True)
+    finally:
+        judge.close()
+    fig = judge_report(rows, players) | {"judge": args.judge, "seed": args.seed,
+                                   "plies": args.plies}
+    for q in fig["players"]:
+        line = f"{q['label']:>12}  value {q['value']}  playouts {q['playouts']}  " \
+               f"seconds {q['seconds']}"
+        if "diff" in q:
+            line += f"  diff {q['diff']:+.4f} [{q['ci95'][0]:+.4f}, {q['ci95'][1]:+.4f}]  " \
+                    f"same move {q['same_move']:.2f}"
+        print(line)
+    if args.json:
+        emit_json(fig)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,117 @@
+"""bench/go_judge.py with a stand-in judge (a GTP engine on corvid's own rules that reports
+its value the way Pachi does): every player's move judged, paired differences, the judge's
+own move, resuming, and clear errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+
+from games.go.coords import point_to_vertex
+from games.go.state import GoState
+from tests.paths import REPO
+
+BENCH = REPO / "bench" / "go_judge.py"
+
+# the stand-in judge: its move is the first legal point, its value (written to standard
+# error as Pachi's search report does) the share of the stones on the board that are the
+# searched colour's, so a capture is worth more
+JUDGE = """
+import sys
+sys.path.insert(0, {repo!r})
+from games.go.coords import parse_colour, point_to_vertex, vertex_to_point
+from games.go.state import GoState
+s = GoState(9, 7.0)
+for line in sys.stdin:
+    words = line.split()
+    out = ""
+    if words[0] == "boardsize":
+        size = int(words[1])
+    elif words[0] == "clear_board":
+        s = GoState(size, 7.0)
+    elif words[0] == "play":
+        s.play_colour(parse_colour(words[1]), vertex_to_point(words[2], s.size))
+    elif words[0] == "genmove":
+        colour = parse_colour(words[1])
+        mine, theirs = len(s.stones(colour)), len(s.stones(3 - colour))
+        print(f"[100] best {{33.3:.1f}}% xkomi 0.0 | seq", file=sys.stderr, flush=True)
+        print(f"*** WINNER is X with score {{100 * (mine + 1) / (mine + theirs + 2):.1f}}%",
+              file=sys.stderr, flush=True)
+        p = s.legal_points(colour, include_eyes=False)[0]
+        s.play_colour(colour, p)
+        out = point_to_vertex(p, s.size)
+    elif words[0] == "quit":
+        print("= \\n", flush=True)
+        break
+    print(f"= {{out}}\\n", flush=True)
+"""
+
+
+def _records(tmp: Path, games: int) -> Path:
+    rng = np.random.default_rng(3)
+    out = tmp / "records"
+    out.mkdir()
+    for g in range(games):
+        s = GoState(9, 7.0)
+        moves = []
+        for _ in range(30):
+            colour = s.to_play
+            legal = s.legal_points(colour, include_eyes=False)
+            p = legal[int(rng.integers(len(legal)))]
+            s.play_colour(colour, p)
+            v = point_to_vertex(p, 9)
+            sgf = chr(ord("a") + "ABCDEFGHJ".index(v[0])) + chr(ord("a") + 9 - int(v[1:]))
+            moves.append(f";{'BW'[colour - 1]}[{sgf}]")
+        (out / f"g{g}.sgf").write_text(f"(;GM[1]FF[4]SZ[9]KM[7]{''.join(moves)})")
+    return out
+
+
+def _bench(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    judge = tmp / "judge.py"
+    judge.write_text(JUDGE.format(repo=str(REPO)))
+    return subprocess.run([sys.executable, str(BENCH), "--judge",
+                           f"{sys.executable} {judge}", *args],
+                          capture_output=True, text=True, cwd=REPO, timeout=600)
+
+
+def test_moves_judged_and_paired(tmp_path: Path) -> None:
+    records = _records(tmp_path, 2)
+    out = tmp_path / "judged.jsonl"
+    args = ["--records", str(records), "--positions", "4", "--plies", "4-20", "--out",
+            str(out), "--json", "--player", "a=@60", "--player", "same=@60",
+            "--player", "judge"]
+    r = _bench(tmp_path, *args)
+    assert r.returncode == 0, r.stderr
+    fig = json.loads(r.stdout.splitlines()[-1])
+    assert fig["positions"] == 4
+    a, same, judge = fig["players"]
+    assert 0 < a["value"] < 1 and a["playouts"] == 60
+    # the same settings and seed choose the same moves: judged once, no difference
+    assert same["same_move"] == 1.0 and same["diff"] == 0.0 and same["paired"] == 4
+    assert judge["playouts"] == 0 and judge["label"] == "judge"
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(rows) == 12 and {r["label"] for r in rows} == {"a", "same", "judge"}
+    # the value is the WINNER line's, not the progress line's 33.3 % before it
+    assert all(r["value"] != round(1 - 0.333, 4) for r in rows)
+    # a rerun resumes: nothing judged again
+    r = _bench(tmp_path, *args)
+    assert r.returncode == 0, r.stderr
+    assert len(out.read_text().splitlines()) == 12
+    assert json.loads(r.stdout.splitlines()[-1])["players"][0]["value"] == a["value"]
+
+
+def test_clear_errors(tmp_path: Path) -> None:
+    r = _bench(tmp_path, "--records", str(tmp_path), "--player", "a=")
+    assert r.returncode == 2 and "no .sgf records" in r.stderr
+    records = _records(tmp_path, 1)
+    r = _bench(tmp_path, "--records", str(records), "--player", "@300")
+    assert r.returncode == 2 and "LABEL=SETTINGS" in r.stderr
+    r = _bench(tmp_path, "--records", str(records), "--player", "a=nosuch=1")
+    assert r.returncode == 2 and "nosuch" in r.stderr
+    r = _bench(tmp_path, "--records", str(records), "--player", "a=",
+               "--player", "a=rave_k=300")
+    assert r.returncode == 2 and "labels must differ" in r.stderr
