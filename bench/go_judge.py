@@ -207,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
             state = start
             for colour, p in moves:
                 state.play_colour(colour, p)
-            colour = history[ply][0] if ply < len(history) else state.to_play
+            colour = history[ply][0]  # the player of the record's move (ply < first pass)
             state.to_play = colour
             judged: dict[str, float | None] = {}
             for pl in players:
