@@ -10,9 +10,10 @@ Positions are drawn (``--seed``) from the recorded games under ``--records`` (SG
 position every ``--player`` chooses a move: ``LABEL=SETTINGS@BUDGET`` is ``corvid gtp``'s
 search with those settings (comma-separated ``key=value``, presets included; empty: the
 defaults) on a fresh tree, searching BUDGET (playouts, or seconds with an ``s`` suffix;
-default ``--budget``); ``judge`` is the judge engine's own move. The judge then searches
-the position after the move for the other side; one minus its value is the move's value.
-A move two players both chose is judged once.
+default ``--budget``); ``LABEL=gtp:CMD`` is another GTP engine's move (``genmove``: Pachi
+at 3000 playouts beside corvid at 3000, say); ``judge`` is the judge engine's own move. The
+judge then searches the position after the move for the other side; one minus its value is
+the move's value. A move two players both chose is judged once.
 
 The judge is a GTP engine that reports its search's value on its standard error as Pachi
 does (``*** WINNER is D4 with score 51.2%``); the positions reach it as ``clear_board`` and
@@ -112,17 +113,22 @@ class Judge:
 class Player:
     label: str
     spec: str
-    config: GtpConfig | None  # None: the judge's own move
+    config: GtpConfig | None  # None: a GTP engine's move
     budget: Budget | None
+    command: str = ""  # with no config: a GTP engine's command line ("": the judge's)
 
 
 def parse_player(text: str, default_budget: str) -> Player:
-    """``judge`` or ``LABEL=SETTINGS[@BUDGET]``."""
+    """``judge``, ``LABEL=gtp:CMD`` or ``LABEL=SETTINGS[@BUDGET]``."""
     if text == "judge":
         return Player("judge", "judge", None, None)
     label, sep, rest = text.partition("=")
     if not sep or not label:
-        raise ValueError(f"--player {text!r}: LABEL=SETTINGS[@BUDGET] or judge")
+        raise ValueError(f"--player {text!r}: LABEL=SETTINGS[@BUDGET], LABEL=gtp:CMD or judge")
+    if rest.startswith("gtp:"):
+        if not rest[4:].strip():
+            raise ValueError(f"--player {text!r}: gtp: needs the engine's command line")
+        return Player(label, rest, None, None, rest[4:])
     spec, _, budget = rest.partition("@")
     try:
         config = load_gtp_config(overrides=["warmup=false", *settings(spec)])
@@ -168,8 +174,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="Pachi's GTP engine at a fixed number of playouts, e.g. "
                     "\"sh -c 'cd PACHI_DIR && exec ./pachi -t =10000 threads=1'\"")
     ap.add_argument("--player", action="append", required=True, metavar="SPEC",
-                    help="LABEL=SETTINGS[@BUDGET] or judge (repeatable; the first is the "
-                    "reference of the differences)")
+                    help="LABEL=SETTINGS[@BUDGET], LABEL=gtp:CMD or judge (repeatable; the "
+                    "first is the reference of the differences)")
     ap.add_argument("--budget", default="3000",
                     help="a player's budget when its spec has none: playouts, or seconds "
                     "with an s suffix (default %(default)s)")
@@ -199,6 +205,7 @@ def main(argv: list[str] | None = None) -> int:
         rows = [json.loads(line) for line in args.out.read_text().splitlines() if line]
     done = {(r["record"], r["ply"], r["label"]) for r in rows}
     judge = Judge(args.judge)
+    engines = {p.label: Judge(p.command) for p in players if p.command}
     try:
         positions = sample_positions(records, (lo, hi), args.positions, args.seed)
         for n, (record, ply) in enumerate(positions, 1):
@@ -214,9 +221,10 @@ def main(argv: list[str] | None = None) -> int:
                 if (str(record), ply, pl.label) in done:
                     continue
                 t = time.perf_counter()
-                if pl.config is None or pl.budget is None:  # the judge's own move
-                    judge.load(state.size, state.komi, moves)
-                    move = judge.search(colour)[0].upper()
+                if pl.config is None or pl.budget is None:  # a GTP engine's own move
+                    engine = engines.get(pl.label, judge)
+                    engine.load(state.size, state.komi, moves)
+                    move = engine.search(colour)[0].upper()
                     playouts = 0
                 else:
                     pos = search_position(state.clone(), pl.config)
@@ -245,7 +253,8 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{n} positions: " + "  ".join(
                     f"{q['label']} {q['value']}" for q in fig["players"]), flush=True)
     finally:
-        judge.close()
+        for engine in [judge, *engines.values()]:
+            engine.close()
     fig = judge_report(rows, players) | {"judge": args.judge, "seed": args.seed,
                                    "plies": args.plies}
     for q in fig["players"]:

@@ -104,12 +104,29 @@ def test_moves_judged_and_paired(tmp_path: Path) -> None:
     assert json.loads(r.stdout.splitlines()[-1])["players"][0]["value"] == a["value"]
 
 
+def test_another_gtp_engine_as_a_player(tmp_path: Path) -> None:
+    """``LABEL=gtp:CMD``: another engine's genmove is a player; the stand-in, asked as the
+    judge's own move too, chooses the same moves."""
+    records = _records(tmp_path, 1)
+    judge = tmp_path / "judge.py"
+    judge.write_text(JUDGE.format(repo=str(REPO)))
+    r = _bench(tmp_path, "--records", str(records), "--positions", "3", "--plies", "4-20",
+               "--json", "--player", "judge", "--player",
+               f"other=gtp:{sys.executable} {judge}")
+    assert r.returncode == 0, r.stderr
+    _, other = json.loads(r.stdout.splitlines()[-1])["players"]
+    assert other["spec"].startswith("gtp:") and other["same_move"] == 1.0
+    assert other["diff"] == 0.0 and other["paired"] == 3
+
+
 def test_clear_errors(tmp_path: Path) -> None:
     r = _bench(tmp_path, "--records", str(tmp_path), "--player", "a=")
     assert r.returncode == 2 and "no .sgf records" in r.stderr
     records = _records(tmp_path, 1)
     r = _bench(tmp_path, "--records", str(records), "--player", "@300")
     assert r.returncode == 2 and "LABEL=SETTINGS" in r.stderr
+    r = _bench(tmp_path, "--records", str(records), "--player", "a=gtp: ")
+    assert r.returncode == 2 and "command line" in r.stderr
     r = _bench(tmp_path, "--records", str(records), "--player", "a=nosuch=1")
     assert r.returncode == 2 and "nosuch" in r.stderr
     r = _bench(tmp_path, "--records", str(records), "--player", "a=",
