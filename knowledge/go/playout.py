@@ -34,10 +34,6 @@ or captures (:func:`libs_after`). Sorted, duplicates removed; if any, play one u
 is a point, candidates = the vital point (:func:`nakade_vital`) of each empty region next to
 L that could be an eye space too small to live in, if it is legal and not a bad self-atari.
 Sorted, duplicates removed; if any, play one uniformly.
-``policy`` 7 is policy 6 with step 2's candidates taken around the move before the last
-too (the opponent's own last move, its 8-neighbours after the last move's, each point once):
-MoGo's patterns answer the last move, and a shape the last move left open beside the
-player's own last stone is met as well (Pachi's ``pattern2``).
 ``policy`` 0 ("light") is step 3 without the self-atari test. A self-atari is bad when the
 group left in atari would have at least ``sa_min`` stones. Playouts use simple ko (the ko
 point), end after two consecutive passes or ``max_moves`` moves, and are scored by area.
@@ -412,21 +408,13 @@ def tactical_rules(B: np.ndarray, c: int, s: np.uint64, policy: int, sa_min: int
     q, s = atari_rules(B, c, s, buf, reads_ladders(policy))
     if q != PASS:
         return q, s
-    if policy >= 6:
+    if policy == 6:
         q, s = nakade_rule(B, c, s, sa_min, buf)
         if q != PASS:
             return q, s
     if policy >= 5:
         q, s = low_liberty_rule(B, c, s, buf)
     return q, s
-
-
-@njit(cache=True)
-def _listed(buf: np.ndarray, k: int, q: int) -> bool:
-    for i in range(k):
-        if buf[i] == q:
-            return True
-    return False
 
 
 @njit(cache=True)
@@ -452,20 +440,13 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
         if i >= 0:
             return buf[i], s
     elif policy >= 1 and last != PASS:
-        # 2. 3x3 patterns around the last move (policy 7: and the one before it)
+        # 2. 3x3 patterns around the last move
         k = 0
         for q in (last + w - 1, last + w, last + w + 1, last - 1, last + 1, last - w - 1,
                   last - w, last - w + 1):
             if B[COL, q] == EMPTY and pat[pattern_code(B, q)]:
                 buf[k] = q
                 k += 1
-        last2 = B[META, M_LAST2]
-        if policy == 7 and last2 != PASS:
-            for q in (last2 + w - 1, last2 + w, last2 + w + 1, last2 - 1, last2 + 1,
-                      last2 - w - 1, last2 - w, last2 - w + 1):
-                if B[COL, q] == EMPTY and not _listed(buf, k, q) and pat[pattern_code(B, q)]:
-                    buf[k] = q
-                    k += 1
         while k > 0:  # draw among the matches; drop a drawn one that fails the checks
             s = rand_next(s)
             i = rand_below(s, k)

@@ -114,15 +114,9 @@ class RefPlayer(RefBoard):
             if q != PASS:
                 return q, s
         elif policy >= 1 and last != PASS:
-            around = [last + d for d in (w - 1, w, w + 1, -1, 1, -w - 1, -w, -w + 1)]
-            if policy == 7 and self.last2 != PASS:
-                around += [self.last2 + d for d in (w - 1, w, w + 1, -1, 1, -w - 1, -w,
-                                                    -w + 1)]
-            cand: list[int] = []
-            for q in around:
-                if (self.col[q] == EMPTY and q not in cand
-                        and pat[self.pattern_code(q)]):  # type: ignore[index]
-                    cand.append(q)
+            cand = [last + d for d in (w - 1, w, w + 1, -1, 1, -w - 1, -w, -w + 1)
+                    if self.col[last + d] == EMPTY
+                    and pat[self.pattern_code(last + d)]]  # type: ignore[index]
             while cand:
                 s = rand_next(s)
                 i = rand_below(s, len(cand))
@@ -156,10 +150,10 @@ class RefPlayer(RefBoard):
         return PASS, s
 
     def tactical_rules(self, c: int, s: int, policy: int, sa_min: int) -> tuple[int, int]:
-        """playout.tactical_rules: the atari rules, then nakade (policies 6 and 7) and the
-        low-liberty rule (policies 5 to 7)."""
+        """playout.tactical_rules: the atari rules, then nakade (policy 6) and the
+        low-liberty rule (policies 5 and 6)."""
         q, s = self.atari_rules(c, s, policy)
-        if q == PASS and policy >= 6:
+        if q == PASS and policy == 6:
             q, s = self.nakade_rule(c, s, sa_min)
         if q == PASS and policy >= 5:
             q, s = self.low_liberty_rule(c, s)
