@@ -1,9 +1,12 @@
-"""Shared helpers for benchmark scripts: a table printer, the --json last line, and the
-options and run of a bench that plays on the arena."""
+"""Shared helpers for benchmark scripts: a table printer, the --json last line, the
+options and run of a bench that plays on the arena, and the judge benches' engine pipe and
+summary."""
 
 from __future__ import annotations
 
 import json
+import shlex
+import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -72,6 +75,42 @@ def play_on_arena(args: Any, game: str, players: list[str], options: dict[str, A
     except ArenaError as e:
         print(f"{name}: {e}", file=sys.stderr)
         return None
+
+
+class GtpPipe:
+    """A GTP engine on pipes, its standard error merged into its output (where engines
+    such as Pachi and Pentobi report their searches)."""
+
+    def __init__(self, command: str) -> None:
+        self.command = command
+        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     text=True)
+
+    def ask(self, line: str) -> tuple[str, list[str]]:
+        """The engine's answer to one command, and the lines it wrote before it."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(line + "\n")
+        self.proc.stdin.flush()
+        before: list[str] = []
+        while True:
+            out = self.proc.stdout.readline()
+            if not out:
+                raise RuntimeError(f"the engine ({self.command}) exited at {line!r}")
+            if out.startswith(("= ", "? ")) or out.rstrip("\n") in ("=", "?"):
+                self.proc.stdout.readline()  # the blank line that ends a GTP answer
+                if out.startswith("?"):
+                    raise RuntimeError(f"the engine refused {line!r}: {out.strip()}")
+                return out[1:].strip(), before
+            before.append(out)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            try:
+                self.ask("quit")
+            except (RuntimeError, OSError):
+                pass
+            self.proc.wait(timeout=10)
 
 
 def judge_report(rows: list[dict[str, Any]], players: Sequence[Any]) -> dict[str, Any]:

@@ -32,8 +32,6 @@ import argparse
 import json
 import random
 import re
-import shlex
-import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -41,7 +39,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _common import emit_json, judge_report  # also puts the repository on sys.path
+from _common import GtpPipe, emit_json, judge_report  # also puts the repository on sys.path
 from blokus_match import parse_budget, settings
 
 from clients.blokus.config import load_player_config
@@ -53,31 +51,8 @@ from servers.blokus.sgf import read_moves
 _VAL = re.compile(r"\s*Val ([-+0-9.eE]+)")
 
 
-class Judge:
+class Judge(GtpPipe):
     """A Pentobi GTP process: loads record positions, plays moves, reports search values."""
-
-    def __init__(self, command: str) -> None:
-        self.command = command
-        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     text=True)
-
-    def ask(self, line: str) -> tuple[str, list[str]]:
-        """The engine's answer to one command, and the lines it wrote before it."""
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-        before: list[str] = []
-        while True:
-            out = self.proc.stdout.readline()
-            if not out:
-                raise RuntimeError(f"the judge ({self.command}) exited at {line!r}")
-            if out.startswith(("=", "?")):
-                self.proc.stdout.readline()  # the blank line that ends a GTP answer
-                if out.startswith("?"):
-                    raise RuntimeError(f"the judge refused {line!r}: {out.strip()}")
-                return out[1:].strip(), before
-            before.append(out)
 
     def load(self, record: str, ply: int) -> None:
         """The position before the record's move ``ply`` (0-based, passes not counted)."""
@@ -88,14 +63,6 @@ class Judge:
         move, report = self.ask(f"reg_genmove {'bw'[colour]}")
         vals = [float(m.group(1)) for line in report if (m := _VAL.match(line))]
         return move, (min(1.0, max(0.0, vals[-1])) if vals else None)
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            try:
-                self.ask("quit")
-            except (RuntimeError, OSError):
-                pass
-            self.proc.wait(timeout=10)
 
 
 @dataclass

@@ -34,8 +34,6 @@ from __future__ import annotations
 import argparse
 import json
 import re
-import shlex
-import subprocess
 import sys
 import time
 from dataclasses import dataclass
@@ -43,7 +41,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _common import emit_json, judge_report  # also puts the repository on sys.path
+from _common import GtpPipe, emit_json, judge_report  # also puts the repository on sys.path
 from blokus_match import parse_budget, settings
 
 from clients.gtp.config import GtpConfig, load_gtp_config
@@ -56,31 +54,8 @@ _WINNER = re.compile(r"\*\*\* WINNER is (\S+) with score ([0-9.]+)%")
 _BEST = re.compile(r"\[\d+\] best ([0-9.]+)%")
 
 
-class Judge:
+class Judge(GtpPipe):
     """A GTP process (Pachi): sets up record positions, plays moves, reports search values."""
-
-    def __init__(self, command: str) -> None:
-        self.command = command
-        self.proc = subprocess.Popen(shlex.split(command), stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                     text=True)
-
-    def ask(self, line: str) -> tuple[str, list[str]]:
-        """The engine's answer to one command, and the lines it wrote before it."""
-        assert self.proc.stdin is not None and self.proc.stdout is not None
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-        before: list[str] = []
-        while True:
-            out = self.proc.stdout.readline()
-            if not out:
-                raise RuntimeError(f"the judge ({self.command}) exited at {line!r}")
-            if out.startswith(("= ", "? ")) or out.rstrip("\n") in ("=", "?"):
-                self.proc.stdout.readline()  # the blank line that ends a GTP answer
-                if out.startswith("?"):
-                    raise RuntimeError(f"the judge refused {line!r}: {out.strip()}")
-                return out[1:].strip(), before
-            before.append(out)
 
     def load(self, size: int, komi: float, moves: list[tuple[int, int]]) -> None:
         """The position after ``moves`` ((colour 1 black / 2 white, point) pairs)."""
@@ -99,14 +74,6 @@ class Judge:
             if (m := _WINNER.search(line)) or (m := _BEST.search(line)):
                 value = float(m.group(m.lastindex or 1)) / 100.0
         return move, (None if value is None else min(1.0, max(0.0, value)))
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            try:
-                self.ask("quit")
-            except (RuntimeError, OSError):
-                pass
-            self.proc.wait(timeout=10)
 
 
 @dataclass
