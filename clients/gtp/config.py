@@ -109,16 +109,18 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # to a sure draw, above 0.5 the draw)
     jigo_value: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.5
     # learned knowledge (clients.gtp.player): the weights file of `corvid learn go learn`
-    # ("" = the bundled weights of the board's size, knowledge.go.weights.board_weights:
-    # weights-9x9.npz up to 14x14, weights-19x19.npz from 15x15; a name without "/" or ".npz",
-    # such as 9x9-nolarge, the bundled weights-NAME.npz), read when policy 3 or the learned
-    # priors use it; the learned priors (on by default) replace the heuristic ones: every move
-    # starts with prior_visits pseudo-visits at a value from prior_low (least likely) to
-    # prior_high (most likely), by (gamma / max gamma) ** prior_tau
+    # (a name without "/" or ".npz", such as 9x9-nolarge, the bundled weights-NAME.npz;
+    # "A|B": of those bundled names, the one fitted to the board size nearest the game's,
+    # knowledge.go.weights.weights_path; the default: the fit to Pachi's moves up to 14x14,
+    # to GNU Go's 19x19 games from 15x15; "": the bundled NxN files by the board's size,
+    # weights-9x9.npz, fitted to GNU Go's moves, up to 14x14), read when policy 3 or the
+    # learned priors use it; the learned priors (on by default) replace the heuristic ones:
+    # every move starts with prior_visits pseudo-visits at a value from prior_low (least
+    # likely) to prior_high (most likely), by (gamma / max gamma) ** prior_tau
     # (knowledge.go.priors.LearnedPriors); false: the heuristic priors above; large_patterns:
     # the weights' large patterns (the stones within distance 3 of the move) rate the moves
     # too (false: the 3x3 patterns and the other features only)
-    weights: str = ""
+    weights: str = "9x9-pachi|19x19"
     learned_priors: bool = True
     prior_visits: Annotated[float, msgspec.Meta(gt=0)] = 35.0
     prior_low: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.3
@@ -276,6 +278,8 @@ PRESETS["v4"] = PRESETS["v3"] | {"expand_visits": 0}
 # the fifth release: the fourth with capture reading in the priors (5 pseudo-visits a stone)
 # and the leaves expanded on their third visit below 15x15
 PRESETS["v5"] = PRESETS["v4"] | {"read_visits": 5.0, "expand_visits_small": 2}
+# the sixth release: the fifth with the priors fitted to Pachi's moves below 15x15
+PRESETS["v6"] = PRESETS["v5"] | {"weights": "9x9-pachi|19x19"}
 
 
 # which cores read a setting (the others are read by every core)
@@ -296,8 +300,10 @@ PRESET_DOCS = {
           "(fitted to 19x19 games on boards from 15x15 up, to 9x9 games below)",
     "v4": "the fourth release's engine: v3 with a leaf of the tree expanded on its fourth "
           "visit on boards from 15x15 up (its second below)",
-    "v5": "the fifth release's engine (the defaults): v4 with capture reading in the priors "
+    "v5": "the fifth release's engine: v4 with capture reading in the priors "
           "(read_visits=5) and a leaf expanded on its third visit below 15x15",
+    "v6": "the sixth release's engine (the defaults): v5 with the priors fitted to Pachi's "
+          "moves on boards up to 14x14 (weights=9x9-pachi|19x19)",
 }
 
 

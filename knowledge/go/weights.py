@@ -59,11 +59,31 @@ def board_weights(size: int) -> Path:
 def weights_path(path: str = "", size: int = 9) -> Path:
     """The file that ``path`` names: "" the bundled weights of the board's ``size``
     (:func:`board_weights`), a name of :func:`bundled_weights` (a value without a path
-    separator or ``.npz``) that bundled file, anything else a path. ValueError for a name that
-    is not bundled."""
+    separator or ``.npz``) that bundled file, ``A|B|...`` (bundled names of files fitted to
+    games on one board, ``NxN`` or ``NxN-VARIANT``) the one of them of the nearest board size
+    (the smaller on a tie), anything else a path. ValueError for a name that is not bundled
+    or, in a list, not of one board."""
     if not path:
         return board_weights(size)
+    if "|" in path:
+        return _nearest_of(path.split("|"), size)
     return bundled_path(path, DATA_DIR, "weights", "npz")
+
+
+def _nearest_of(names: list[str], size: int) -> Path:
+    """Of the bundled ``names`` (each ``NxN[-VARIANT]``), the file of the board size nearest
+    to ``size`` (the smaller on a tie)."""
+    boards = {}
+    for name in names:
+        m = re.fullmatch(r"(\d+)x\1(-.+)?", name)
+        if m is None:
+            raise ValueError(f"{name!r} in {'|'.join(names)!r} is not the name of weights "
+                             "fitted to one board (NxN or NxN-VARIANT)")
+        n = int(m.group(1))
+        if n in boards:
+            raise ValueError(f"{'|'.join(names)!r} names two weights of {n}x{n}")
+        boards[n] = bundled_path(name, DATA_DIR, "weights", "npz")
+    return boards[min(boards, key=lambda n: (abs(n - size), n))]
 
 
 @dataclass(frozen=True, eq=False)

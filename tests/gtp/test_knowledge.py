@@ -116,6 +116,16 @@ def test_the_default_weights_are_those_of_the_nearest_bundled_board(
                    14: "weights-9x9.npz", 15: "weights-19x19.npz", 19: "weights-19x19.npz",
                    25: "weights-19x19.npz"}
     assert W.weights_path("9x9-nolarge", 19).name == "weights-9x9-nolarge.npz"
+    # a list names one file a board: the one of the nearest size, whatever the order
+    got = {size: W.weights_path("19x19|9x9-nolarge", size).name for size in (9, 14, 15, 19)}
+    assert got == {9: "weights-9x9-nolarge.npz", 14: "weights-9x9-nolarge.npz",
+                   15: "weights-19x19.npz", 19: "weights-19x19.npz"}
+    with pytest.raises(ValueError, match="not the name of weights fitted to one board"):
+        W.weights_path("9x9|9x19")
+    with pytest.raises(ValueError, match="two weights of 9x9"):
+        W.weights_path("9x9|9x9-nolarge")
+    with pytest.raises(ValueError, match="neither a path"):
+        W.weights_path("9x9|13x13")
 
 
 def test_the_engine_plays_each_board_with_its_default_weights() -> None:
@@ -126,8 +136,11 @@ def test_the_engine_plays_each_board_with_its_default_weights() -> None:
     from knowledge.go.weights import weights_path
 
     for size in (9, 13, 19):
-        pos = search_position(GoState(size=size, komi=7.0), GtpConfig())
+        pos = search_position(GoState(size=size, komi=7.0), GtpConfig(weights=""))
         assert pos.weights is not None and pos.weights.path == str(weights_path("", size))
+        pos = search_position(GoState(size=size, komi=7.0), GtpConfig())
+        assert pos.weights is not None
+        assert pos.weights.path == str(weights_path(GtpConfig().weights, size))
         pos = search_position(GoState(size=size, komi=7.0), GtpConfig(weights="9x9"))
         assert pos.weights is not None and pos.weights.path == str(weights_path("9x9"))
     # one file is read once, whatever name and board lead to it
