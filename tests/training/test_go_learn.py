@@ -250,7 +250,8 @@ GAMES = REPO / "training" / "go" / "data"
 # each bundled weights file: the shipped games it was fitted to, and whose moves
 BUNDLED = {"9x9": ("gnugo10-vs-corvid-9x9.tar.xz", "gnugo"),
            "9x9-nolarge": ("gnugo10-vs-corvid-9x9.tar.xz", "gnugo"),
-           "19x19": ("gnugo10-19x19.tar.xz", None)}
+           "19x19": ("gnugo10-19x19.tar.xz", None),
+           "9x9-pachi": ("pachi-vs-corvid-9x9.tar.xz", "opponent")}
 
 
 def _games(tar_name: str, into: Path) -> list[Path]:
@@ -264,7 +265,8 @@ def _games(tar_name: str, into: Path) -> list[Path]:
 
 def test_the_bundled_weights_come_from_the_bundled_games(tmp_path: Path) -> None:
     """The games shipped in training/go/data are the data each bundled weights file names
-    (their digest), learned from GNU Go's side where GNU Go played corvid; and a fit on a few
+    (their digest), learned from GNU Go's side where GNU Go played corvid and from Pachi's
+    (named opponent by bench/go_strength.py) where Pachi did; and a fit on a few
     of those games learns from GNU Go's moves only (the records of bench/go_strength.py name
     it gnugo)."""
     from knowledge.go.weights import bundled_weights
