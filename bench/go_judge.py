@@ -1,7 +1,7 @@
 """How good each player's Go moves are by a strong engine's judgement.
 
     python bench/go_judge.py --records RUN/sgf --judge "sh -c 'cd PACHI_DIR && exec \\
-        ./pachi -t =10000 threads=1'" --player v5=@3000 --player mse=rave_mse=true@3000 \\
+        ./pachi -t =10000 threads=1'" --player v6=@3000 --player mse=rave_mse=true@3000 \\
         --player judge --positions 200 --out FILE --json
 
 Positions are drawn (``--seed``) from the recorded games under ``--records`` (SGF, as
