@@ -22,13 +22,13 @@ if TYPE_CHECKING:
 
 DESCRIPTION = """\
 A Go engine speaking GTP 2 on stdin/stdout: UCT with RAVE and learned priors (move-pattern
-ratings fitted to GNU Go's moves on 9x9 or on 19x19, by the board's size; `weights` loads
-another file, learned_priors=false gives the heuristic priors) over fast playouts with Go
-knowledge, tree reuse between moves, Tromp-Taylor-safe passing and dead-stone cleanup (CGOS),
-resignation, and time management from time_settings / time_left / kgs-time_settings that keeps
-a reserve so it never loses on time; area or Japanese (territory) rules (kgs-rules); live
-analysis for Sabaki and Lizzie (lz-analyze, kata-analyze, genmove_analyze) and pondering
-(ponder=true).
+ratings fitted to Pachi's moves on 9x9, used up to 14x14, and to GNU Go's on 19x19, by the
+board's size; `weights` loads another file, learned_priors=false gives the heuristic priors)
+over fast playouts with Go knowledge, tree reuse between moves, Tromp-Taylor-safe passing and
+dead-stone cleanup (CGOS), resignation, and time management from time_settings / time_left /
+kgs-time_settings that keeps a reserve so it never loses on time; area or Japanese (territory)
+rules (kgs-rules); live analysis for Sabaki and Lizzie (lz-analyze, kata-analyze,
+genmove_analyze) and pondering (ponder=true).
 Nothing but GTP is written to stdout; logs go to stderr (or --log-file, a global option given
 before `gtp`).
 
