@@ -145,3 +145,65 @@ def judge_report(rows: list[dict[str, Any]], players: Sequence[Any]) -> dict[str
                     "paired": len(keys)}
         out.append(fig)
     return {"positions": len(base), "players": out}
+
+
+def add_judge_arguments(ap: Any, *, records: str, judge: str, player: str, budget: str,
+                        plies: str, plies_help: str = "first-last ply") -> None:
+    """The judge benches' options; ``records`` is the records' file pattern, ``judge`` and
+    ``player`` the help of --judge and --player, ``budget`` and ``plies`` the defaults."""
+    ap.add_argument("--records", type=Path, action="append", required=True, metavar="DIR",
+                    help=f"directory of recorded games ({records}, searched recursively)")
+    ap.add_argument("--judge", required=True, metavar="CMD", help=judge)
+    ap.add_argument("--player", action="append", required=True, metavar="SPEC",
+                    help=f"{player} (repeatable; the first is the reference of the "
+                    "differences)")
+    ap.add_argument("--budget", default=budget,
+                    help="a player's budget when its spec has none: playouts, or seconds "
+                    "with an s suffix (default %(default)s)")
+    ap.add_argument("--positions", type=int, default=200, help="default %(default)s")
+    ap.add_argument("--plies", default=plies, help=f"{plies_help} (default %(default)s)")
+    ap.add_argument("--seed", type=int, default=1, help="default %(default)s")
+    ap.add_argument("--out", type=Path, metavar="FILE",
+                    help="JSON lines of judged moves (a rerun resumes)")
+    ap.add_argument("--json", action="store_true")
+
+
+class JudgedMoves:
+    """A judge bench's judged moves: those of ``out`` from an earlier run (so that a rerun
+    resumes), each new one appended to it."""
+
+    def __init__(self, out: Path | None) -> None:
+        self.out = out
+        self.rows: list[dict[str, Any]] = []
+        if out is not None and out.exists():
+            self.rows = [json.loads(line) for line in out.read_text().splitlines() if line]
+        self._done = {(r["record"], r["ply"], r["label"]) for r in self.rows}
+
+    def done(self, record: str, ply: int, label: str) -> bool:
+        return (record, ply, label) in self._done
+
+    def add(self, row: dict[str, Any]) -> None:
+        self.rows.append(row)
+        if self.out is not None:
+            with self.out.open("a") as f:
+                f.write(json.dumps(row) + "\n")
+
+    def progress(self, positions: int, players: Sequence[Any]) -> None:
+        """Every 20 positions, each player's mean value so far."""
+        if positions % 20 == 0:
+            fig = judge_report(self.rows, players)
+            print(f"{positions} positions: " + "  ".join(
+                f"{q['label']} {q['value']}" for q in fig["players"]), flush=True)
+
+    def finish(self, players: Sequence[Any], extra: dict[str, Any], as_json: bool) -> None:
+        """The figures (:func:`judge_report` with ``extra``) as a table, and the --json line."""
+        fig = judge_report(self.rows, players) | extra
+        for q in fig["players"]:
+            line = f"{q['label']:>12}  value {q['value']}  playouts {q['playouts']}  " \
+                   f"seconds {q['seconds']}"
+            if "diff" in q:
+                line += f"  diff {q['diff']:+.4f} [{q['ci95'][0]:+.4f}, " \
+                        f"{q['ci95'][1]:+.4f}]  same move {q['same_move']:.2f}"
+            print(line)
+        if as_json:
+            emit_json(fig)

@@ -29,17 +29,19 @@ against the first player; none for it).
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import re
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
-from _common import GtpPipe, emit_json, judge_report  # also puts the repository on sys.path
+from _common import (  # also puts the repository on sys.path
+    GtpPipe,
+    JudgedMoves,
+    add_judge_arguments,
+)
 from blokus_match import parse_budget, settings
 
 from clients.blokus.config import load_player_config
@@ -114,23 +116,10 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  epilog="\n\n".join(__doc__.split("\n\n")[1:]),
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--records", type=Path, action="append", required=True, metavar="DIR",
-                    help="directory of recorded games (*.blksgf, searched recursively)")
-    ap.add_argument("--judge", required=True, metavar="CMD",
-                    help="Pentobi's GTP engine, e.g. \"pentobi-gtp --game duo --nobook "
-                    "--level 6\"")
-    ap.add_argument("--player", action="append", required=True, metavar="SPEC",
-                    help="LABEL=SETTINGS[@BUDGET] or judge (repeatable; the first is the "
-                    "reference of the differences)")
-    ap.add_argument("--budget", default="8000",
-                    help="a player's budget when its spec has none: playouts, or seconds "
-                    "with an s suffix (default %(default)s)")
-    ap.add_argument("--positions", type=int, default=200, help="default %(default)s")
-    ap.add_argument("--plies", default="2-20", help="first-last ply (default %(default)s)")
-    ap.add_argument("--seed", type=int, default=1, help="default %(default)s")
-    ap.add_argument("--out", type=Path, metavar="FILE",
-                    help="JSON lines of judged moves (a rerun resumes)")
-    ap.add_argument("--json", action="store_true")
+    add_judge_arguments(
+        ap, records="*.blksgf",
+        judge="Pentobi's GTP engine, e.g. \"pentobi-gtp --game duo --nobook --level 6\"",
+        player="LABEL=SETTINGS[@BUDGET] or judge", budget="8000", plies="2-20")
     args = ap.parse_args(argv)
     try:
         lo, hi = (int(x) for x in args.plies.split("-"))
@@ -145,10 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     if not records:
         print(f"blokus_judge: no .blksgf records under {args.records}", file=sys.stderr)
         return 2
-    rows: list[dict[str, Any]] = []
-    if args.out is not None and args.out.exists():
-        rows = [json.loads(line) for line in args.out.read_text().splitlines() if line]
-    done = {(r["record"], r["ply"], r["label"]) for r in rows}
+    judged_moves = JudgedMoves(args.out)
     judge = Judge(args.judge)
     n = 0
     try:
@@ -162,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
             n += 1
             judged: dict[int, float | None] = {}
             for p in players:
-                if (record, ply, p.label) in done:
+                if judged_moves.done(record, ply, p.label):
                     continue
                 t = time.perf_counter()
                 if p.core is None or p.budget is None:  # the judge's own move
@@ -183,27 +169,12 @@ def main(argv: list[str] | None = None) -> int:
                 row = {"record": record, "ply": ply, "label": p.label, "spec": p.spec,
                        "move": s.geo.pentobi(move), "value": judged[move],
                        "playouts": playouts, "seconds": round(dt, 4)}
-                rows.append(row)
-                if args.out is not None:
-                    with args.out.open("a") as f:
-                        f.write(json.dumps(row) + "\n")
-            if n % 20 == 0:
-                fig = judge_report(rows, players)
-                print(f"{n} positions: " + "  ".join(
-                    f"{q['label']} {q['value']}" for q in fig["players"]), flush=True)
+                judged_moves.add(row)
+            judged_moves.progress(n, players)
     finally:
         judge.close()
-    fig = judge_report(rows, players) | {"judge": args.judge, "seed": args.seed,
-                                   "plies": args.plies}
-    for q in fig["players"]:
-        line = f"{q['label']:>12}  value {q['value']}  playouts {q['playouts']}  " \
-               f"seconds {q['seconds']}"
-        if "diff" in q:
-            line += f"  diff {q['diff']:+.4f} [{q['ci95'][0]:+.4f}, {q['ci95'][1]:+.4f}]  " \
-                    f"same move {q['same_move']:.2f}"
-        print(line)
-    if args.json:
-        emit_json(fig)
+    judged_moves.finish(players, {"judge": args.judge, "seed": args.seed,
+                                  "plies": args.plies}, args.json)
     return 0
 
 

@@ -32,16 +32,18 @@ against the first player; none for it).
 from __future__ import annotations
 
 import argparse
-import json
 import re
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
-from _common import GtpPipe, emit_json, judge_report  # also puts the repository on sys.path
+from _common import (  # also puts the repository on sys.path
+    GtpPipe,
+    JudgedMoves,
+    add_judge_arguments,
+)
 from blokus_match import parse_budget, settings
 
 from clients.gtp.config import GtpConfig, load_gtp_config
@@ -135,24 +137,12 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  epilog="\n\n".join(__doc__.split("\n\n")[1:]),
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--records", type=Path, action="append", required=True, metavar="DIR",
-                    help="directory of recorded games (*.sgf, searched recursively)")
-    ap.add_argument("--judge", required=True, metavar="CMD",
-                    help="Pachi's GTP engine at a fixed number of playouts, e.g. "
-                    "\"sh -c 'cd PACHI_DIR && exec ./pachi -t =10000 threads=1'\"")
-    ap.add_argument("--player", action="append", required=True, metavar="SPEC",
-                    help="LABEL=SETTINGS[@BUDGET], LABEL=gtp:CMD or judge (repeatable; the "
-                    "first is the reference of the differences)")
-    ap.add_argument("--budget", default="3000",
-                    help="a player's budget when its spec has none: playouts, or seconds "
-                    "with an s suffix (default %(default)s)")
-    ap.add_argument("--positions", type=int, default=200, help="default %(default)s")
-    ap.add_argument("--plies", default="4-60",
-                    help="first-last ply, before the game's first pass (default %(default)s)")
-    ap.add_argument("--seed", type=int, default=1, help="default %(default)s")
-    ap.add_argument("--out", type=Path, metavar="FILE",
-                    help="JSON lines of judged moves (a rerun resumes)")
-    ap.add_argument("--json", action="store_true")
+    add_judge_arguments(
+        ap, records="*.sgf",
+        judge="Pachi's GTP engine at a fixed number of playouts, e.g. "
+        "\"sh -c 'cd PACHI_DIR && exec ./pachi -t =10000 threads=1'\"",
+        player="LABEL=SETTINGS[@BUDGET], LABEL=gtp:CMD or judge", budget="3000",
+        plies="4-60", plies_help="first-last ply, before the game's first pass")
     args = ap.parse_args(argv)
     try:
         lo, hi = (int(x) for x in args.plies.split("-"))
@@ -167,10 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     if not records:
         print(f"go_judge: no .sgf records under {args.records}", file=sys.stderr)
         return 2
-    rows: list[dict[str, Any]] = []
-    if args.out is not None and args.out.exists():
-        rows = [json.loads(line) for line in args.out.read_text().splitlines() if line]
-    done = {(r["record"], r["ply"], r["label"]) for r in rows}
+    judged_moves = JudgedMoves(args.out)
     judge = Judge(args.judge)
     engines = {p.label: Judge(p.command) for p in players if p.command}
     try:
@@ -185,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
             state.to_play = colour
             judged: dict[str, float | None] = {}
             for pl in players:
-                if (str(record), ply, pl.label) in done:
+                if judged_moves.done(str(record), ply, pl.label):
                     continue
                 t = time.perf_counter()
                 if pl.config is None or pl.budget is None:  # a GTP engine's own move
@@ -211,28 +198,13 @@ def main(argv: list[str] | None = None) -> int:
                 row = {"record": str(record), "ply": ply, "label": pl.label, "spec": pl.spec,
                        "move": move, "value": judged[move], "playouts": playouts,
                        "seconds": round(dt, 4)}
-                rows.append(row)
-                if args.out is not None:
-                    with args.out.open("a") as f:
-                        f.write(json.dumps(row) + "\n")
-            if n % 20 == 0:
-                fig = judge_report(rows, players)
-                print(f"{n} positions: " + "  ".join(
-                    f"{q['label']} {q['value']}" for q in fig["players"]), flush=True)
+                judged_moves.add(row)
+            judged_moves.progress(n, players)
     finally:
         for engine in [judge, *engines.values()]:
             engine.close()
-    fig = judge_report(rows, players) | {"judge": args.judge, "seed": args.seed,
-                                   "plies": args.plies}
-    for q in fig["players"]:
-        line = f"{q['label']:>12}  value {q['value']}  playouts {q['playouts']}  " \
-               f"seconds {q['seconds']}"
-        if "diff" in q:
-            line += f"  diff {q['diff']:+.4f} [{q['ci95'][0]:+.4f}, {q['ci95'][1]:+.4f}]  " \
-                    f"same move {q['same_move']:.2f}"
-        print(line)
-    if args.json:
-        emit_json(fig)
+    judged_moves.finish(players, {"judge": args.judge, "seed": args.seed,
+                                  "plies": args.plies}, args.json)
     return 0
 
 

@@ -6,16 +6,13 @@ from __future__ import annotations
 
 import json
 import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
 
 from games.blokus_duo import PASS, BlokusState
 from servers.blokus.sgf import GameRecord, write_sgf
-from tests.paths import REPO
-
-BENCH = REPO / "bench" / "blokus_judge.py"
+from tests.judges import run_judge_bench
 
 # the stand-in judge: its move is the mover's first legal placement, its value (written to
 # standard error as Pentobi's search report does) the share of the squares on the board
@@ -74,11 +71,7 @@ def _records(tmp: Path, games: int) -> Path:
 
 
 def _bench(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    judge = tmp / "judge.py"
-    judge.write_text(JUDGE.format(repo=str(REPO)))
-    return subprocess.run([sys.executable, str(BENCH), "--judge",
-                           f"{sys.executable} {judge}", *args],
-                          capture_output=True, text=True, cwd=REPO, timeout=600)
+    return run_judge_bench("blokus_judge", JUDGE, tmp, *args)
 
 
 def test_moves_judged_and_paired(tmp_path: Path) -> None:

@@ -13,9 +13,7 @@ import numpy as np
 
 from games.go.coords import point_to_vertex
 from games.go.state import GoState
-from tests.paths import REPO
-
-BENCH = REPO / "bench" / "go_judge.py"
+from tests.judges import run_judge_bench, stand_in
 
 # the stand-in judge: its move is the first legal point, its value (written to standard
 # error as Pachi's search report does) the share of the stones on the board that are the
@@ -71,11 +69,7 @@ def _records(tmp: Path, games: int) -> Path:
 
 
 def _bench(tmp: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    judge = tmp / "judge.py"
-    judge.write_text(JUDGE.format(repo=str(REPO)))
-    return subprocess.run([sys.executable, str(BENCH), "--judge",
-                           f"{sys.executable} {judge}", *args],
-                          capture_output=True, text=True, cwd=REPO, timeout=600)
+    return run_judge_bench("go_judge", JUDGE, tmp, *args)
 
 
 def test_moves_judged_and_paired(tmp_path: Path) -> None:
@@ -108,8 +102,7 @@ def test_another_gtp_engine_as_a_player(tmp_path: Path) -> None:
     """``LABEL=gtp:CMD``: another engine's genmove is a player; the stand-in, asked as the
     judge's own move too, chooses the same moves."""
     records = _records(tmp_path, 1)
-    judge = tmp_path / "judge.py"
-    judge.write_text(JUDGE.format(repo=str(REPO)))
+    judge = stand_in(tmp_path, JUDGE)
     r = _bench(tmp_path, "--records", str(records), "--positions", "3", "--plies", "4-20",
                "--json", "--player", "judge", "--player",
                f"other=gtp:{sys.executable} {judge}")
