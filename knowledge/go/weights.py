@@ -49,11 +49,8 @@ def bundled_weights() -> list[str]:
 def board_weights(size: int) -> Path:
     """The bundled weights for a board of ``size``: of the files fitted to games on one board
     (``data/weights-NxN.npz``), the one of the nearest size (the smaller on a tie)."""
-    sizes = [int(n.split("x")[0]) for n in bundled_weights() if re.fullmatch(r"(\d+)x\1", n)]
-    if not sizes:
-        return DEFAULT_WEIGHTS
-    n = min(sizes, key=lambda n: (abs(n - size), n))
-    return DATA_DIR / f"weights-{n}x{n}.npz"
+    names = [n for n in bundled_weights() if re.fullmatch(r"(\d+)x\1", n)]
+    return _nearest_of(names, size) if names else DEFAULT_WEIGHTS
 
 
 def weights_path(path: str = "", size: int = 9) -> Path:
