@@ -13,7 +13,7 @@ moving first every two games.
     python bench/blokus_strength.py --games 10 --opponent biggest  # the default player
     python bench/blokus_strength.py --games 4 --opponent uct --core alphabeta --json
     python bench/blokus_strength.py --games 200 --opponent v1 --json
-    python bench/blokus_strength.py --games 40 --json --opponent \
+    python bench/blokus_strength.py --games 40 --json --opponent \\
         gtp:"pentobi-gtp --game duo --nobook --noresign --level 6"
     python bench/blokus_strength.py --resume runs/blokus-strength-20261124-221500
 

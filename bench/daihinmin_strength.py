@@ -5,7 +5,7 @@ UECda server.
     python bench/daihinmin_strength.py --games 1000 --table v1 [--json]
     python bench/daihinmin_strength.py --games 1000 --table alpha --values 0.9,1.0
     python bench/daihinmin_strength.py --games 1000 --player SPEC (x5)
-    python bench/daihinmin_strength.py --games 1000 --field strong --json \
+    python bench/daihinmin_strength.py --games 1000 --field strong --json \\
         --peer "paoon=PATH/client -h {host} -p {port} -n paoon"
 
 Tables (players in this order in the report and the JSON):
