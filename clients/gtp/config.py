@@ -134,11 +134,6 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # many pseudo-visits (all wins) per stone of the group, up to four stones; an extension
     # from atari that the reading shows captured, as many with no win; 0: off
     read_visits: Annotated[float, msgspec.Meta(ge=0)] = 5.0
-    # criticality in the priors (knowledge.go.criticality; compiled tree only): a node made
-    # during the search gives each move this many pseudo-visits, all wins, times how much
-    # owning its point went with winning in the playouts so far (this game's, each earlier
-    # search's weighed by half); 0: off
-    crit_visits: Annotated[float, msgspec.Meta(ge=0)] = 0.0
     # black's first move on an empty 9x9 board: of the points of this one's class (its images
     # under the 8 symmetries; D5: the four beside the centre), the one the search visited
     # most ("": the search's own choice). Against GNU Go level 10 corvid scored 0.59 as black
@@ -217,10 +212,6 @@ class GtpConfig(msgspec.Struct, frozen=True):
         if self.lgrf not in ("auto", 0) and (self.core != "uct" or not self.compiled):
             raise ConfigError(f"lgrf={self.lgrf} needs the compiled tree (core=uct, "
                               "compiled=true): the other cores' playouts keep no reply tables")
-        if self.crit_visits > 0 and (self.core != "uct" or not self.compiled):
-            raise ConfigError(f"crit_visits={self.crit_visits:g} needs the compiled tree "
-                              "(core=uct, compiled=true): the other cores' playouts record "
-                              "no owners")
         if self.opening_9x9:
             try:
                 point = parse_vertex(self.opening_9x9, 9)
@@ -259,7 +250,6 @@ PRESETS: dict[str, dict[str, Any]] = {
     # alone as reward, the heuristic priors without ladders, no opening rule
     "v1": {"core": "uct", "compiled": False, "playout_policy": 2, "lgrf": 0,
            "score_weight": 0.0, "learned_priors": False, "td_visits": 0.0, "read_visits": 0.0,
-           "crit_visits": 0.0,
            "komi_margin": 0.0, "jigo_value": 0.5, "ladder_priors": False, "rave_mse": False,
            "rave_weighted": False, "opening_9x9": "", "opening_corners": 0, "style": ""},
     # the second release: the compiled tree, priors learned from GNU Go's moves (the bundled
@@ -274,8 +264,7 @@ PRESETS: dict[str, dict[str, Any]] = {
            "playout_policy": 6, "lgrf": "auto", "score_weight": 0.0, "komi_margin": 0.0,
            "margin_below": 0.5, "jigo_value": 0.5, "weights": "9x9", "learned_priors": True,
            "prior_visits": 35.0, "prior_low": 0.3, "prior_high": 0.9, "prior_tau": 0.25,
-           "large_patterns": True, "td_visits": 0.0, "read_visits": 0.0, "crit_visits": 0.0,
-           "opening_9x9": "D5",
+           "large_patterns": True, "td_visits": 0.0, "read_visits": 0.0, "opening_9x9": "D5",
            "opening_corners": 0, "resign_threshold": 0.08, "resign_min_playouts": 500,
            "resign_after": 0.3, "cleanup": True, "cleanup_confidence": 0.9,
            "cleanup_tolerance": 0.05, "pass_when_won": True, "style": ""},
@@ -298,7 +287,7 @@ CORE_KEYS: CoreMap = {
     key: ("uct",) for key in (
         "compiled", "tree_mb", "rave", "rave_k", "rave_mse", "rave_weighted", "c", "priors",
         "reuse", "final", "expand_visits", "expand_visits_small", "grandfather", "widening",
-        "widening_initial", "widening_a", "widening_b", "lgrf", "crit_visits")
+        "widening_initial", "widening_a", "widening_b", "lgrf")
 } | {"abucb_depth": ("abucb",), "abucb_width": ("abucb",), "style": ("uct", "abucb")}
 
 

@@ -24,7 +24,6 @@ from clients.gtp.config import GtpConfig
 from clients.gtp.engine import Decision, MoveRequest
 from games.go.coords import BLACK as GO_BLACK
 from games.go.state import GoState
-from knowledge.go.criticality import decay, new_table
 from knowledge.go.opening import CORNER_POINTS, LARGE_BOARD, empty_corner_points
 from knowledge.go.patterns import board_images
 from knowledge.go.position import GoPosition, PlayoutSettings
@@ -68,12 +67,11 @@ def learned_priors(cfg: GtpConfig) -> LearnedPriors | None:
     """The learned priors of the settings: the move ratings' (``learned_priors``), the
     TD(0) value's (``td_visits`` > 0) and capture reading's (``read_visits`` > 0), any of
     them; None for the heuristic priors alone."""
-    if (not cfg.learned_priors and cfg.td_visits <= 0 and cfg.read_visits <= 0
-            and cfg.crit_visits <= 0):
+    if not cfg.learned_priors and cfg.td_visits <= 0 and cfg.read_visits <= 0:
         return None
     return LearnedPriors(cfg.prior_visits if cfg.learned_priors else 0.0, cfg.prior_low,
                          cfg.prior_high, cfg.prior_tau, cfg.td_visits, cfg.large_patterns,
-                         cfg.read_visits, cfg.crit_visits)
+                         cfg.read_visits)
 
 
 def search_position(state: GoState, cfg: GtpConfig) -> GoPosition:
@@ -142,8 +140,6 @@ class SearchPlayer:
         self.pool: WorkerPool | None = None  # with workers > 1, started by start()
         self.game = 0  # the workers' session: a new game starts new trees
         self.workers_failed = False  # then search here, until `workers` is set again
-        # this game's criticality table (crit_visits), by (game, board size)
-        self._crit: tuple[tuple[int, int], np.ndarray] | None = None
 
     def start(self) -> None:
         """Start the worker processes (workers > 1) and load their kernels, so the first
@@ -207,16 +203,6 @@ class SearchPlayer:
             self.core.reset()
         self.game += 1
 
-    def _crit_table(self, position: GoPosition) -> np.ndarray:
-        """The criticality table of this game, its earlier searches' playouts weighed by
-        half before each new search (knowledge.go.criticality)."""
-        key = (self.game, position.size)
-        if self._crit is None or self._crit[0] != key:
-            self._crit = (key, new_table(position.state.board_array().shape[1]))
-        else:
-            decay(self._crit[1])
-        return self._crit[1]
-
     def analysis(self, request: MoveRequest, bounded: bool) -> TreeAnalysis:
         """The search of ``request``'s position in slices on this player's tree (live
         analysis; tree reuse then keeps it for the move). ``bounded``: it is the search for
@@ -240,8 +226,6 @@ class SearchPlayer:
             log.info("gtp_pass_won", margin=margin)
             return Decision(None)
         position = search_position(board.search_state(colour), cfg)
-        if cfg.crit_visits > 0 and not request.deterministic:
-            position.crit_table = self._crit_table(position)
         legal = list(position.legal_moves())
         if len(legal) <= 1:
             return Decision(None)

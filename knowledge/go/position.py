@@ -19,7 +19,6 @@ from games.go import board as K
 from games.go.coords import BLACK
 from games.go.state import GoState, zobrist
 from knowledge.go import features as FT
-from knowledge.go.criticality import new_table
 from knowledge.go.lgrf import new_tables
 from knowledge.go.patterns import pattern_table
 from knowledge.go.playout import (
@@ -101,9 +100,6 @@ class GoPosition:
         self.learned_priors = learned_priors
         self.weights = weights
         self.style = style
-        # the criticality table the compiled tree's playouts write and its priors read
-        # (knowledge.go.criticality; a player keeps one through a game); None: a fresh one
-        self.crit_table: np.ndarray | None = None
         self._scratch_arrays: tuple[np.ndarray, ...] | None = None
 
     # -- the rules state, as the contract asks for it ------------------------------------
@@ -234,7 +230,6 @@ class GoPosition:
             new_tables(P if settings.lgrf > 0 else 1),  # written: one per search
             *lp_ctx[7:],
             style_params(self.style),
-            self.crit_table if self.crit_table is not None else new_table(P),
         )
         H = np.zeros(2 + MAX_PATH, dtype=np.int64)
         H[0] = state.position_hash()
@@ -247,13 +242,12 @@ class GoPosition:
         lp = self.learned_priors
         mm = lp is not None and lp.visits > 0
         td = lp is not None and lp.td_visits > 0
-        flags = np.zeros(8)
+        flags = np.zeros(7)
         ptab, levels, theta = _NO_TABLE, _NO_LEVELS, _NO_THETA
         two, three = _NO_IDS, _NO_IDS
         large = NO_LARGE
         if lp is not None:
-            flags[:] = (1.0 if mm else 0.0, *lp.params(), lp.td_visits, lp.read_visits,
-                        lp.crit_visits)
+            flags[:] = (1.0 if mm else 0.0, *lp.params(), lp.td_visits, lp.read_visits)
             w = self.knowledge()
             if mm:
                 ptab, levels = w.prior.pattern_table, w.prior.levels

@@ -104,9 +104,6 @@ class LearnedPriors(NamedTuple):
     large: bool = True  # the weights' large patterns multiply gamma (false: ignored)
     # pseudo-visits per stone of capture reading's priors (k_read_priors; 0: none)
     read_visits: float = 0.0
-    # pseudo-visits, all wins, times a move's criticality in the search's playouts so far
-    # (k_criticality; compiled tree only; 0: none)
-    crit_visits: float = 0.0
 
     def large_tables(self, g: FeatureGammas) -> tuple[np.ndarray, np.ndarray]:
         """The hash table (keys, γ) of the large patterns that multiply ``g``'s γ

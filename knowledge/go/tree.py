@@ -24,7 +24,6 @@ from games.go.coords import PASS, WHITE
 from games.go.hashing import hash_seen, k_hash_after
 from games.go.scoring import k_area
 from games.splitmix import rng_next
-from knowledge.go.criticality import k_crit_priors, k_record
 from knowledge.go.features import k_learned_priors
 from knowledge.go.playout import black_value, k_playout_record
 from knowledge.go.priors import k_features, k_prior_sums, k_read_priors, prior_reads_ladders
@@ -35,7 +34,7 @@ MAX_PATH = 1024  # path positions remembered for superko (deeper ones are not ch
 _SEED_MOD = np.uint64(2**62 - 1)
 # ctx: (Z, seen, pat, Wt, ip, fp, moves32, colours32, owner, buf, F, pts, wins, visits,
 #       ptab, plv, prior_ptab, prior_levels, lp, FM, two, three, td_theta, lgr, large_keys,
-#       large_gammas, style, crit)
+#       large_gammas, style)
 # ip: policy, sa_min, playout move cap, last-good-reply level (0: off); lgr: the reply
 # tables of knowledge.go.lgrf, shared by the search's playouts (one entry when off)
 # fp: komi, even wins, even visits, pass wins, visits, score weight, score scale
@@ -44,9 +43,7 @@ _SEED_MOD = np.uint64(2**62 - 1)
 # TD(0) visits), FM: their feature scratch; two, three, td_theta: the TD(0) shape value;
 # large_keys, large_gammas: the learned priors' large patterns, the hash table of
 # knowledge.go.weights.FeatureGammas.large_table (empty: none); style: the playing style's
-# (id, pseudo-visits) of knowledge.go.style.style_params (id -1: none); crit: the
-# criticality table of knowledge.go.criticality, written by the playouts when lp[7] (the
-# criticality's pseudo-visits) > 0
+# (id, pseudo-visits) of knowledge.go.style.style_params (id -1: none)
 
 
 @njit(cache=True)
@@ -115,8 +112,6 @@ def t_legal(ctx: Any, st: Any, moves: np.ndarray, values: np.ndarray, counts: np
                     visits[i] += lp[5]
             if lp[6] > 0:
                 k_read_priors(B, c, pts[:n], lp[6], wins, visits)
-            if lp[7] > 0:
-                k_crit_priors(ctx[27], pts[:n], lp[7], wins, visits)
             add_style_priors(B, c, pts[:n], ctx[26], wins, visits)
             for i in range(n):
                 values[i] = wins[i] / visits[i]
@@ -158,8 +153,6 @@ def t_playout(ctx: Any, st: Any, rng: np.ndarray, moves: np.ndarray, players: np
         for i in range(n):
             moves[i] = moves32[i]
             players[i] = colours32[i] - 1
-    if ctx[18][7] > 0:
-        k_record(ctx[27], owner, score)
     v = black_value(score, fp[5], fp[6], fp[7])
     returns[0], returns[1] = v, 1.0 - v
     return n

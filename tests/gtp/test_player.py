@@ -128,28 +128,6 @@ def test_tree_reuse_across_moves() -> None:
     assert sum(e.last_stats["visits"]) > 200  # and those below white's
 
 
-def test_the_criticality_table_lasts_a_game_halved_before_each_search() -> None:
-    e = engine(default_size=9, crit_visits=30.0)
-    player = e.generator
-    assert isinstance(player, SearchPlayer)
-    talk(e, "boardsize 9\ngenmove b")
-    assert player._crit is not None
-    table = player._crit[1]
-    assert table[0, 0] == 200  # the first search's playouts
-    talk(e, "genmove w")
-    assert player._crit[1] is table and table[0, 0] == 300  # halved, then 200 more
-    talk(e, "clear_board\ngenmove b")
-    assert player._crit[1] is not table and player._crit[1][0, 0] == 200  # a new game's
-
-
-def test_criticality_is_off_by_default() -> None:
-    e = engine(default_size=9)
-    talk(e, "boardsize 9\ngenmove b")
-    assert isinstance(e.generator, SearchPlayer) and e.generator._crit is None
-    with pytest.raises(ConfigError, match="crit_visits=30 needs the compiled tree"):
-        load_config(GtpConfig, overrides=["crit_visits=30", "compiled=false"])
-
-
 def test_prior_scale_reaches_the_search() -> None:
     counts = []
     for scale in (1.0, 4.0):
