@@ -153,7 +153,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
     style: str = ""
     # decisions
     # resign below this win rate (0: never) ...
-    resign_threshold: Annotated[float, msgspec.Meta(ge=0, lt=1)] = 0.08
+    resign_threshold: Annotated[float, msgspec.Meta(ge=0, lt=1)] = 0.02
     # ... and only after this many playouts on the root
     resign_min_playouts: Annotated[int, msgspec.Meta(ge=0)] = 500
     # ... and not before this share of the board's points in moves
@@ -280,6 +280,8 @@ PRESETS["v4"] = PRESETS["v3"] | {"expand_visits": 0}
 PRESETS["v5"] = PRESETS["v4"] | {"read_visits": 5.0, "expand_visits_small": 2}
 # the sixth release: the fifth with the priors fitted to Pachi's moves below 15x15
 PRESETS["v6"] = PRESETS["v5"] | {"weights": "9x9-pachi|19x19"}
+# the seventh release: the sixth resigning below a win rate of 0.02, not 0.08
+PRESETS["v7"] = PRESETS["v6"] | {"resign_threshold": 0.02}
 
 
 # which cores read a setting (the others are read by every core)
@@ -302,8 +304,10 @@ PRESET_DOCS = {
           "visit on boards from 15x15 up (its second below)",
     "v5": "the fifth release's engine: v4 with capture reading in the priors "
           "(read_visits=5) and a leaf expanded on its third visit below 15x15",
-    "v6": "the sixth release's engine (the defaults): v5 with the priors fitted to Pachi's "
-          "moves on boards up to 14x14 (weights=9x9-pachi|19x19)",
+    "v6": "the sixth release's engine: v5 with the priors fitted to Pachi's moves on boards "
+          "up to 14x14 (weights=9x9-pachi|19x19)",
+    "v7": "the seventh release's engine (the defaults): v6 resigning below a win rate of "
+          "0.02 (resign_threshold=0.02), not 0.08",
 }
 
 

@@ -465,42 +465,47 @@ def test_opening_9x9_must_be_a_point_of_the_9x9_board() -> None:
     assert load_gtp_config().opening_9x9 == "D5"
 
 
-def test_preset_v6_is_the_default_engine_written_out() -> None:
-    """v6, the newest preset, loads to exactly the default settings and names every setting
+def test_preset_v7_is_the_default_engine_written_out() -> None:
+    """v7, the newest preset, loads to exactly the default settings and names every setting
     of how the engine plays (all but the budget, the time management, the board, the name and
-    the start-up), so that a later change of a default leaves it as it is; v5 is the same
-    engine with the priors fitted to GNU Go's moves on every board (the files "" stands
-    for); v4 that engine without capture reading, expanding every leaf below 15x15 on its
-    second visit; v3 that engine expanding every leaf on its second visit, v2 that with the
-    9x9 weights on every board (on 9x9, the file "" stands for)."""
+    the start-up), so that a later change of a default leaves it as it is; v6 is the same
+    engine resigning below 0.08; v5 that engine with the priors fitted to GNU Go's moves on
+    every board (the files "" stands for); v4 that engine without capture reading, expanding
+    every leaf below 15x15 on its second visit; v3 that engine expanding every leaf on its
+    second visit, v2 that with the 9x9 weights on every board (on 9x9, the file "" stands
+    for)."""
     from clients.gtp.config import PRESETS
     from knowledge.go.weights import weights_path
 
-    assert list(PRESETS)[-1] == "v6"
+    assert list(PRESETS)[-1] == "v7"
+    v7 = load_gtp_config(overrides=["preset=v7"])
+    assert v7 == msgspec.structs.replace(GtpConfig(), preset="v7")
+    resigning = {"resign_threshold": 0.08}
     v6 = load_gtp_config(overrides=["preset=v6"])
-    assert v6 == msgspec.structs.replace(GtpConfig(), preset="v6")
+    assert v6 == msgspec.structs.replace(GtpConfig(), preset="v6", **resigning)
     v5 = load_gtp_config(overrides=["preset=v5"])
-    assert v5 == msgspec.structs.replace(GtpConfig(), preset="v5", weights="")
+    assert v5 == msgspec.structs.replace(GtpConfig(), preset="v5", weights="", **resigning)
     v4 = load_gtp_config(overrides=["preset=v4"])
     assert v4 == msgspec.structs.replace(GtpConfig(), preset="v4", read_visits=0.0,
-                                         expand_visits_small=1, weights="")
+                                         expand_visits_small=1, weights="", **resigning)
     v3 = load_gtp_config(overrides=["preset=v3"])
     assert v3 == msgspec.structs.replace(GtpConfig(), preset="v3", read_visits=0.0,
-                                         expand_visits_small=1, expand_visits=1, weights="")
+                                         expand_visits_small=1, expand_visits=1, weights="",
+                                         **resigning)
     v2 = load_gtp_config(overrides=["preset=v2"])
     assert v2 == msgspec.structs.replace(GtpConfig(), preset="v2", read_visits=0.0,
                                          expand_visits_small=1, weights="9x9",
-                                         expand_visits=1)
+                                         expand_visits=1, **resigning)
     assert weights_path("9x9") == weights_path("", 9) != weights_path("", 19)
     # the default's weights: the fit to Pachi's moves below 15x15, the 19x19 file from there
-    assert weights_path(v6.weights, 9).name == weights_path(v6.weights, 14).name \
+    assert weights_path(v7.weights, 9).name == weights_path(v7.weights, 14).name \
         == "weights-9x9-pachi.npz"
-    assert weights_path(v6.weights, 15) == weights_path(v6.weights, 19) == weights_path("", 19)
+    assert weights_path(v7.weights, 15) == weights_path(v7.weights, 19) == weights_path("", 19)
     not_a_player = {"name", "preset", "playouts", "seconds", "min_playouts", "seed",
                     "workers", "default_size", "default_komi", "min_size", "max_size",
                     "warmup", "idle_timeout", "analyze_playouts", "ponder"}
     fields = {f.name for f in msgspec.structs.fields(GtpConfig)}
-    assert set(PRESETS["v6"]) == set(PRESETS["v2"]) == {k for k in fields - not_a_player
+    assert set(PRESETS["v7"]) == set(PRESETS["v2"]) == {k for k in fields - not_a_player
                                   if not k.startswith("time_")}
 
 
