@@ -14,7 +14,8 @@ the run is (won + drawn / 2) / games, what never resigning would have added to t
 Untimed runs only (a clocked run's clocks at the resignation are not recorded).
 
 One line per game played on (``--limit N``: the first N only); every result is a JSON line
-in ``--out`` (default RUN/resign.jsonl), and a rerun with the same ``--out`` resumes.
+in ``--out`` (default RUN/resign.jsonl) with the settings it was played with, and a rerun
+with the same ``--out`` and settings resumes.
 ``--json``: ``{"run", "player", "games", "resigned", "played_on", "won", "drawn", "lost",
 "gain_per_game", "margins"}`` last (the counts and the gain over the games played on;
 ``margins``: the player's final score margin in each, sorted).
@@ -90,9 +91,11 @@ def main(argv: list[str] | None = None) -> int:
                       timeout=float(opts.get("timeout", 60.0)))
     scorer = EngineProcess(opts["scorer"], "scorer") if opts.get("scorer") else None
     out = args.out or args.run / "resign.jsonl"
+    settings = ["resign_threshold=0", *args.set]
     done: dict[int, dict[str, Any]] = {}
-    if out.exists():
-        done = {r["index"]: r for r in map(json.loads, out.read_text().splitlines())}
+    if out.exists():  # the games already played on with these settings
+        done = {r["index"]: r for r in map(json.loads, out.read_text().splitlines())
+                if r.get("settings") == settings}
     todo = games[:args.limit] if args.limit else games
     cwd = str(Path(__file__).resolve().parent.parent)
     engines: dict[str, EngineProcess] = {}
@@ -109,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
                 sys.exit(f"go_resign: game {g['index']}: {e}")
             if ours.kind != "corvid":
                 sys.exit(f"go_resign: {args.player!r} is not a corvid player ({specs[us]})")
-            for s in ["resign_threshold=0", *args.set]:
+            for s in settings:
                 k, _, v = s.partition("=")
                 ours = ours.with_setting(k.strip(), v.strip())
             key = f"{ours.spec}\n{theirs.spec}"
@@ -126,7 +129,8 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.monotonic()
             r = play_game(black, white, cfg, scorer, opening=opening)
             margin = None if r.score is None else (r.score if colour == 0 else -r.score)
-            rec = {"index": g["index"], "record": g.get("record", ""), "resigned_at": len(moves),
+            rec = {"index": g["index"], "settings": settings, "record": g.get("record", ""),
+                   "resigned_at": len(moves),
                    "moves": len(r.moves), "reason": r.reason, "result": r.result_text,
                    "outcome": ("drawn" if r.winner is None and r.reason == "score" else
                                "won" if r.winner == colour else "lost"),

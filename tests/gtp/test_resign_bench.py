@@ -57,6 +57,10 @@ def test_the_resigned_game_is_played_on_and_a_rerun_resumes(tmp_path: Path) -> N
     again = bench(str(run), "--json")  # resumes: nothing left to play
     assert again.returncode == 0 and "played on:" not in again.stdout
     assert json.loads(again.stdout.strip().splitlines()[-1]) == figures
+    assert rec["settings"] == ["resign_threshold=0"]
+    other = bench(str(run), "--set", "resign_threshold=0.01", "--json")  # other settings:
+    assert other.returncode == 0 and "played on:" in other.stdout  # played on again
+    assert len((run / "resign.jsonl").read_text().splitlines()) == 2
 
 
 def test_a_clocked_run_and_a_missing_run_are_refused(tmp_path: Path) -> None:
