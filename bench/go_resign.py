@@ -34,7 +34,7 @@ from typing import Any
 from _common import emit_json, print_table  # also puts the repository on sys.path
 
 from clients.logs import setup_logging
-from protocols.gtp import parse_vertex
+from protocols.gtp import RemoteProtocolError, parse_vertex
 from servers.arena.gtp import ALIASES
 from servers.arena.players import Player, SpecError, parse_player
 from servers.gtp.match import MatchConfig, play_game
@@ -54,8 +54,22 @@ def resigned_games(run: Path, player: str) -> list[dict[str, Any]]:
     return sorted(games, key=lambda g: g["index"])
 
 
-def engine(pl: Player, name: str, seed: int, cwd: str | None) -> EngineProcess:
-    return EngineProcess(shlex.join(pl.argv(["gtp"], name=name, seed=seed)), name, cwd=cwd)
+def engine(pl: Player, name: str, seed: int, cwd: str | None, startup: float
+           ) -> EngineProcess:
+    """The engine of ``pl``, once it has answered its first command, and a corvid engine
+    ``corvid-ready`` (a cold start may compile its kernels; ``startup`` seconds at most)."""
+    e = EngineProcess(shlex.join(pl.argv(["gtp"], name=name, seed=seed)), name, cwd=cwd)
+    try:
+        r = e.command("name", timeout=startup)
+        if r.ok and pl.kind == "corvid":
+            r = e.command("corvid-ready", timeout=startup)
+    except (EngineError, RemoteProtocolError) as err:
+        e.close()
+        raise EngineError(f"{name} did not start: {err}") from err
+    if not r.ok:
+        e.close()
+        raise EngineError(f"{name} did not start: {r.text}")
+    return e
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -119,8 +133,10 @@ def main(argv: list[str] | None = None) -> int:
             if key not in engines:
                 for e in engines.values():
                     e.close()
-                engines = {key: engine(ours, args.player, args.seed, cwd),
-                           "opponent": engine(theirs, "opponent", args.seed + 1, cwd)}
+                startup = float(opts.get("startup_timeout", 300.0))
+                engines = {}
+                engines[key] = engine(ours, args.player, args.seed, cwd, startup)
+                engines["opponent"] = engine(theirs, "opponent", args.seed + 1, cwd, startup)
             moves = [parse_vertex(m, cfg.size) for m in g["moves"]]
             colour = len(moves) % 2  # the resigning player was to move
             opening = [(i % 2, v) for i, v in enumerate(moves)]

@@ -225,6 +225,7 @@ class GtpEngine:
             "corvid-winrate": self.cmd_winrate,
             "corvid-pv": self.cmd_pv,
             "corvid-param": self.cmd_param,
+            "corvid-ready": self.cmd_ready,
         }
         for name, handler in table.items():
             self.register(name, handler)
@@ -583,6 +584,15 @@ class GtpEngine:
         moves, visits = stats.get("moves", []), stats.get("visits", [])
         values = stats.get("values", [float("nan")] * len(moves))
         return list(zip(moves, visits, values, strict=True))
+
+    def cmd_ready(self, args: list[str]) -> str:
+        """``corvid-ready``: answers once the engine can search (its kernels loaded or
+        compiled by the warm-up), so that a referee can wait for a cold start before the
+        clock of the first move runs."""
+        self._nargs(args, 0)
+        if self.ready is not None:
+            self.ready()
+        return ""
 
     def cmd_visits(self, args: list[str]) -> str:
         stats, _ = self._stats_for(args)

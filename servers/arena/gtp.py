@@ -86,10 +86,14 @@ class _Engines:
         self.scorer = EngineProcess(opts.scorer, "scorer", cwd=cwd) if opts.scorer else None
 
     def first_answers(self, task: Task, timeout: float) -> None:
-        """Each engine answers ``name`` (after compiling or loading what it needs)."""
+        """Each engine answers ``name``, and a corvid engine ``corvid-ready`` (after compiling
+        or loading what it needs)."""
         for slot, e in enumerate(self.engines):
             try:
                 r = e.command("name", timeout=timeout)
+                if r.ok and task.players[slot].kind == "corvid":
+                    # its kernels loaded (from a cold cache, compiled) before any move's time
+                    r = e.command("corvid-ready", timeout=timeout)
                 if r.ok:
                     continue
                 why = f"answers name with an error: {r.text}"
