@@ -6,8 +6,9 @@ it passes and positional superko; level 10 by default) and ``cmd:PROGRAM ARGS`` 
 engine on stdin/stdout; ``{name}`` is replaced by the player's label).
 
 A task starts both engines once for its games (restarting one that crashed or timed out),
-waits for each to answer its first command (a cold start may compile kernels), then plays
-its games: every move validated (positional superko, suicide illegal), a game ends on two
+waits for each to answer its first command, and a corvid engine ``corvid-ready`` (a cold
+start may compile kernels: the wait is ``--startup-timeout``, not a move's), then plays its
+games: every move validated (positional superko, suicide illegal), a game ends on two
 passes, a resignation, an illegal move, a timeout or a crash (the culprit loses), finished
 games scored by Tromp–Taylor (or by ``--scorer``'s ``final_score``). The pairing's first
 player is black in even games. One SGF per game (``sgf/`` in the run directory).
