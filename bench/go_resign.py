@@ -103,7 +103,6 @@ def main(argv: list[str] | None = None) -> int:
         sys.exit("go_resign: a clocked run (its clocks at the resignations are not recorded)")
     cfg = MatchConfig(size=int(opts.get("size", 9)), komi=float(opts.get("komi", 7.0)),
                       timeout=float(opts.get("timeout", 60.0)))
-    scorer = EngineProcess(opts["scorer"], "scorer") if opts.get("scorer") else None
     out = args.out or args.run / "resign.jsonl"
     settings = ["resign_threshold=0", *args.set]
     done: dict[int, dict[str, Any]] = {}
@@ -113,7 +112,10 @@ def main(argv: list[str] | None = None) -> int:
     todo = games[:args.limit] if args.limit else games
     cwd = str(Path(__file__).resolve().parent.parent)
     engines: dict[str, EngineProcess] = {}
+    scorer: EngineProcess | None = None
     try:
+        if opts.get("scorer"):
+            scorer = EngineProcess(opts["scorer"], "scorer")
         for g in todo:
             if g["index"] in done:
                 continue
