@@ -28,8 +28,9 @@ from typing import IO, Any
 
 import msgspec
 
-from protocols.gtp import RemoteProtocolError, format_vertex
+from protocols.gtp import RemoteProtocolError, Response, format_vertex
 from servers.arena.backends import PlayerError
+from servers.arena.players import Player
 from servers.arena.plugin import GameSpec
 from servers.arena.records import GameRecord, Piece
 from servers.arena.schedule import Task
@@ -65,6 +66,16 @@ FAULT = {"timeout": "timeout", "crash": "violation", "protocol": "violation",
          "illegal": "violation"}
 
 
+def start_up(engine: EngineProcess, player: Player, timeout: float) -> Response:
+    """The engine's first answer, to ``name``, and a corvid engine's to ``corvid-ready``:
+    its kernels loaded (from a cold cache, compiled) before any move's time runs. The last
+    answer; EngineError or RemoteProtocolError if there is none within ``timeout``."""
+    r = engine.command("name", timeout=timeout)
+    if r.ok and player.kind == "corvid":
+        r = engine.command("corvid-ready", timeout=timeout)
+    return r
+
+
 class _Engines:
     """The task's engine processes, one per slot, with their stderr in files."""
 
@@ -91,10 +102,7 @@ class _Engines:
         or loading what it needs)."""
         for slot, e in enumerate(self.engines):
             try:
-                r = e.command("name", timeout=timeout)
-                if r.ok and task.players[slot].kind == "corvid":
-                    # its kernels loaded (from a cold cache, compiled) before any move's time
-                    r = e.command("corvid-ready", timeout=timeout)
+                r = start_up(e, task.players[slot], timeout)
                 if r.ok:
                     continue
                 why = f"answers name with an error: {r.text}"
