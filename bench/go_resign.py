@@ -35,22 +35,17 @@ from _common import emit_json, print_table  # also puts the repository on sys.pa
 
 from clients.logs import setup_logging
 from protocols.gtp import RemoteProtocolError, parse_vertex
-from servers.arena.gtp import ALIASES
+from servers.arena.gtp import ALIASES, start_up
 from servers.arena.players import Player, SpecError, parse_player
 from servers.gtp.match import MatchConfig, play_game
 from servers.gtp.process import EngineError, EngineProcess
 
 
-def resigned_games(run: Path, player: str) -> list[dict[str, Any]]:
-    """The games of ``run`` that ``player`` lost by resigning, in the run's order."""
-    games = []
-    with open(run / "games.jsonl") as f:
-        for line in f:
-            g = json.loads(line)
-            if player not in g["players"] or g.get("reason") != "resign":
-                continue
-            if g["result"][g["players"].index(player)] == 0.0:
-                games.append(g)
+def resigned_games(records: list[dict[str, Any]], player: str) -> list[dict[str, Any]]:
+    """The games of a run's ``records`` that ``player`` lost by resigning, in the run's
+    order."""
+    games = [g for g in records if player in g["players"] and g.get("reason") == "resign"
+             and g["result"][g["players"].index(player)] == 0.0]
     return sorted(games, key=lambda g: g["index"])
 
 
@@ -60,9 +55,7 @@ def engine(pl: Player, name: str, seed: int, cwd: str | None, startup: float
     ``corvid-ready`` (a cold start may compile its kernels; ``startup`` seconds at most)."""
     e = EngineProcess(shlex.join(pl.argv(["gtp"], name=name, seed=seed)), name, cwd=cwd)
     try:
-        r = e.command("name", timeout=startup)
-        if r.ok and pl.kind == "corvid":
-            r = e.command("corvid-ready", timeout=startup)
+        r = start_up(e, pl, startup)
     except (EngineError, RemoteProtocolError) as err:
         e.close()
         raise EngineError(f"{name} did not start: {err}") from err
@@ -92,8 +85,10 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         meta = json.loads((args.run / "run.json").read_text())
-        games = resigned_games(args.run, args.player)
-        total = len((args.run / "games.jsonl").read_text().splitlines())
+        records = [json.loads(line)
+                   for line in (args.run / "games.jsonl").read_text().splitlines()]
+        games = resigned_games(records, args.player)
+        total = len(records)
     except (OSError, ValueError, KeyError) as e:
         sys.exit(f"go_resign: {args.run} is not a readable Go arena run: {e}")
     opts = meta.get("options", {})
