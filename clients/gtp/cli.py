@@ -66,14 +66,23 @@ MAX_LINE = 1 << 16  # bytes; a longer command line is answered "? line too long"
 _EOF = None
 
 
-def _read_lines(engine_input: BinaryIO, lines: queue.Queue[bytes | None]) -> None:
-    """The reader thread: whole lines (at most MAX_LINE bytes, then b"" for one too long),
-    None at the end of input. A real file is read with os.read, so a thread still blocked
-    in it when the engine exits holds no lock of the buffered stdin object."""
+def _input_fd(engine_input: BinaryIO) -> int | None:
+    """The reader thread's own duplicate of the input's file descriptor (None for an
+    in-memory stream). Taken before the thread starts, so the caller may close its file at
+    any time after ``serve`` returns: the reader never reads a number the process has since
+    given to another file, and reads its own descriptor until the end of input."""
     try:
-        fd: int | None = engine_input.fileno()
-    except (OSError, ValueError, AttributeError):  # an in-memory stream (tests)
-        fd = None
+        return os.dup(engine_input.fileno())
+    except (OSError, ValueError, AttributeError):  # io.UnsupportedOperation is both
+        return None
+
+
+def _read_lines(engine_input: BinaryIO, fd: int | None,
+                lines: queue.Queue[bytes | None]) -> None:
+    """The reader thread: whole lines (at most MAX_LINE bytes, then b"" for one too long),
+    None at the end of input. A real file is read with os.read on ``fd`` (from
+    :func:`_input_fd`, closed here at the end), so a thread still blocked in it when the
+    engine exits holds no lock of the buffered stdin object."""
     buf = bytearray()
     overlong = False
     try:
@@ -95,6 +104,9 @@ def _read_lines(engine_input: BinaryIO, lines: queue.Queue[bytes | None]) -> Non
             lines.put(bytes(buf))
     except (OSError, ValueError):  # the input was closed under us
         pass
+    finally:
+        if fd is not None:
+            os.close(fd)
     lines.put(_EOF)
 
 
@@ -126,7 +138,8 @@ def serve(engine_input: BinaryIO, engine_output: BinaryIO, config: GtpConfig,
         background.start()
     engine = GtpEngine(config, player, ready=background.wait if background else None)
     lines: queue.Queue[bytes | None] = queue.Queue()
-    reader = threading.Thread(target=_read_lines, args=(engine_input, lines),
+    reader = threading.Thread(target=_read_lines,
+                              args=(engine_input, _input_fd(engine_input), lines),
                               name="gtp-stdin", daemon=True)
     try:
         log.info("gtp_ready", name=config.name, workers=config.workers)

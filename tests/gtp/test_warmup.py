@@ -151,6 +151,19 @@ def test_corvid_param_waits_for_the_warm_up() -> None:
     s.close()
 
 
+def test_corvid_ready_answers_once_the_warm_up_is_done() -> None:
+    s = Session()
+    s.send("corvid-ready")
+    assert not s.answered_within(NO_ANSWER_WINDOW)
+    s.release()
+    assert s.answer() == b"= "
+    s.send("corvid-ready")  # at once, now
+    assert s.answer() == b"= "
+    s.send("corvid-ready now")
+    assert s.answer().startswith(b"? ")
+    s.close()
+
+
 def test_a_failed_warm_up_is_logged_and_the_engine_plays_on() -> None:
     s = Session(fail=True)
     s.release()
