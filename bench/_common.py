@@ -168,6 +168,25 @@ def add_judge_arguments(ap: Any, *, records: str, judge: str, player: str, budge
     ap.add_argument("--json", action="store_true")
 
 
+def judge_setup(args: Any, parse_player: Callable[[str, str], Any]
+                ) -> tuple[tuple[int, int], list[Any]]:
+    """The judge benches' ``--plies`` as (first, last) and their ``--player`` specs, each by
+    ``parse_player(spec, default_budget)``; ValueError says which is wrong (labels that
+    repeat among them)."""
+    try:
+        lo, hi = (int(x) for x in args.plies.split("-"))
+    except ValueError:
+        raise ValueError(f"--plies takes FIRST-LAST, such as 4-60, not {args.plies!r}"
+                         ) from None
+    if not 0 <= lo <= hi:
+        raise ValueError(f"--plies {args.plies}: the first ply must be 0 or more and not "
+                         "after the last")
+    players = [parse_player(p, args.budget) for p in args.player]
+    if len({p.label for p in players}) < len(players):
+        raise ValueError("the players' labels must differ")
+    return (lo, hi), players
+
+
 class JudgedMoves:
     """A judge bench's judged moves: those of ``out`` from an earlier run (so that a rerun
     resumes), each new one appended to it."""

@@ -41,6 +41,7 @@ from _common import (  # also puts the repository on sys.path
     GtpPipe,
     JudgedMoves,
     add_judge_arguments,
+    judge_setup,
 )
 from blokus_match import parse_budget, settings
 
@@ -122,13 +123,9 @@ def main(argv: list[str] | None = None) -> int:
         player="LABEL=SETTINGS[@BUDGET] or judge", budget="8000", plies="2-20")
     args = ap.parse_args(argv)
     try:
-        lo, hi = (int(x) for x in args.plies.split("-"))
-        players = [parse_player(p, args.budget) for p in args.player]
+        plies, players = judge_setup(args, parse_player)
     except ValueError as e:
         print(f"blokus_judge: {e}", file=sys.stderr)
-        return 2
-    if len({p.label for p in players}) < len(players):
-        print("blokus_judge: the players' labels must differ", file=sys.stderr)
         return 2
     records = sorted(f for d in args.records for f in d.rglob("*.blksgf"))
     if not records:
@@ -138,7 +135,7 @@ def main(argv: list[str] | None = None) -> int:
     judge = Judge(args.judge)
     n = 0
     try:
-        for record, ply in sample_positions(records, (lo, hi), args.seed):
+        for record, ply in sample_positions(records, plies, args.seed):
             if n >= args.positions:
                 break
             s = position(record, ply)

@@ -43,6 +43,7 @@ from _common import (  # also puts the repository on sys.path
     GtpPipe,
     JudgedMoves,
     add_judge_arguments,
+    judge_setup,
 )
 from blokus_match import parse_budget, settings
 
@@ -145,13 +146,9 @@ def main(argv: list[str] | None = None) -> int:
         plies="4-60", plies_help="first-last ply, before the game's first pass")
     args = ap.parse_args(argv)
     try:
-        lo, hi = (int(x) for x in args.plies.split("-"))
-        players = [parse_player(p, args.budget) for p in args.player]
+        plies, players = judge_setup(args, parse_player)
     except ValueError as e:
         print(f"go_judge: {e}", file=sys.stderr)
-        return 2
-    if len({p.label for p in players}) < len(players):
-        print("go_judge: the players' labels must differ", file=sys.stderr)
         return 2
     records = [f for d in args.records for f in sgf_files(d)]
     if not records:
@@ -161,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
     judge = Judge(args.judge)
     engines = {p.label: Judge(p.command) for p in players if p.command}
     try:
-        positions = sample_positions(records, (lo, hi), args.positions, args.seed)
+        positions = sample_positions(records, plies, args.positions, args.seed)
         for n, (record, ply) in enumerate(positions, 1):
             start, history = replay(record.read_bytes())
             moves = history[:ply]

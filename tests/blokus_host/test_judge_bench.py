@@ -107,3 +107,6 @@ def test_clear_errors(tmp_path: Path) -> None:
     r = _bench(tmp_path, "--records", str(records), "--player", "a=preset=v3",
                "--player", "a=preset=v2")
     assert r.returncode == 2 and "labels must differ" in r.stderr
+    for plies in ("4", "x-9", "9-4"):
+        r = _bench(tmp_path, "--records", str(records), "--player", "a=", "--plies", plies)
+        assert r.returncode == 2 and "--plies" in r.stderr
