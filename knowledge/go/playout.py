@@ -34,11 +34,6 @@ or captures (:func:`libs_after`). Sorted, duplicates removed; if any, play one u
 is a point, candidates = the vital point (:func:`nakade_vital`) of each empty region next to
 L that could be an eye space too small to live in, if it is legal and not a bad self-atari.
 Sorted, duplicates removed; if any, play one uniformly.
-``policy`` 7 is policy 6 with its rules played at rates, as the playouts of MoGo and Pachi
-play theirs: each rule is tried only when a draw (one each, before the rule's own) falls
-below its rate, ``RATE_ATARI`` for step 1, ``RATE_NAKADE`` and ``RATE_LOW_LIBERTY`` for the
-nakade step and the low-liberty rule, ``RATE_PATTERNS`` for step 2; a rule not tried is
-passed over as one that found no move.
 ``policy`` 0 ("light") is step 3 without the self-atari test. A self-atari is bad when the
 group left in atari would have at least ``sa_min`` stones. Playouts use simple ko (the ko
 point), end after two consecutive passes or ``max_moves`` moves, and are scored by area.
@@ -246,23 +241,6 @@ def draw_local(s: np.uint64, k: int, total: float, far: float, gam: np.ndarray
     return k - 1, s
 
 
-STOCHASTIC = 7  # the policy that plays its rules at the rates below
-RATE_ATARI = 0.9
-RATE_NAKADE = 0.8
-RATE_LOW_LIBERTY = 0.5
-RATE_PATTERNS = 0.9
-
-
-@njit(cache=True)
-def rule_tried(policy: int, rate: float, s: np.uint64) -> tuple[bool, np.uint64]:
-    """Whether the policy tries a rule of this ``rate`` now: always but with policy 7, which
-    draws for it (module docstring)."""
-    if policy != STOCHASTIC:
-        return True, s
-    s = rand_next(s)
-    return rand_unit(s) < rate, s
-
-
 @njit(cache=True)
 def reads_ladders(policy: int) -> bool:
     """Do the policy's atari rules read ladders (policies 3 and 4)?"""
@@ -424,25 +402,19 @@ def capture_or_random(B: np.ndarray, c: int, s: np.uint64, policy: int, sa_min: 
 def tactical_rules(B: np.ndarray, c: int, s: np.uint64, policy: int, sa_min: int,
                    buf: np.ndarray) -> tuple[int, np.uint64]:
     """The policy's rules that answer the last move (a point) before any pattern: step 1
-    (the atari rules), then with policies 6 and 7 the nakade step and with policies 5 to 7
-    the low-liberty rule (module docstring); PASS if none applies, and then no random number
-    has been drawn but policy 7's draws for its rates."""
-    tried, s = rule_tried(policy, RATE_ATARI, s)
-    if tried:
-        q, s = atari_rules(B, c, s, buf, reads_ladders(policy))
+    (the atari rules), then with policy 6 the nakade step and with policies 5 and 6 the
+    low-liberty rule (module docstring); PASS if none applies, and then no random number
+    has been drawn."""
+    q, s = atari_rules(B, c, s, buf, reads_ladders(policy))
+    if q != PASS:
+        return q, s
+    if policy == 6:
+        q, s = nakade_rule(B, c, s, sa_min, buf)
         if q != PASS:
             return q, s
-    if policy >= 6:
-        tried, s = rule_tried(policy, RATE_NAKADE, s)
-        if tried:
-            q, s = nakade_rule(B, c, s, sa_min, buf)
-            if q != PASS:
-                return q, s
     if policy >= 5:
-        tried, s = rule_tried(policy, RATE_LOW_LIBERTY, s)
-        if tried:
-            return low_liberty_rule(B, c, s, buf)
-    return PASS, s
+        q, s = low_liberty_rule(B, c, s, buf)
+    return q, s
 
 
 @njit(cache=True)
@@ -469,14 +441,12 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
             return buf[i], s
     elif policy >= 1 and last != PASS:
         # 2. 3x3 patterns around the last move
-        tried, s = rule_tried(policy, RATE_PATTERNS, s)
         k = 0
-        if tried:
-            for q in (last + w - 1, last + w, last + w + 1, last - 1, last + 1, last - w - 1,
-                      last - w, last - w + 1):
-                if B[COL, q] == EMPTY and pat[pattern_code(B, q)]:
-                    buf[k] = q
-                    k += 1
+        for q in (last + w - 1, last + w, last + w + 1, last - 1, last + 1, last - w - 1,
+                  last - w, last - w + 1):
+            if B[COL, q] == EMPTY and pat[pattern_code(B, q)]:
+                buf[k] = q
+                k += 1
         while k > 0:  # draw among the matches; drop a drawn one that fails the checks
             s = rand_next(s)
             i = rand_below(s, k)

@@ -12,7 +12,6 @@ from typing import Any
 
 from games.go.coords import BLACK, BORDER, EMPTY, PASS, WHITE
 from games.go.reference import RefBoard
-from knowledge.go.playout import RATE_ATARI, RATE_LOW_LIBERTY, RATE_NAKADE, RATE_PATTERNS
 
 MASK = (1 << 64) - 1
 MUL = 0x2545F4914F6CDD1D
@@ -31,14 +30,6 @@ def rand_below(s: int, k: int) -> int:
 
 def rand_unit(s: int) -> float:
     return (((s * MUL) & MASK) >> 11) / 9007199254740992.0
-
-
-def _tried(policy: int, rate: float, s: int) -> tuple[bool, int]:
-    """playout.rule_tried: policy 7 draws whether it tries a rule of this rate."""
-    if policy != 7:
-        return True, s
-    s = rand_next(s)
-    return rand_unit(s) < rate, s
 
 
 def _pick(cand: list[int], s: int) -> tuple[int, int]:
@@ -111,11 +102,10 @@ class RefPlayer(RefBoard):
         return _pick(cand, s)
 
     def choose(self, c: int, s: int, policy: int, pat: object, sa_min: int,
-               ptab: Any = None, plv: Any = None, tactics: bool = True) -> tuple[int, int]:
-        """playout.k_choose; without ``tactics`` the caller has tried the tactical rules."""
+               ptab: Any = None, plv: Any = None) -> tuple[int, int]:
         last = self.last
         w = self.w
-        if tactics and policy >= 1 and last != PASS:
+        if policy >= 1 and last != PASS:
             q, s = self.tactical_rules(c, s, policy, sa_min)
             if q != PASS:
                 return q, s
@@ -124,9 +114,8 @@ class RefPlayer(RefBoard):
             if q != PASS:
                 return q, s
         elif policy >= 1 and last != PASS:
-            tried, s = _tried(policy, RATE_PATTERNS, s)
             cand = [last + d for d in (w - 1, w, w + 1, -1, 1, -w - 1, -w, -w + 1)
-                    if tried and self.col[last + d] == EMPTY
+                    if self.col[last + d] == EMPTY
                     and pat[self.pattern_code(last + d)]]  # type: ignore[index]
             while cand:
                 s = rand_next(s)
@@ -161,24 +150,14 @@ class RefPlayer(RefBoard):
         return PASS, s
 
     def tactical_rules(self, c: int, s: int, policy: int, sa_min: int) -> tuple[int, int]:
-        """playout.tactical_rules: the atari rules, then nakade (policies 6 and 7) and the
-        low-liberty rule (policies 5 to 7), policy 7 drawing first whether it tries each."""
-        tried, s = _tried(policy, RATE_ATARI, s)
-        if tried:
-            q, s = self.atari_rules(c, s, policy)
-            if q != PASS:
-                return q, s
-        if policy >= 6:
-            tried, s = _tried(policy, RATE_NAKADE, s)
-            if tried:
-                q, s = self.nakade_rule(c, s, sa_min)
-                if q != PASS:
-                    return q, s
-        if policy >= 5:
-            tried, s = _tried(policy, RATE_LOW_LIBERTY, s)
-            if tried:
-                return self.low_liberty_rule(c, s)
-        return PASS, s
+        """playout.tactical_rules: the atari rules, then nakade (policy 6) and the
+        low-liberty rule (policies 5 and 6)."""
+        q, s = self.atari_rules(c, s, policy)
+        if q == PASS and policy == 6:
+            q, s = self.nakade_rule(c, s, sa_min)
+        if q == PASS and policy >= 5:
+            q, s = self.low_liberty_rule(c, s)
+        return q, s
 
     def libs_after(self, p: int, c: int) -> int:
         """tactics.libs_after: the liberties of c's group after playing at p, capped at 3
@@ -280,17 +259,15 @@ class RefPlayer(RefBoard):
         while self.passes < 2 and len(moves) < max_moves:
             c = self.to_play
             p = PASS
-            tactics = True  # choose still has to try the tactical rules
             if level > 0 and replies is not None:
                 if level == 3 and policy >= 1 and self.last != PASS:
                     p, s = self.atari_rules(c, s, policy)
                 elif level == 4 and policy >= 1 and self.last != PASS:
                     p, s = self.tactical_rules(c, s, policy, sa_min)
-                    tactics = False
                 if p == PASS:
                     p = self._stored_reply(c, replies, level, sa_min)
             if p == PASS:
-                p, s = self.choose(c, s, policy, pat, sa_min, ptab, plv, tactics)
+                p, s = self.choose(c, s, policy, pat, sa_min, ptab, plv)
             self.play(p, c)
             moves.append(p)
         score = self.area()[0]

@@ -72,8 +72,7 @@ def synthetic_policy(seed: int) -> tuple[np.ndarray, np.ndarray]:
                                                       (9, 4, 1), (9, 5, 0), (9, 6, 2),
                                                       (7, 7, 3), (9, 8, 3), (9, 9, 4),
                                                       (7, 10, 5), (9, 11, 5), (7, 12, 6),
-                                                      (9, 13, 6), (7, 14, 7),
-                                                      (9, 15, 7)])
+                                                      (9, 13, 6)])
 def test_lockstep_random_game(size: int, seed: int, policy: int) -> None:
     """Play a game with the reference policy, mirroring every move on the kernel board;
     compare everything after each move (captures included)."""
@@ -102,7 +101,7 @@ def test_lockstep_random_game(size: int, seed: int, policy: int) -> None:
 
 
 @pytest.mark.parametrize("size", [5, 9, 13, 19])
-@pytest.mark.parametrize("policy", [0, 1, 2, 3, 4, 5, 6, 7])
+@pytest.mark.parametrize("policy", [0, 1, 2, 3, 4, 5, 6])
 def test_playouts_identical(size: int, policy: int) -> None:
     """Same position, same seed: the kernel and the reference play the same moves, end in
     the same rng state and score."""
