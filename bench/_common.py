@@ -171,8 +171,8 @@ def add_judge_arguments(ap: Any, *, records: str, judge: str, player: str, budge
 def judge_setup(args: Any, parse_player: Callable[[str, str], Any]
                 ) -> tuple[tuple[int, int], list[Any]]:
     """The judge benches' ``--plies`` as (first, last) and their ``--player`` specs, each by
-    ``parse_player(spec, default_budget)``; ValueError says which is wrong (labels that
-    repeat among them)."""
+    ``parse_player(spec, default_budget)``; ValueError names what is wrong (a malformed
+    ``--plies`` or spec, labels that repeat)."""
     try:
         lo, hi = (int(x) for x in args.plies.split("-"))
     except ValueError:
