@@ -34,7 +34,7 @@ from typing import Any
 from _common import emit_json, print_table  # also puts the repository on sys.path
 
 from clients.logs import setup_logging
-from protocols.gtp import RemoteProtocolError, parse_vertex
+from protocols.gtp import parse_vertex
 from servers.arena.gtp import ALIASES, start_up
 from servers.arena.players import Player, SpecError, parse_player
 from servers.gtp.match import MatchConfig, play_game
@@ -55,13 +55,10 @@ def engine(pl: Player, name: str, seed: int, cwd: str | None, startup: float
     ``corvid-ready`` (a cold start may compile its kernels; ``startup`` seconds at most)."""
     e = EngineProcess(shlex.join(pl.argv(["gtp"], name=name, seed=seed)), name, cwd=cwd)
     try:
-        r = start_up(e, pl, startup)
-    except (EngineError, RemoteProtocolError) as err:
+        start_up(e, pl, startup)
+    except EngineError as err:
         e.close()
         raise EngineError(f"{name} did not start: {err}") from err
-    if not r.ok:
-        e.close()
-        raise EngineError(f"{name} did not start: {r.text}")
     return e
 
 

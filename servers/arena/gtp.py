@@ -28,7 +28,7 @@ from typing import IO, Any
 
 import msgspec
 
-from protocols.gtp import RemoteProtocolError, Response, format_vertex
+from protocols.gtp import RemoteProtocolError, format_vertex
 from servers.arena.backends import PlayerError
 from servers.arena.players import Player
 from servers.arena.plugin import GameSpec
@@ -66,14 +66,18 @@ FAULT = {"timeout": "timeout", "crash": "violation", "protocol": "violation",
          "illegal": "violation"}
 
 
-def start_up(engine: EngineProcess, player: Player, timeout: float) -> Response:
+def start_up(engine: EngineProcess, player: Player, timeout: float) -> None:
     """The engine's first answer, to ``name``, and a corvid engine's to ``corvid-ready``:
-    its kernels loaded (from a cold cache, compiled) before any move's time runs. The last
-    answer; EngineError or RemoteProtocolError if there is none within ``timeout``."""
-    r = engine.command("name", timeout=timeout)
-    if r.ok and player.kind == "corvid":
-        r = engine.command("corvid-ready", timeout=timeout)
-    return r
+    its kernels loaded (from a cold cache, compiled) before any move's time runs.
+    EngineError (its message after the engine's label saying why) if a command gets no
+    answer within ``timeout``, a malformed one or an error."""
+    for command in ("name", "corvid-ready") if player.kind == "corvid" else ("name",):
+        try:
+            r = engine.command(command, timeout=timeout)
+        except RemoteProtocolError as e:
+            raise EngineError(f"{engine.label}: {e}") from e
+        if not r.ok:
+            raise EngineError(f"{engine.label}: answers {command} with an error: {r.text}")
 
 
 class _Engines:
@@ -102,11 +106,9 @@ class _Engines:
         or loading what it needs)."""
         for slot, e in enumerate(self.engines):
             try:
-                r = start_up(e, task.players[slot], timeout)
-                if r.ok:
-                    continue
-                why = f"answers name with an error: {r.text}"
-            except (EngineError, RemoteProtocolError) as err:
+                start_up(e, task.players[slot], timeout)
+                continue
+            except EngineError as err:
                 why = str(err).removeprefix(f"{e.label}: ")
             code = None
             if e.proc is not None:
