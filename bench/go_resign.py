@@ -103,6 +103,7 @@ def main(argv: list[str] | None = None) -> int:
                 if r.get("settings") == settings}
     todo = games[:args.limit] if args.limit else games
     cwd = str(Path(__file__).resolve().parent.parent)
+    startup = float(opts.get("startup_timeout", 300.0))
     engines: dict[str, EngineProcess] = {}
     scorer: EngineProcess | None = None
     try:
@@ -127,8 +128,7 @@ def main(argv: list[str] | None = None) -> int:
             if key not in engines:
                 for e in engines.values():
                     e.close()
-                startup = float(opts.get("startup_timeout", 300.0))
-                engines = {}
+                engines = {}  # filled one at a time: a failed start closes the other
                 engines[key] = engine(ours, args.player, args.seed, cwd, startup)
                 engines["opponent"] = engine(theirs, "opponent", args.seed + 1, cwd, startup)
             moves = [parse_vertex(m, cfg.size) for m in g["moves"]]
