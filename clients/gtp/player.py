@@ -21,6 +21,7 @@ import zmq
 from clients.config import ConfigError
 from clients.gtp.analysis import Candidate, prior_shares
 from clients.gtp.config import GtpConfig
+from clients.gtp.dynkomi import DynamicKomi
 from clients.gtp.engine import Decision, MoveRequest
 from games.go.coords import BLACK as GO_BLACK
 from games.go.state import GoState
@@ -115,6 +116,11 @@ def make_core(cfg: GtpConfig, size: int = 9) -> Any:
     return CORES[name][0](conf)
 
 
+def dynkomi_params(cfg: GtpConfig) -> tuple[float, float, float, float]:
+    """The dynamic komi's step, zones and cap in ``cfg`` (clients.gtp.dynkomi)."""
+    return cfg.dynamic_komi, cfg.dynamic_komi_high, cfg.dynamic_komi_low, cfg.dynamic_komi_max
+
+
 def unclear(result: SearchResult, share: float = 0.5) -> bool:
     """Whether a root move visited at least ``share`` times as often as the most visited one
     has the better mean value: more search would likely change the move (Huang, Coulom and
@@ -140,6 +146,7 @@ class SearchPlayer:
         self.pool: WorkerPool | None = None  # with workers > 1, started by start()
         self.game = 0  # the workers' session: a new game starts new trees
         self.workers_failed = False  # then search here, until `workers` is set again
+        self.dynkomi = DynamicKomi(*dynkomi_params(config))
 
     def start(self) -> None:
         """Start the worker processes (workers > 1) and load their kernels, so the first
@@ -181,6 +188,7 @@ class SearchPlayer:
             self.game += 1  # the workers' trees were grown with the old settings
         elif old.style != config.style:
             self.reset()  # the tree's nodes hold the old style's priors
+        self.dynkomi = DynamicKomi(*dynkomi_params(config), sides=self.dynkomi.sides)
         if old.seed != config.seed:
             self.rng = np.random.default_rng(config.seed or None)
         if old.workers != config.workers:
@@ -202,6 +210,7 @@ class SearchPlayer:
         if hasattr(self.core, "reset"):
             self.core.reset()
         self.game += 1
+        self.dynkomi.reset()
 
     def analysis(self, request: MoveRequest, bounded: bool) -> TreeAnalysis:
         """The search of ``request``'s position in slices on this player's tree (live
@@ -241,6 +250,10 @@ class SearchPlayer:
         else:
             budget = self._budget(request.seconds)
         komi, extra = position.komi, cfg.komi_margin
+        adapt = cfg.dynamic_komi > 0 and not request.deterministic and not request.searched
+        lead = self.dynkomi.for_move(colour, len(board.moves)) if adapt else 0.0
+        if lead:  # dynamic komi: the search asks a larger lead of us (seat 0 gives the komi)
+            position.komi += lead if position.to_move == 0 else -lead
         if extra:  # search for a lead of komi_margin more (seat 0 gives the komi)
             position.komi += extra if position.to_move == 0 else -extra
             if budget.seconds is not None:  # half the time each, should both searches run
@@ -251,7 +264,7 @@ class SearchPlayer:
         if extra and result.value < cfg.margin_below:
             # that lead is out of reach: search again for the game itself, on a fresh tree
             log.info("gtp_margin_out_of_reach", value=result.value, komi_margin=extra)
-            position.komi, extra = komi, 0.0
+            position.komi, extra, lead = komi, 0.0, 0.0
             if hasattr(core, "reset"):
                 core.reset()
             self.game += 1  # and fresh trees in the workers: theirs hold the other komi
@@ -263,6 +276,8 @@ class SearchPlayer:
             log.info("gtp_time_extend", seconds=round(request.extension, 3),
                      playouts=result.playouts)
             result = self._search(position, core, rng, self._budget(request.extension), here)
+        if adapt:
+            self.dynkomi.update(colour, result.value, len(board.moves))
         stats: dict[str, Any] = {
             "moves": [board.vertex_of(m) for m in result.moves],
             "visits": result.visits,
@@ -270,12 +285,13 @@ class SearchPlayer:
             "value": result.value,
             "playouts": result.playouts,
             "komi_margin": extra,
+            "dynamic_komi": lead,
             "reused_visits": result.info.get("reused_visits", 0),
         }
-        log.info("gtp_search", **result.summary())
+        log.info("gtp_search", **result.summary(), **({"dynamic_komi": lead} if adapt else {}))
         points = board.size * board.size
         root_visits = sum(result.visits)
-        if (cfg.resign_threshold > 0 and result.value < cfg.resign_threshold
+        if (cfg.resign_threshold > 0 and result.value < cfg.resign_threshold and not lead
                 and root_visits >= cfg.resign_min_playouts
                 and len(board.moves) >= cfg.resign_after * points):
             return Decision(None, resign=True, stats=stats)

@@ -12,6 +12,7 @@ import pytest
 from clients.config import ConfigError, load_config
 from clients.gtp.board import Board
 from clients.gtp.config import GtpConfig, load_gtp_config
+from clients.gtp.dynkomi import DynamicKomi
 from clients.gtp.engine import GtpEngine, MoveRequest
 from clients.gtp.player import SearchPlayer, uct_config, unclear
 from games.go import PASS, vertex_to_point
@@ -367,6 +368,41 @@ def test_komi_margin_out_of_reach_searches_for_the_game_itself() -> None:
     assert plain.last_stats["komi_margin"] == 0
     with pytest.raises(ConfigError, match="komi_margin"):
         load_config(GtpConfig, overrides=["komi_margin=-1"])
+
+
+def test_dynamic_komi_steps_up_while_winning_and_the_ratchet_holds_it_down() -> None:
+    dk = DynamicKomi(step=2, high=0.8, low=0.6, cap=5)
+    assert dk.for_move(0, 10) == 0
+    for moves, value, extra in [(10, 0.9, 2), (12, 0.85, 4), (14, 0.95, 5), (16, 0.7, 5),
+                                (18, 0.5, 3), (20, 0.9, 3), (22, 0.55, 1), (24, 0.3, 0),
+                                (26, 0.2, 0), (28, 0.99, 0)]:
+        dk.update(0, value, moves)
+        assert dk.for_move(0, moves + 2) == extra, (moves, value)
+        assert dk.for_move(1, moves + 2) == 0  # the other colour's is its own
+    assert dk.for_move(0, 3) == 0  # fewer moves than before: a new game
+    dk.update(0, 0.9, 3)
+    assert dk.for_move(0, 5) == 2
+
+
+def test_dynamic_komi_asks_a_lead_of_the_search_and_not_of_the_game() -> None:
+    e = engine(dynamic_komi=2, resign_threshold=0.5, resign_min_playouts=10,
+               resign_after=0.0, pass_when_won=False)
+    talk(e, LEAD_5)  # black leads by 4.5
+    talk(e, "genmove b")
+    assert e.last_stats["dynamic_komi"] == 0 and e.last_stats["value"] > 0.8
+    talk(e, "play w pass\ngenmove b")
+    assert e.last_stats["dynamic_komi"] == 2  # the next search asks 2 points more
+    # a lead of 10 more is out of reach, so that search's value is below the resigning
+    # threshold: it must not resign a game it wins at the game's komi
+    e.generator.dynkomi.sides[0].extra = 10  # type: ignore[attr-defined]
+    talk(e, "play w pass")
+    assert talk(e, "genmove b") != b"= resign\n\n"
+    assert e.last_stats["dynamic_komi"] == 10 and e.last_stats["value"] < 0.5
+    assert e.generator.dynkomi.sides[0].extra == 8  # type: ignore[attr-defined]
+    talk(e, "clear_board")
+    assert not e.generator.dynkomi.sides  # type: ignore[attr-defined]
+    with pytest.raises(ConfigError, match="dynamic_komi_low"):
+        load_gtp_config(overrides=["dynamic_komi=1", "dynamic_komi_low=0.9"])
 
 
 def test_board_images_of_a_point() -> None:
