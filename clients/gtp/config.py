@@ -104,14 +104,16 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # a second search at the game's komi (under a clock, each search has half the move's time)
     komi_margin: Annotated[float, msgspec.Meta(ge=0, le=50)] = 0.0
     margin_below: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.5
-    # dynamic komi (Baudis 2011, value-based situational compensation, only ever for a lead):
+    # dynamic komi (Baudis 2011, value-based situational compensation; clients.gtp.dynkomi):
     # after a search whose value for us is above dynamic_komi_high, the searches ask
     # dynamic_komi points more of us (up to dynamic_komi_max); below dynamic_komi_low, a step
-    # less, and never again more than that (the komi ratchet); the game's komi decides the
-    # score, resigning and passing; 0: off
+    # less, and never again more than that (the komi ratchet); below dynamic_komi_red (0:
+    # never), a step less than the komi asks (down to -dynamic_komi_max), back toward it above
+    # one half; the game's komi decides the score and passing; dynamic_komi=0: off
     dynamic_komi: Annotated[float, msgspec.Meta(ge=0, le=50)] = 0.0
     dynamic_komi_high: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.8
     dynamic_komi_low: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.6
+    dynamic_komi_red: Annotated[float, msgspec.Meta(ge=0, lt=0.5)] = 0.0
     dynamic_komi_max: Annotated[float, msgspec.Meta(ge=0, le=100)] = 20.0
     # the engine's own value of a jigo in the playouts' reward (0.5: half a win, as the
     # game's score counts it; below 0.5 the search prefers a fight with chances either way
@@ -229,9 +231,11 @@ class GtpConfig(msgspec.Struct, frozen=True):
             if point is None:  # not a vertex, off the board, or pass
                 raise ConfigError(f"opening_9x9={self.opening_9x9!r} must be a point of the 9x9 "
                                  'board (such as D5) or "" (the search chooses)')
-        if self.dynamic_komi and self.dynamic_komi_low >= self.dynamic_komi_high:
-            raise ConfigError(f"dynamic_komi_low={self.dynamic_komi_low} must lie below "
-                              f"dynamic_komi_high={self.dynamic_komi_high}")
+        if self.dynamic_komi and not (self.dynamic_komi_red < self.dynamic_komi_low
+                                      < self.dynamic_komi_high):
+            raise ConfigError(f"dynamic_komi_red={self.dynamic_komi_red}, dynamic_komi_low="
+                              f"{self.dynamic_komi_low} and dynamic_komi_high="
+                              f"{self.dynamic_komi_high} must rise in that order")
         try:
             parse_style(self.style, STYLES)
         except ValueError as e:
@@ -276,8 +280,8 @@ PRESETS: dict[str, dict[str, Any]] = {
            "widening_initial": 1, "widening_a": 40.0, "widening_b": 1.4,
            "playout_policy": 6, "lgrf": "auto", "score_weight": 0.0, "komi_margin": 0.0,
            "margin_below": 0.5, "dynamic_komi": 0.0, "dynamic_komi_high": 0.8,
-           "dynamic_komi_low": 0.6, "dynamic_komi_max": 20.0, "jigo_value": 0.5,
-           "weights": "9x9", "learned_priors": True,
+           "dynamic_komi_low": 0.6, "dynamic_komi_red": 0.0, "dynamic_komi_max": 20.0,
+           "jigo_value": 0.5, "weights": "9x9", "learned_priors": True,
            "prior_visits": 35.0, "prior_low": 0.3, "prior_high": 0.9, "prior_tau": 0.25,
            "large_patterns": True, "td_visits": 0.0, "read_visits": 0.0, "opening_9x9": "D5",
            "opening_corners": 0, "resign_threshold": 0.08, "resign_min_playouts": 500,

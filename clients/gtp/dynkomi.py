@@ -1,16 +1,22 @@
-"""Dynamic komi for the side that leads: value-based situational compensation (Baudiš 2011,
-"Balancing MCTS by dynamically adjusting the komi value").
+"""Dynamic komi: value-based situational compensation (Baudiš 2011, "Balancing MCTS by
+dynamically adjusting the komi value").
 
-A Monte Carlo search that wins nearly every playout cannot tell a safe move from a slack one:
-both keep the win rate near one. Asking the search for a larger lead restores the contrast.
-The extra komi moves between moves, by the value of the last search:
+A Monte Carlo search that wins nearly every playout cannot tell a safe move from a slack one,
+and one that loses nearly every playout cannot tell a fighting move from a hopeless one: the
+win rate is flat at either end. Moving the komi of the search restores the contrast. The extra
+komi (the points the searches ask of the engine beyond the game's komi) moves between moves,
+by the value of the last search:
 
 * above ``high``, one ``step`` more (up to ``cap``);
-* below ``low``, one step less, and the komi ratchet falls to the new extra: it is never
-  raised above it again in this game, so it cannot swing back into the fight it just left.
+* below ``low`` with a positive extra, one step less, and the komi ratchet falls to the new
+  extra: it is never raised above it again in this game, so it cannot swing back into the
+  fight it just left;
+* below ``red`` (0: never), one step less (down to ``-cap``): the search plays for a smaller
+  loss, and with it for the opponent's mistakes;
+* above one half with a negative extra, one step back toward the game's komi.
 
-The extra never goes below zero (the engine never searches for less than the game asks) and
-only the searches see it: the score, resigning and passing go by the game's komi.
+Only the searches see it: the score and passing go by the game's komi, and the engine resigns
+only on a search at the game's komi or at the lowest extra.
 """
 
 from __future__ import annotations
@@ -36,6 +42,7 @@ class DynamicKomi:
     high: float
     low: float
     cap: float
+    red: float = 0.0
     sides: dict[int, Side] = field(default_factory=dict)
 
     def reset(self) -> None:
@@ -57,3 +64,11 @@ class DynamicKomi:
         elif value < self.low and side.extra > 0:
             side.extra = max(0.0, side.extra - self.step)
             side.ratchet = side.extra
+        elif value < self.red:
+            side.extra = max(side.extra - self.step, -self.cap)
+        elif value > 0.5 and side.extra < 0:
+            side.extra = min(0.0, side.extra + self.step)
+
+    def may_resign(self, extra: float) -> bool:
+        """Whether a search at ``extra`` may resign: at the game's komi, or at the lowest."""
+        return extra == 0 or extra <= -self.cap

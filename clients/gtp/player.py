@@ -116,9 +116,10 @@ def make_core(cfg: GtpConfig, size: int = 9) -> Any:
     return CORES[name][0](conf)
 
 
-def dynkomi_params(cfg: GtpConfig) -> tuple[float, float, float, float]:
+def dynkomi_params(cfg: GtpConfig) -> tuple[float, float, float, float, float]:
     """The dynamic komi's step, zones and cap in ``cfg`` (clients.gtp.dynkomi)."""
-    return cfg.dynamic_komi, cfg.dynamic_komi_high, cfg.dynamic_komi_low, cfg.dynamic_komi_max
+    return (cfg.dynamic_komi, cfg.dynamic_komi_high, cfg.dynamic_komi_low,
+            cfg.dynamic_komi_max, cfg.dynamic_komi_red)
 
 
 def unclear(result: SearchResult, share: float = 0.5) -> bool:
@@ -250,7 +251,8 @@ class SearchPlayer:
         else:
             budget = self._budget(request.seconds)
         komi, extra = position.komi, cfg.komi_margin
-        adapt = cfg.dynamic_komi > 0 and not request.deterministic and not request.searched
+        adapt = (cfg.dynamic_komi > 0 and not request.deterministic and not request.searched
+                 and budget.playouts != 1)  # not on the one playout of a clock all but gone
         lead = self.dynkomi.for_move(colour, len(board.moves)) if adapt else 0.0
         if lead:  # dynamic komi: the search asks a larger lead of us (seat 0 gives the komi)
             position.komi += lead if position.to_move == 0 else -lead
@@ -291,7 +293,8 @@ class SearchPlayer:
         log.info("gtp_search", **result.summary(), **({"dynamic_komi": lead} if adapt else {}))
         points = board.size * board.size
         root_visits = sum(result.visits)
-        if (cfg.resign_threshold > 0 and result.value < cfg.resign_threshold and not lead
+        if (cfg.resign_threshold > 0 and result.value < cfg.resign_threshold
+                and self.dynkomi.may_resign(lead)
                 and root_visits >= cfg.resign_min_playouts
                 and len(board.moves) >= cfg.resign_after * points):
             return Decision(None, resign=True, stats=stats)

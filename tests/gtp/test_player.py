@@ -382,6 +382,20 @@ def test_dynamic_komi_steps_up_while_winning_and_the_ratchet_holds_it_down() -> 
     assert dk.for_move(0, 3) == 0  # fewer moves than before: a new game
     dk.update(0, 0.9, 3)
     assert dk.for_move(0, 5) == 2
+    assert dk.may_resign(0) and not dk.may_resign(2)
+
+
+def test_dynamic_komi_asks_less_of_a_clear_loser_and_comes_back() -> None:
+    dk = DynamicKomi(step=2, high=0.8, low=0.6, cap=5, red=0.3)
+    for moves, value, extra in [(10, 0.4, 0), (12, 0.2, -2), (14, 0.1, -4), (16, 0.05, -5),
+                                (18, 0.4, -5), (20, 0.55, -3), (22, 0.6, -1), (24, 0.7, 0),
+                                (26, 0.85, 2), (28, 0.2, 0), (30, 0.2, -2)]:
+        dk.update(0, value, moves)
+        assert dk.for_move(0, moves + 2) == extra, (moves, value)
+    assert not dk.may_resign(-2) and dk.may_resign(-5)
+    plain = DynamicKomi(step=2, high=0.8, low=0.6, cap=5)  # red 0: never below the komi
+    plain.update(0, 0.01, 10)
+    assert plain.for_move(0, 12) == 0
 
 
 def test_dynamic_komi_asks_a_lead_of_the_search_and_not_of_the_game() -> None:
@@ -401,8 +415,10 @@ def test_dynamic_komi_asks_a_lead_of_the_search_and_not_of_the_game() -> None:
     assert e.generator.dynkomi.sides[0].extra == 8  # type: ignore[attr-defined]
     talk(e, "clear_board")
     assert not e.generator.dynkomi.sides  # type: ignore[attr-defined]
-    with pytest.raises(ConfigError, match="dynamic_komi_low"):
-        load_gtp_config(overrides=["dynamic_komi=1", "dynamic_komi_low=0.9"])
+    for bad in [["dynamic_komi_low=0.9"], ["dynamic_komi_red=0.45", "dynamic_komi_low=0.4"],
+                ["dynamic_komi_red=0.7"]]:
+        with pytest.raises(ConfigError, match="dynamic_komi_red|dynamic_komi_low"):
+            load_gtp_config(overrides=["dynamic_komi=1", *bad])
 
 
 def test_board_images_of_a_point() -> None:
