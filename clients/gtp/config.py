@@ -104,7 +104,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # a second search at the game's komi (under a clock, each search has half the move's time)
     komi_margin: Annotated[float, msgspec.Meta(ge=0, le=50)] = 0.0
     margin_below: Annotated[float, msgspec.Meta(ge=0, le=1)] = 0.5
-    # dynamic komi (Baudis 2011, value-based situational compensation; clients.gtp.dynkomi):
+    # dynamic komi (Baudiš 2011, value-based situational compensation; clients.gtp.dynkomi):
     # after a search whose value for us is above dynamic_komi_high, the searches ask
     # dynamic_komi points more of us (up to dynamic_komi_max); below dynamic_komi_low, a step
     # less, and never again more than that (the komi ratchet); below dynamic_komi_red (0:

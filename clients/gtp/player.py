@@ -254,7 +254,7 @@ class SearchPlayer:
         adapt = (cfg.dynamic_komi > 0 and not request.deterministic and not request.searched
                  and budget.playouts != 1)  # not on the one playout of a clock all but gone
         lead = self.dynkomi.for_move(colour, len(board.moves)) if adapt else 0.0
-        if lead:  # dynamic komi: the search asks a larger lead of us (seat 0 gives the komi)
+        if lead:  # dynamic komi: the search asks lead points more of us (seat 0 gives the komi)
             position.komi += lead if position.to_move == 0 else -lead
         if extra:  # search for a lead of komi_margin more (seat 0 gives the komi)
             position.komi += extra if position.to_move == 0 else -extra
