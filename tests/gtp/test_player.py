@@ -12,7 +12,7 @@ import pytest
 from clients.config import ConfigError, load_config
 from clients.gtp.board import Board
 from clients.gtp.config import GtpConfig, load_gtp_config
-from clients.gtp.dynkomi import DynamicKomi
+from clients.gtp.dynkomi import DynamicKomi, Side
 from clients.gtp.engine import GtpEngine, MoveRequest
 from clients.gtp.player import SearchPlayer, uct_config, unclear
 from games.go import PASS, vertex_to_point
@@ -399,22 +399,25 @@ def test_dynamic_komi_asks_less_of_a_clear_loser_and_comes_back() -> None:
 
 
 def test_dynamic_komi_asks_a_lead_of_the_search_and_not_of_the_game() -> None:
-    e = engine(dynamic_komi=2, resign_threshold=0.5, resign_min_playouts=10,
-               resign_after=0.0, pass_when_won=False)
+    settings = {"dynamic_komi": 2, "resign_threshold": 0.5, "resign_min_playouts": 10,
+                "resign_after": 0.0, "pass_when_won": False}
+    e = engine(**settings)
     talk(e, LEAD_5)  # black leads by 4.5
     talk(e, "genmove b")
     assert e.last_stats["dynamic_komi"] == 0 and e.last_stats["value"] > 0.8
     talk(e, "play w pass\ngenmove b")
     assert e.last_stats["dynamic_komi"] == 2  # the next search asks 2 points more
+    talk(e, "clear_board")
+    assert not e.generator.dynkomi.sides  # type: ignore[attr-defined]
     # a lead of 10 more is out of reach, so that search's value is below the resigning
-    # threshold: it must not resign a game it wins at the game's komi
-    e.generator.dynkomi.sides[0].extra = 10  # type: ignore[attr-defined]
-    talk(e, "play w pass")
+    # threshold: it must not resign a game it wins at the game's komi (before black's own
+    # moves, which the opponent's passes let grow its lead, could bring 10 more within reach)
+    e = engine(**settings)
+    talk(e, LEAD_5)
+    e.generator.dynkomi.sides[0] = Side(extra=10)  # type: ignore[attr-defined]
     assert talk(e, "genmove b") != b"= resign\n\n"
     assert e.last_stats["dynamic_komi"] == 10 and e.last_stats["value"] < 0.5
     assert e.generator.dynkomi.sides[0].extra == 8  # type: ignore[attr-defined]
-    talk(e, "clear_board")
-    assert not e.generator.dynkomi.sides  # type: ignore[attr-defined]
     for bad in [["dynamic_komi_low=0.9"], ["dynamic_komi_red=0.45", "dynamic_komi_low=0.4"],
                 ["dynamic_komi_red=0.7"]]:
         with pytest.raises(ConfigError, match="dynamic_komi_red|dynamic_komi_low"):
