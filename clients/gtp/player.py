@@ -254,12 +254,10 @@ class SearchPlayer:
         adapt = (cfg.dynamic_komi > 0 and not request.deterministic and not request.searched
                  and budget.playouts != 1)  # not on the one playout of a clock all but gone
         lead = self.dynkomi.for_move(colour, len(board.moves)) if adapt else 0.0
-        if lead:  # dynamic komi: the search asks lead points more of us (seat 0 gives the komi)
-            position.komi += lead if position.to_move == 0 else -lead
-        if extra:  # search for a lead of komi_margin more (seat 0 gives the komi)
-            position.komi += extra if position.to_move == 0 else -extra
-            if budget.seconds is not None:  # half the time each, should both searches run
-                budget = dataclasses.replace(budget, seconds=budget.seconds / 2)
+        # the search asks the dynamic komi's lead and komi_margin more of us (seat 0 gives it)
+        position.komi += lead + extra if position.to_move == 0 else -(lead + extra)
+        if extra and budget.seconds is not None:  # half the time each, should both searches run
+            budget = dataclasses.replace(budget, seconds=budget.seconds / 2)
         here = request.deterministic or request.searched  # not in the workers
         early = cfg.time_early_stop and request.clock and not request.searched
         result = self._search(position, core, rng, budget, here, early)
