@@ -53,7 +53,7 @@ def test_sweep_plot_with_corvid_engines(tmp_path: Path) -> None:
     png = tmp_path / "sweep.png"
     p = corvid("arena", "gtp", "--size", "5", "--komi", "0.5", "--games", "2", "--sweep",
                "playouts=8,16", "--player", "corvid", "--player", f"passer={PASSER}",
-               "--parallel", "2", "--seed", "1", "--out", str(tmp_path / "run"), "--plot",
+               "--parallel", "1", "--seed", "1", "--out", str(tmp_path / "run"), "--plot",
                str(png), "--json")
     assert p.returncode == 0, p.stderr
     report = json.loads(p.stdout.strip().splitlines()[-1])
