@@ -27,8 +27,6 @@ from search.bandit import credit_discounted, prior_arms, select_arms
 from search.budget import Budget
 from search.result import SearchResult
 
-POLICY_FLOOR = 1e-3  # the least probability the final choice's policy term counts
-
 
 class FlatConfig(msgspec.Struct, frozen=True):
     bandit: Literal["ucb1-tuned", "ucb1"] = "ucb1-tuned"
@@ -42,9 +40,6 @@ class FlatConfig(msgspec.Struct, frozen=True):
     min_arms: int = 4
     # start each arm with the root's priors (value, pseudo-pulls) when it offers them
     priors: bool = False
-    # the final choice maximises mean + policy_weight * ln(max(p, POLICY_FLOOR)), p the move's
-    # probability by a root that offers move_priors(moves) (0: the search's means alone)
-    policy_weight: float = 0.0
 
 
 class FlatMC:
@@ -91,11 +86,7 @@ class FlatMC:
         with np.errstate(divide="ignore", invalid="ignore"):
             means = np.where(n > 0, s / n, -np.inf)
         visits = n - n0
-        score = visits if cfg.final == "visits" else means
-        if cfg.policy_weight > 0.0 and hasattr(root, "move_priors"):
-            p = np.asarray(root.move_priors(moves), np.float64)
-            score = means + cfg.policy_weight * np.log(np.maximum(p, POLICY_FLOOR))
-        best = int(np.argmax(score))
+        best = int(np.argmax(visits if cfg.final == "visits" else means))
         return SearchResult(
             move=moves[best],
             value=float(means[best]),

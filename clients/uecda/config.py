@@ -37,9 +37,6 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     batch: Annotated[int, msgspec.Meta(ge=1)] = 16  # flat MC: playouts per kernel call
     # flat MC: search the likeliest moves (policy) up to this probability mass (1: every move)
     prune: Annotated[float, msgspec.Meta(gt=0, le=1)] = 1.0
-    # flat MC: the move chosen maximises its mean + policy_weight * ln(its probability by our
-    # own playout policy) (0: the means alone)
-    policy_weight: Annotated[float, msgspec.Meta(ge=0)] = 0.0
     policy: Literal["heuristic", "uniform", "learned"] = "learned"  # playout policy
     # the learned policy's weights: a file, or the name of a bundled one (v1-selfplay: fitted
     # to v1's self-play; strong: to strong play; "" = v1-selfplay;
@@ -89,8 +86,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     # the first release: flat MC, 3000 playouts, alpha 0.9, heuristic playouts, uniform dealing
     "v1": {"core": "flat", "playouts": 3000, "seconds": 0.0, "alpha": 0.9,
            "reward": "players", "bandit": "ucb1-tuned", "final": "mean", "batch": 16,
-           "prune": 1.0, "policy_weight": 0.0, "temperature": 1.0, "opp_temperature": 1.0,
-           "endgame": False,
+           "prune": 1.0, "temperature": 1.0, "opp_temperature": 1.0, "endgame": False,
            "endgame_playouts": False, "policy": "heuristic", "deal": "uniform",
            "opponents": "fixed", "exchange": "search", "exchange_candidates": 6,
            "exchange_playouts": 0, "rule_model": False, "rule_playouts": False,
@@ -99,8 +95,7 @@ PRESETS: dict[str, dict[str, Any]] = {
     # inference of the hidden hands, opponent models adapted online, sure finishes played
     "v2": {"core": "flat", "playouts": 3000, "seconds": 0.0, "alpha": 0.9,
            "reward": "players", "bandit": "ucb1-tuned", "final": "mean", "batch": 16,
-           "prune": 1.0, "policy_weight": 0.0, "policy": "learned", "weights": "v1-selfplay",
-           "own_policy": "",
+           "prune": 1.0, "policy": "learned", "weights": "v1-selfplay", "own_policy": "",
            "temperature": 1.0, "opp_temperature": 1.0, "deal": "inference", "worlds": 64,
            "model_eps": 0.05, "chain_thin": 16, "opponents": "adapt", "rule_model": False,
            "rule_playouts": False, "exchange_prior": False, "c": 0.7, "endgame": True,
@@ -123,8 +118,7 @@ CORE_KEYS: CoreMap = {
         "exchange_playouts", "workers", "temperature", "opp_temperature", "endgame",
         "endgame_playouts", "weights", "own_policy", "deal", "worlds", "model_eps",
         "chain_thin", "opponents", "rule_model", "rule_playouts", "exchange_prior", "style")
-} | {key: ("flat",) for key in ("bandit", "final", "batch", "prune", "policy_weight")} \
-    | {"c": ("uct",)}
+} | {key: ("flat",) for key in ("bandit", "final", "batch", "prune")} | {"c": ("uct",)}
 
 
 def preset_help() -> str:

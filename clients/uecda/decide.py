@@ -98,8 +98,7 @@ class Decider:
         if config.core == "flat":
             self.core_config = FlatConfig(bandit=config.bandit, alpha=config.alpha,
                                           final=config.final, batch=config.batch,
-                                          prune=config.prune, priors=self.style is not None,
-                                          policy_weight=config.policy_weight)
+                                          prune=config.prune, priors=self.style is not None)
             self.core = FlatMC(self.core_config)
         elif config.core == "uct":
             self.core_config = UCTConfig(c=config.c, reuse=False)

@@ -106,28 +106,6 @@ def test_flat_mc_searches_the_likeliest_moves_by_their_priors() -> None:
                                        np.random.default_rng(1)).moves == list(range(6))
 
 
-def test_flat_mc_final_choice_weighs_the_root_policy() -> None:
-    """policy_weight adds w * ln p (p the root's move probability) to each move's mean for the
-    final choice: 0 leaves the means alone, a weight that outweighs the gap between the means
-    takes the likelier of two close moves, and a small one only breaks near ties."""
-    game = BanditGame([0.70, 0.55, 0.1], batched=True)
-    priors = np.array([0.1, 0.8, 0.1])
-    game.move_priors = lambda moves: priors[moves]  # type: ignore[attr-defined]
-
-    def choose(w: float) -> int:
-        res = FlatMC(FlatConfig(policy_weight=w)).search(game, 0, Budget(playouts=4000),
-                                                         np.random.default_rng(3))
-        return int(res.move)
-
-    assert choose(0.0) == 0  # the best mean
-    assert choose(0.01) == 0  # 0.01 * ln 8 = 0.02 < the gap of 0.15
-    assert choose(0.5) == 1  # 0.5 * ln 8 = 1.04 > any gap of two means
-    # below the floor two moves count the same, and the means decide between them
-    floor = np.array([1e-9, 1e-12, 1.0])
-    game.move_priors = lambda moves: floor[moves]  # type: ignore[attr-defined]
-    assert choose(0.05) == 0
-
-
 def test_flat_mc_arms_start_with_the_root_priors() -> None:
     """With ``priors`` the root's priors are pseudo-pulls of the arms: an optimistic prior
     (value 1, 500 pulls) on the worse arm makes it the choice of a short search; the pseudo-
