@@ -1,4 +1,4 @@
-"""Fuzzing GTP (issue 15): the engine's dispatcher and protocol state, its stdin loop, the
+"""Fuzzing GTP: the engine's dispatcher and protocol state, its stdin loop, the
 controller's parser, and ``corvid gtp`` as a process.
 
 Random commands with random arguments, ids, comments, tabs, CR/LF, non-ASCII and control

@@ -1,4 +1,4 @@
-"""Fuzzing the ICFPT Blokus Duo codecs, the player loop and the mock host (issue 15).
+"""Fuzzing the ICFPT Blokus Duo codecs, the player loop and the mock host.
 
 Stray bytes, uppercase, spaces, CR/LF anywhere, early close: each codec yields events or
 raises :class:`RemoteProtocolError`; the player loop ends every game with a summary (never an

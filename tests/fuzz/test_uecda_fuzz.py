@@ -1,4 +1,4 @@
-"""Fuzzing the UECda codecs, the client loop and the mock server (issue 15).
+"""Fuzzing the UECda codecs, the client loop and the mock server.
 
 Every input either plays through or ends in a protocol error that says whose fault it is
 (:class:`RemoteProtocolError` in the codecs, :class:`ServerFault` from the client loop, a
