@@ -18,6 +18,16 @@ pass on such a table. A softmax over such move classes is what the strongest Mon
 clients of the tournament learn many weights of; with the dense columns beside it the table
 only has to learn what they miss, so a few thousand decisions fit it.
 
+After the table, ``CONTEXT``: the move's role crossed with what the player keeps, one pair
+of columns per cell ``<role>_left<a>_top<c>`` and ``<role>_left<a>_top<c>_s``: ``a`` the
+cards left after the move (0: 0–2, 1: 3–5, 2: 6–8, 3: nine or more; the hand for a pass),
+``c`` the control cards left (the joker and the cards of the strongest rank after the move,
+up to 3); the first column is 1, the second the strength of the table's cell (k/12). How a
+strong player leads, follows or passes depends on how near it is to going out and how much
+control it keeps; the dense columns and the table see each alone. A weights file made
+before a block (the dense columns alone, or with the table) loads with the later blocks'
+weights 0.
+
 ``FEATURES`` names the columns. :func:`py_features` is the plain-Python reference (built on
 ``rules.py``); :func:`features_into` is the numba kernel the playouts use (it writes the dense
 columns and returns the table's column, so a logit costs one weight more, not
@@ -71,8 +81,15 @@ ROLES = ("lead", "follow", "pass_on")
 N_STRENGTHS = 13
 SHAPE_TABLE = tuple(f"{role}_{shape}_s{k}" for role in ROLES for shape in SHAPES
                     for k in range(N_STRENGTHS))
-FEATURES = DENSE + SHAPE_TABLE
+N_TABLE = len(SHAPE_TABLE)
+LEFT_BUCKETS = (3, 6, 9)  # cards left after the move: below 3, below 6, below 9, 9 or more
+N_LEFT = len(LEFT_BUCKETS) + 1
+N_TOP = 4  # control cards left: 0, 1, 2, 3 or more
+CONTEXT = tuple(f"{role}_left{a}_top{c}{v}" for role in ROLES for a in range(N_LEFT)
+                for c in range(N_TOP) for v in ("", "_s"))
+FEATURES = DENSE + SHAPE_TABLE + CONTEXT
 N_FEATURES = len(FEATURES)
+_CONTEXT0 = N_DENSE + N_TABLE  # the first CONTEXT column
 _EIGHT_RANK = 5  # rank index of the 8s (3 4 5 6 7 8 ...)
 
 
@@ -135,6 +152,20 @@ def py_shape_column(m: int, table: int, rev: int) -> int | None:
     return N_DENSE + (role * N_SHAPES + py_shape(meld)) * N_STRENGTHS + k
 
 
+def py_context_column(hand: int, m: int, table: int, rev: int) -> int | None:
+    """The first of the pair of ``CONTEXT`` columns of move ``m`` on ``table`` (an index into
+    ``FEATURES``): its role, the cards it leaves and the control among them; None for a pass
+    on an empty table."""
+    if m == PASS and table == PASS:
+        return None
+    role = 2 if m == PASS else int(table != PASS)
+    after = hand if m == PASS else hand & ~move_cards(m)
+    rev2 = rev if m == PASS else rev ^ int(R.revolts(m))
+    left = sum(popcount_py(after) >= b for b in LEFT_BUCKETS)
+    top = sum(_eff(c % 13, rev2) == 12 for c in _reals(after)) + int(bool(after & JOKER_BIT))
+    return _CONTEXT0 + ((role * N_LEFT + left) * N_TOP + min(top, N_TOP - 1)) * 2
+
+
 def py_features(hand: int, others: int, table: int, rev: int, lock: int, opp_min: int,
                 m: int) -> list[float]:
     """φ of move ``m`` (PASS included) for a player holding ``hand`` (reference)."""
@@ -142,6 +173,10 @@ def py_features(hand: int, others: int, table: int, rev: int, lock: int, opp_min
     col = py_shape_column(m, table, rev)
     if col is not None:
         f[col] = 1.0
+        cc = py_context_column(hand, m, table, rev)
+        assert cc is not None
+        f[cc] = 1.0
+        f[cc + 1] = (col - N_DENSE) % N_STRENGTHS / 12
     lead = table == PASS
     near = opp_min <= 2
     if m == PASS:
@@ -437,6 +472,29 @@ def _shape_column(kind: int, n: int, s12: int, role: int) -> int:
     ``s12``/12 in ``role`` (0 lead, 1 follow, 2 the pass on it)."""
     shape = 4 + min(n, 5) - 3 if kind == 3 else min(n, 4) - 1
     return N_DENSE + (role * N_SHAPES + shape) * N_STRENGTHS + s12
+
+
+@hot()
+def context_column(col: int, hand: int, m: int, rev: int) -> int:
+    """Kernel of :func:`py_context_column` for move ``m`` whose table column
+    (:func:`features_into`) is ``col`` (not -1): the first of its pair; the second's value is
+    the cell's strength, ``(col - N_DENSE) % N_STRENGTHS / 12``."""
+    role = (col - N_DENSE) // (N_SHAPES * N_STRENGTHS)
+    after = hand
+    rev2 = rev
+    if m != 0:
+        after = hand & ~(m & ALL_CARDS)
+        if _revolts(m):
+            rev2 = rev ^ 1
+    n = popcount(after)
+    left = 0
+    for b in LEFT_BUCKETS:
+        if n >= b:
+            left += 1
+    top = _count_rank_cards(after, 1 << (12 if rev2 == 0 else 0))
+    if after & JOKER_BIT:
+        top += 1
+    return _CONTEXT0 + ((role * N_LEFT + left) * N_TOP + min(top, N_TOP - 1)) * 2
 
 
 @hot()

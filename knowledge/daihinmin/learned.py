@@ -4,8 +4,8 @@ player (``W`` is a 5 × N_FEATURES array: the same row five times, or rows adapt
 opponent). It moves the players of the playouts (``POLICY_LEARNED``), orders the moves of the
 search and is the opponent model of the inference. Its weights ship in ``data/policy-NAME.json``
 (``v1-selfplay``, the default player's; ``strong``, fitted to strong play);
-a file of the dense features only (``DENSE``: weights made before the shape table) loads
-with the table's weights 0.
+a file made before a block of the features (``DENSE`` alone, before the shape table, or
+with the table, before the context) loads with that block's weights 0.
 
 :func:`py_policy_probs` is the plain-Python reference of the probabilities.
 """
@@ -36,6 +36,9 @@ from knowledge.daihinmin.features import (
     FEATURES,
     N_DENSE,
     N_FEATURES,
+    N_STRENGTHS,
+    SHAPE_TABLE,
+    context_column,
     features_into,
     py_features,
     step_context,
@@ -60,16 +63,16 @@ def policy_path(path: str | Path | None = None) -> Path:
 
 def load_policy(path: str | Path | None = None) -> np.ndarray:
     """θ of a weights file written by ``corvid learn daihinmin`` (:func:`policy_path`: by
-    default the bundled ``DEFAULT_POLICY``; a file of the dense features only gets zeros
-    for the shape table). Raises ValueError if it cannot be read or was made for other
-    features."""
+    default the bundled ``DEFAULT_POLICY``; a file made before a block of the features, of
+    the dense ones only or without the context, gets zeros for the blocks it lacks). Raises
+    ValueError if it cannot be read or was made for other features."""
     p = policy_path(path)
     try:
         data = json.loads(p.read_text())
     except (OSError, json.JSONDecodeError) as e:
         raise ValueError(f"cannot read policy weights {p}: {e}") from e
     names = data.get("features")
-    if names not in (list(FEATURES), list(DENSE)):
+    if names not in (list(FEATURES), list(DENSE + SHAPE_TABLE), list(DENSE)):
         raise ValueError(f"{p} holds weights of other move features")
     theta = np.zeros(N_FEATURES)
     theta[:len(names)] = np.asarray(data["theta"], dtype=np.float64)
@@ -158,7 +161,10 @@ def policy_logits(hand: int, others: int, table: int, rev: int, lock: int, opp_m
     step_context(hand, others, table, rev, ctx)
     for i in range(k):
         col = features_into(hand, others, table, rev, lock, opp_min, moves[i], ctx, feat)
-        v = theta[col] if col >= 0 else 0.0
+        v = 0.0
+        if col >= 0:
+            cc = context_column(col, hand, moves[i], rev)
+            v = theta[col] + theta[cc] + theta[cc + 1] * ((col - N_DENSE) % N_STRENGTHS) / 12.0
         for j in range(N_DENSE):
             v += feat[j] * theta[j]
         z[i] = v
@@ -238,4 +244,7 @@ def features_matrix(hand: int, others: int, table: int, rev: int, lock: int, opp
         col = features_into(hand, others, table, rev, lock, opp_min, moves[i], ctx, out[i])
         if col >= 0:
             out[i, col] = 1.0
+            cc = context_column(col, hand, moves[i], rev)
+            out[i, cc] = 1.0
+            out[i, cc + 1] = ((col - N_DENSE) % N_STRENGTHS) / 12.0
     return out

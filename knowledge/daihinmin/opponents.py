@@ -6,9 +6,10 @@ decision each opponent took, with its candidates. Each opponent's θ_p is the so
 its decisions so far with a Gaussian prior centred on the shipped policy
 (``search.learn.fit_softmax``): with few games it stays near the shipped θ, with many it
 follows how that opponent really plays. The fit adapts the dense features and one scale of
-the shipped shape table: its 273 cells per opponent would need more decisions than the first
-games give, and a refit after every game that the table's size would slow. The models serve
-the inference (P(action | hand)) and the opponents' moves in the playouts.
+the shipped shape table and context, taken together: their 369 weights per opponent would
+need more decisions than the first games give, and a refit after every game that their
+number would slow. The models serve the inference (P(action | hand)) and the opponents'
+moves in the playouts.
 
 Each opponent also has a weight w_p of the *rule player* (``policies.heuristic_move``: the
 sample client's choice, which a softmax over features only approximates): its model of the
@@ -71,7 +72,8 @@ class OpponentModels:
         n = len(self.candidates)
         self.fits = np.stack([np.tile(self.priors[c], (R.NP, 1))
                               for c, _ in self.candidates])  # candidate × player × θ
-        self.table_scales = np.ones((n, R.NP))  # of each prior's shape table, per player
+        # of each prior's shape table and context, per player
+        self.table_scales = np.ones((n, R.NP))
         self.rule_ws = np.full((n, R.NP), RULE_PRIOR[0] / sum(RULE_PRIOR))
         self.evidence = np.zeros((n, R.NP))  # prequential log-likelihood, candidate × player
         self.chosen = np.zeros(R.NP, dtype=np.int64)  # the candidate in use, per player
@@ -84,7 +86,7 @@ class OpponentModels:
 
     @property
     def table_scale(self) -> npt.NDArray[np.float64]:
-        """The scale of the shape table in each player's model in use."""
+        """The scale of the shape table and context in each player's model in use."""
         return self.table_scales[self.chosen, np.arange(R.NP)]
 
     @property
@@ -148,7 +150,7 @@ class OpponentModels:
     def _fit(self, k: int, p: int, theta0: npt.NDArray[np.float64], X: npt.NDArray[np.float64],
              offsets: npt.NDArray[np.int64], chosen: npt.NDArray[np.int64]) -> None:
         """Refit candidate k of player p from prior θ0: the dense weights and the scale of
-        the prior's shape table."""
+        the prior's shape table and context."""
         table = theta0[N_DENSE:]
         Xa = np.column_stack([X[:, :N_DENSE], X[:, N_DENSE:] @ table])
         t = fit_softmax(Xa, offsets, chosen, l2=self.l2,

@@ -10,10 +10,13 @@ import pytest
 from games.daihinmin.cards import hand_from_str, move_from_str
 from games.daihinmin.match import Match, MatchConfig
 from knowledge.daihinmin.features import (
+    CONTEXT,
     DENSE,
     FEATURES,
     N_DENSE,
     N_FEATURES,
+    N_TABLE,
+    SHAPE_TABLE,
     py_answers,
     py_features,
 )
@@ -79,7 +82,8 @@ def test_shape_table_by_hand() -> None:
     def cells(table: str, rev: int, move: str) -> list[str]:
         t = move_from_str(table) if table else 0
         f = py_features(hand, others, t, rev, 0, 3, move_from_str(move) if move else 0)
-        return [n for n, x in zip(FEATURES[N_DENSE:], f[N_DENSE:], strict=True) if x]
+        table = slice(N_DENSE, N_DENSE + N_TABLE)
+        return [n for n, x in zip(FEATURES[table], f[table], strict=True) if x]
 
     assert cells("", 0, "S3H3") == ["lead_pair_s0"]
     assert cells("", 1, "S3H3") == ["lead_pair_s12"]
@@ -92,12 +96,39 @@ def test_shape_table_by_hand() -> None:
     assert cells("", 0, "") == []  # the pass on an empty table: no cell
 
 
-def test_dense_weights_load_with_an_empty_shape_table(tmp_path) -> None:  # type: ignore[no-untyped-def]
+def test_context_by_hand() -> None:
+    """One pair of context columns is set for a meld or a pass on a meld: its role, the cards
+    it leaves (0-2, 3-5, 6-8, 9+), the control cards among them (the joker and the strongest
+    rank after the move, up to 3), and the table cell's strength in the second column."""
+    hand = hand_from_str("S3H3D3C3S4S5S8C2J3")  # nine cards, the joker and one 2
+    others = hand_from_str("S6H6S7H7D9C9")
+
+    def context(table: str, rev: int, move: str) -> dict[str, float]:
+        t = move_from_str(table) if table else 0
+        f = py_features(hand, others, t, rev, 0, 3, move_from_str(move) if move else 0)
+        ctx = slice(N_DENSE + N_TABLE, N_FEATURES)
+        return {n: x for n, x in zip(FEATURES[ctx], f[ctx], strict=True) if x}
+
+    assert context("", 0, "S3H3") == {"lead_left2_top2": 1}  # seven left, joker and 2
+    assert context("", 0, "S8") == {"lead_left2_top2": 1, "lead_left2_top2_s": 5 / 12}
+    # the quad's revolution makes the 3s the strongest rank: none of them is left
+    assert context("", 0, "S3H3D3C3") == {"lead_left1_top1": 1}  # its cell: lead_quad_s0
+    assert context("H7", 0, "") == {"pass_on_left3_top2": 1, "pass_on_left3_top2_s": 4 / 12}
+    assert context("", 0, "") == {}  # the pass on an empty table: none
+    # under the revolution the 3s are the strongest rank: four of them and the joker
+    assert context("H7", 1, "") == {"pass_on_left3_top3": 1, "pass_on_left3_top3_s": 8 / 12}
+
+
+def test_older_weights_load_with_their_missing_blocks_empty(tmp_path) -> None:  # type: ignore[no-untyped-def]
     path = tmp_path / "dense.json"
     path.write_text(json.dumps({"features": list(DENSE), "theta": [0.5] * N_DENSE}))
     theta = load_policy(path)
     assert theta.shape == (N_FEATURES,)
     assert (theta[:N_DENSE] == 0.5).all() and not theta[N_DENSE:].any()
+    n = N_DENSE + N_TABLE
+    path.write_text(json.dumps({"features": list(DENSE + SHAPE_TABLE), "theta": [0.5] * n}))
+    theta = load_policy(path)
+    assert (theta[:n] == 0.5).all() and not theta[n:].any() and len(theta) == n + len(CONTEXT)
     path.write_text(json.dumps({"features": list(DENSE[:-1]), "theta": [0.5] * (N_DENSE - 1)}))
     with pytest.raises(ValueError, match="other move features"):
         load_policy(path)

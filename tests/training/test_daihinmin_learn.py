@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from clients.cli import main
-from knowledge.daihinmin.features import DENSE, FEATURES, N_DENSE
+from knowledge.daihinmin.features import DENSE, FEATURES, N_DENSE, SHAPE_TABLE
 from knowledge.daihinmin.learned import load_policy
 from tests.paths import DATA
 from training.daihinmin.dataset import decisions_from_logs
@@ -49,17 +49,19 @@ def test_imitate_fits_the_players_named(tmp_path: Path, capsys: pytest.CaptureFi
 
 
 @pytest.mark.usefixtures("restore_logging")
-def test_imitate_the_dense_features_only(tmp_path: Path,
-                                         capsys: pytest.CaptureFixture[str]) -> None:
-    """--dense fits no shape table: the file names the dense features, and loads with the
-    table's cells at 0."""
-    out = tmp_path / "dense.json"
-    assert main(["learn", "daihinmin", "imitate", str(FIVE), "--dense", "--out",
-                 str(out)]) == 0
+@pytest.mark.parametrize(("flag", "names"), [("--dense", DENSE),
+                                             ("--no-context", DENSE + SHAPE_TABLE)])
+def test_imitate_fewer_blocks_of_the_features(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                              flag: str, names: tuple[str, ...]) -> None:
+    """--dense fits neither the shape table nor the context, --no-context no context: the
+    file names the features it fitted, and loads with the others at 0."""
+    out = tmp_path / "fewer.json"
+    assert main(["learn", "daihinmin", "imitate", str(FIVE), flag, "--out", str(out)]) == 0
     capsys.readouterr()
-    assert json.loads(out.read_text())["features"] == list(DENSE)
+    assert json.loads(out.read_text())["features"] == list(names)
     theta = load_policy(out)
-    assert theta[:N_DENSE].any() and not theta[N_DENSE:].any()
+    assert theta[N_DENSE:len(names)].any() or len(names) == N_DENSE
+    assert theta[:N_DENSE].any() and not theta[len(names):].any()
 
 
 @pytest.mark.usefixtures("restore_logging")

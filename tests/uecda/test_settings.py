@@ -15,7 +15,7 @@ from clients.uecda.agent import UecdaPlayer
 from clients.uecda.config import PRESETS, ClientConfig, load_client_config
 from clients.uecda.decide import Decider
 from games.daihinmin.match import Match, MatchConfig
-from knowledge.daihinmin.features import N_DENSE
+from knowledge.daihinmin.features import CONTEXT, N_DENSE
 from knowledge.daihinmin.learned import DEFAULT_POLICY, load_policy, policy_path
 from knowledge.daihinmin.position import Root, Settings
 
@@ -63,8 +63,9 @@ def test_bundled_weights_by_name() -> None:
     assert policy_path("runs/w.json") == Path("runs/w.json")
     assert (load_policy("v1-selfplay") == load_policy()).all()
     assert load_policy("strong")[N_DENSE:].any()  # its shape table is fitted
+    assert load_policy("strong-context")[-len(CONTEXT):].any()  # and here its context
     with pytest.raises(ConfigError, match=r"weights: 'v9' is neither a path .*\(strong, "
-                                          r"v1-selfplay\)"):
+                                          r"strong-context, v1-selfplay\)"):
         Decider(load_client_config(None, ["weights=v9"]), np.random.default_rng(0))
 
 

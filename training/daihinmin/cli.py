@@ -8,8 +8,8 @@ import shlex
 import sys
 from pathlib import Path
 
-# imitate's --out: the bundled strong weights, which it refits
-DEFAULT_WEIGHTS = "knowledge/daihinmin/data/policy-strong.json"
+# imitate's --out: the bundled fit to strong play with every feature, which it refits
+DEFAULT_WEIGHTS = "knowledge/daihinmin/data/policy-strong-context.json"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -45,8 +45,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     i.add_argument("--holdout", type=float, default=0.1,
                    help="share of decisions held out for the report (default 0.1)")
     i.add_argument("--dense", action="store_true",
-                   help="fit the dense features only (a file without the shape table: its "
-                   "cells then weigh 0)")
+                   help="fit the dense features only (a file without the shape table and the "
+                   "context: their weights then are 0)")
+    i.add_argument("--no-context", action="store_true",
+                   help="fit the dense features and the shape table, not the context (a file "
+                   "as made before it: the context's weights then are 0)")
     i.add_argument("--seed", type=int, default=1,
                    help="seed of the held-out split (default %(default)s)")
     i.set_defaults(func=run_imitate)
@@ -123,6 +126,8 @@ def run_imitate(args: argparse.Namespace) -> int:
         return 2
     if args.dense:
         d = d.dense()
+    elif args.no_context:
+        d = d.without_context()
     theta, report = imitate(d, args.l2, args.holdout, args.seed)
     write_weights(args.out, theta, {
         "data": _data_manifest(args.logs, logs), "command": _command(), "seed": args.seed,

@@ -20,7 +20,7 @@ import numpy.typing as npt
 from games.daihinmin.cards import PASS
 from games.daihinmin.replay import GameRecord, parse_log
 from games.daihinmin.state import GameState
-from knowledge.daihinmin.features import N_DENSE
+from knowledge.daihinmin.features import N_DENSE, N_TABLE
 from knowledge.daihinmin.learned import decision_rows
 from search.learn import select_contests
 
@@ -40,8 +40,13 @@ class Decisions:
         return Decisions(self.X[rows], offsets, self.chosen[idx], self.player[idx])
 
     def dense(self) -> Decisions:
-        """The same decisions described by the dense features only (no shape table)."""
+        """The same decisions described by the dense features only (no shape table, no
+        context)."""
         return Decisions(self.X[:, :N_DENSE], self.offsets, self.chosen, self.player)
+
+    def without_context(self) -> Decisions:
+        """The same decisions described by the dense features and the shape table."""
+        return Decisions(self.X[:, :N_DENSE + N_TABLE], self.offsets, self.chosen, self.player)
 
     def save(self, path: str | Path) -> None:
         np.savez_compressed(path, X=self.X.astype(np.float32), offsets=self.offsets,

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from knowledge.daihinmin.features import DENSE, FEATURES
+from knowledge.daihinmin.features import FEATURES, N_DENSE, N_TABLE
 from search.learn import fit_softmax, softmax_log_likelihood
 from training.daihinmin.dataset import Decisions
 
@@ -49,10 +49,13 @@ def imitate(d: Decisions, l2: float, holdout: float, seed: int) -> tuple[np.ndar
 
 
 def write_weights(path: str | Path, theta: np.ndarray, manifest: dict[str, Any]) -> None:
-    """The weights file: θ (of every feature, or of the dense ones only) and its manifest."""
+    """The weights file: θ (of every feature, of the dense ones and the shape table, or of
+    the dense ones only: the first ``len(theta)`` features) and its manifest."""
+    if len(theta) not in (len(FEATURES), N_DENSE + N_TABLE, N_DENSE):
+        raise ValueError(f"{len(theta)} weights: not a block boundary of the features")
     manifest = {"date": datetime.date.today().isoformat(), **manifest}
     Path(path).write_text(json.dumps({
-        "features": list(FEATURES if len(theta) == len(FEATURES) else DENSE),
+        "features": list(FEATURES[:len(theta)]),
         "theta": [round(float(x), 5) for x in theta],
         "manifest": manifest,
     }, indent=1) + "\n")
