@@ -89,7 +89,7 @@ CONTEXT = tuple(f"{role}_left{a}_top{c}{v}" for role in ROLES for a in range(N_L
                 for c in range(N_TOP) for v in ("", "_s"))
 FEATURES = DENSE + SHAPE_TABLE + CONTEXT
 N_FEATURES = len(FEATURES)
-_CONTEXT0 = N_DENSE + N_TABLE  # the first CONTEXT column
+CONTEXT0 = N_DENSE + N_TABLE  # the first CONTEXT column
 _EIGHT_RANK = 5  # rank index of the 8s (3 4 5 6 7 8 ...)
 
 
@@ -163,7 +163,7 @@ def py_context_column(hand: int, m: int, table: int, rev: int) -> int | None:
     rev2 = rev if m == PASS else rev ^ int(R.revolts(m))
     left = sum(popcount_py(after) >= b for b in LEFT_BUCKETS)
     top = sum(_eff(c % 13, rev2) == 12 for c in _reals(after)) + int(bool(after & JOKER_BIT))
-    return _CONTEXT0 + ((role * N_LEFT + left) * N_TOP + min(top, N_TOP - 1)) * 2
+    return CONTEXT0 + ((role * N_LEFT + left) * N_TOP + min(top, N_TOP - 1)) * 2
 
 
 def py_features(hand: int, others: int, table: int, rev: int, lock: int, opp_min: int,
@@ -494,7 +494,7 @@ def context_column(col: int, hand: int, m: int, rev: int) -> int:
     top = _count_rank_cards(after, 1 << (12 if rev2 == 0 else 0))
     if after & JOKER_BIT:
         top += 1
-    return _CONTEXT0 + ((role * N_LEFT + left) * N_TOP + min(top, N_TOP - 1)) * 2
+    return CONTEXT0 + ((role * N_LEFT + left) * N_TOP + min(top, N_TOP - 1)) * 2
 
 
 @hot()

@@ -65,7 +65,12 @@ from games.daihinmin.kernels import (
 from games.daihinmin.match import TRIBUTES
 from games.daihinmin.rules import NP
 from games.daihinmin.state import InfoSet
-from knowledge.daihinmin.learned import policy_logits, py_policy_probs, scratch
+from knowledge.daihinmin.learned import (
+    compact_weights,
+    policy_logits,
+    py_policy_probs,
+    scratch,
+)
 from knowledge.daihinmin.policies import heuristic_move, heuristic_pick
 
 I64 = npt.NDArray[np.int64]
@@ -411,7 +416,8 @@ class HandSampler:
                       dtype=np.int64).reshape(-1, 3)
         acc = mcmc_worlds(h, fixed, ceil, info.seat, ev.player, ev.move, ev.table, ev.rev,
                           ev.lock, ev.opp_min, ev.before, ev.later,
-                          np.ascontiguousarray(W, np.float64), self.eps, burn, n, self.thin,
+                          compact_weights(np.ascontiguousarray(W, np.float64)), self.eps,
+                          burn, n, self.thin,
                           int(rng.integers(1 << 62)), out,
                           np.zeros(R.NP) if rule_w is None else np.asarray(rule_w, np.float64),
                           played_by, ex, EXCHANGE_FLOOR)

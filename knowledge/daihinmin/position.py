@@ -22,7 +22,7 @@ import games.daihinmin.rules as R
 from games.contract import Playout, PlayoutBatch, Priors
 from games.daihinmin.cards import ALL_CARDS
 from games.daihinmin.state import GameState, InfoSet
-from knowledge.daihinmin.learned import no_weights, policy_probs
+from knowledge.daihinmin.learned import compact_weights, no_weights, policy_probs
 from knowledge.daihinmin.playout import (
     MAX_EVALS,
     REWARD_PLAYERS,
@@ -66,7 +66,7 @@ class Settings:
             w = np.ascontiguousarray(self.weights, dtype=np.float64)
             if w.ndim != 2 or w.shape[0] != R.NP:
                 raise ValueError(f"weights must have one row per player, got shape {w.shape}")
-            object.__setattr__(self, "weights", w)
+            object.__setattr__(self, "weights", compact_weights(w))
         if self.reward not in REWARDS:
             raise ValueError(f"unknown intermediate reward {self.reward!r}")
         if self.rule_w is not None:

@@ -21,6 +21,7 @@ from knowledge.daihinmin.features import (
     py_features,
 )
 from knowledge.daihinmin.learned import (
+    compact_weights,
     features_matrix,
     load_policy,
     policy_probs,
@@ -141,6 +142,23 @@ def test_policy_probabilities_match_reference() -> None:
         moves = np.array(s.legal_moves(), dtype=np.int64)
         assert policy_probs(*view, moves, theta) == pytest.approx(
             py_policy_probs(*view, [int(m) for m in moves], theta))
+
+
+def test_weights_without_a_context_skip_it() -> None:
+    """compact_weights cuts the context columns off weights whose context is all 0, and the
+    policy over the cut θ is the policy over the whole; weights with a context stay whole."""
+    theta = np.random.default_rng(6).normal(0, 1, N_FEATURES)
+    theta[N_DENSE + N_TABLE:] = 0.0
+    W = np.tile(theta, (5, 1))
+    cut = compact_weights(W)
+    assert cut.shape == (5, N_DENSE + N_TABLE) and cut.flags.c_contiguous
+    for s in random_positions(14, 3, every=7):
+        view = _view(s)
+        moves = np.array(s.legal_moves(), dtype=np.int64)
+        assert policy_probs(*view, moves, cut[0]) == pytest.approx(
+            policy_probs(*view, moves, theta))
+    W[2, -1] = 0.5
+    assert compact_weights(W) is W
 
 
 def test_learned_playouts_sample_the_policy() -> None:
