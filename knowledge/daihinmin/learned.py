@@ -1,11 +1,13 @@
 """The learned policy (numba): a softmax over the move features of
 :mod:`knowledge.daihinmin.features`, π(a) ∝ exp(φ(s, a)ᵀθ_p), with one weight row θ_p per
 player (``W`` is a 5 × N_FEATURES array: the same row five times, or rows adapted to each
-opponent). It moves the players of the playouts (``POLICY_LEARNED``), orders the moves of the
-search and is the opponent model of the inference. Its weights ship in ``data/policy-NAME.json``
-(``v1-selfplay``, the default player's; ``strong``, fitted to strong play);
-a file made before a block of the features (``DENSE`` alone, before the shape table, or
-with the table, before the context) loads with that block's weights 0.
+opponent; the kernels take it without the context columns when their weights are all 0,
+:func:`compact_weights`). It moves the players of the playouts (``POLICY_LEARNED``), orders
+the moves of the search and is the opponent model of the inference. Its weights ship in
+``data/policy-NAME.json`` (``v1-selfplay``, the default player's; ``strong`` and
+``strong-context``, fitted to strong play); a file made before a block of the features
+(``DENSE`` alone, before the shape table, or with the table, before the context) loads with
+that block's weights 0.
 
 :func:`py_policy_probs` is the plain-Python reference of the probabilities.
 """
