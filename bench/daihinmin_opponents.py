@@ -22,9 +22,12 @@ moves say nothing), the log-probability of the move p played under:
 
 Reported per player: decisions, mean log-likelihood per decision for each model, and the
 share of decisions where the move played is the model's first choice (for ``uniform``: the
-share a random pick would hit, the mean of 1 / candidates). ``--from-game N`` scores only the
-games from the N-th of each match on (the models still learn from all of them).
-With ``--json`` the last line is one JSON object.
+share a random pick would hit, the mean of 1 / candidates); then the same pooled over every
+log by the players' names, weighted by their decisions (the seat the arena puts before the
+name of its own clients, ``p2`` of ``p2corvid``, left out: the three corvids of a line-up
+pool as ``corvid``). ``--from-game N`` scores only the games from the N-th of each match on
+(the models still learn from all of them). With ``--json`` the last line is one JSON object,
+the pooled figures under ``by_name``.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
 import time
 from pathlib import Path
@@ -163,13 +167,40 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {r['player']} {r['name']:<8} {r['decisions']:>9}  " +
                   "  ".join(f"{r['loglik'][k]:>11.3f}" for k in MODELS) + "  " +
                   "  ".join(f"{r['first'][k]:>11.3f}" for k in MODELS) + f"  {r['candidate']:>5}")
+    pooled = by_name(results)
+    print("all logs, by name:")
+    for name, r in pooled.items():
+        print(f"  {name:<10} {r['decisions']:>9}  " +
+              "  ".join(f"{r['loglik'][k]:>11.3f}" for k in MODELS) + "  " +
+              "  ".join(f"{r['first'][k]:>11.3f}" for k in MODELS))
     elapsed = time.perf_counter() - t0
     print(f"{elapsed:.0f} s")
     if args.json:
-        print(json.dumps({"logs": results, "from_game": args.from_game, "l2": args.l2,
-                          "weights": args.weights, "select": args.select,
+        print(json.dumps({"logs": results, "by_name": pooled, "from_game": args.from_game,
+                          "l2": args.l2, "weights": args.weights, "select": args.select,
                           "elapsed_s": round(elapsed, 1)}))
     return 0
+
+
+def by_name(results: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each player's figures pooled over the logs by name (the arena's seat prefix left
+    out), weighted by decisions."""
+    sums: dict[str, dict[str, Any]] = {}
+    for log in results.values():
+        for r in log["players"]:
+            name = re.sub(r"^p[0-4](?=[a-z])", "", r["name"])
+            n = r["decisions"]
+            acc = sums.setdefault(name, {"decisions": 0, "loglik": dict.fromkeys(MODELS, 0.0),
+                                         "first": dict.fromkeys(MODELS, 0.0)})
+            acc["decisions"] += n
+            for key in ("loglik", "first"):
+                for k in MODELS:
+                    acc[key][k] += n * r[key][k]
+    for acc in sums.values():
+        n = max(acc["decisions"], 1)
+        for key in ("loglik", "first"):
+            acc[key] = {k: round(v / n, 4) for k, v in acc[key].items()}
+    return sums
 
 
 if __name__ == "__main__":

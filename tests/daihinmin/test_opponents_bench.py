@@ -105,6 +105,24 @@ def test_json_last_line(capsys: pytest.CaptureFixture[str]) -> None:
     players = out["logs"][FIVE.name]["players"]
     assert [r["name"] for r in players] == ["traced", "def1", "def2", "def3", "def4"]
     assert set(players[0]["loglik"]) == set(bench.MODELS)
+    assert out["by_name"]["def1"] == {k: players[1][k] for k in ("decisions", "loglik",
+                                                                  "first")}
+
+
+def test_players_pooled_by_name_without_the_arena_seat() -> None:
+    """The seats of one kind pool, weighted by their decisions; other names stay apart."""
+    def row(name: str, n: int, ll: float) -> dict[str, object]:
+        return {"name": name, "decisions": n, "loglik": dict.fromkeys(_bench().MODELS, ll),
+                "first": dict.fromkeys(_bench().MODELS, 0.5)}
+
+    results = {"a.log": {"players": [row("p2corvid", 100, -1.0), row("paoon", 50, -2.0)]},
+               "b.log": {"players": [row("p3corvid", 300, -1.4), row("paoon", 50, -1.0),
+                                     row("p4base", 10, -0.2)]}}
+    pooled = _bench().by_name(results)
+    assert set(pooled) == {"corvid", "paoon", "base"}
+    assert pooled["corvid"]["decisions"] == 400
+    assert pooled["corvid"]["loglik"]["shared"] == pytest.approx(-1.3)
+    assert pooled["paoon"]["loglik"]["adapted"] == pytest.approx(-1.5)
 
 
 def test_a_strong_prior_keeps_the_adapted_model_shared() -> None:
