@@ -30,8 +30,8 @@ weights 0.
 
 ``FEATURES`` names the columns. :func:`py_features` is the plain-Python reference (built on
 ``rules.py``); :func:`features_into` is the numba kernel the playouts use (it writes the dense
-columns and returns the table's column, so a logit costs one weight more, not
-``N_TABLE``); the tests compare the two on random positions.
+columns and returns the table's column and the context's, so a logit costs a few weights
+more, not ``N_TABLE`` products); the tests compare the two on random positions.
 """
 
 from __future__ import annotations
@@ -475,35 +475,33 @@ def _shape_column(kind: int, n: int, s12: int, role: int) -> int:
 
 
 @hot()
-def context_column(col: int, hand: int, m: int, rev: int) -> int:
-    """Kernel of :func:`py_context_column` for move ``m`` whose table column
-    (:func:`features_into`) is ``col`` (not -1): the first of its pair; the second's value is
-    the cell's strength, ``(col - N_DENSE) % N_STRENGTHS / 12``."""
-    role = (col - N_DENSE) // (N_SHAPES * N_STRENGTHS)
-    after = hand
-    rev2 = rev
-    if m != 0:
-        after = hand & ~(m & ALL_CARDS)
-        if _revolts(m):
-            rev2 = rev ^ 1
-    n = popcount(after)
-    left = 0
+def _context_column(role: int, left: int, top: int) -> int:
+    """Kernel of :func:`py_context_column`: the first of the pair of ``CONTEXT`` columns of a
+    move in ``role`` (0 lead, 1 follow, 2 the pass on a meld) that leaves ``left`` cards,
+    ``top`` of them control cards."""
+    a = 0
     for b in LEFT_BUCKETS:
-        if n >= b:
-            left += 1
-    top = _count_rank_cards(after, 1 << (12 if rev2 == 0 else 0))
-    if after & JOKER_BIT:
-        top += 1
-    return CONTEXT0 + ((role * N_LEFT + left) * N_TOP + min(top, N_TOP - 1)) * 2
+        if left >= b:
+            a += 1
+    return CONTEXT0 + ((role * N_LEFT + a) * N_TOP + min(top, N_TOP - 1)) * 2
+
+
+@hot()
+def cell_twelfths(col: int) -> int:
+    """The strength of the shape table's cell ``col`` in twelfths (k): k/12 is the value of
+    the second column of the move's context pair."""
+    k: int = (col - N_DENSE) % N_STRENGTHS
+    return k
 
 
 @hot()
 def features_into(hand: int, others: int, table: int, rev: int, lock: int, opp_min: int,
-                  m: int, ctx: np.ndarray, out: np.ndarray) -> int:
+                  m: int, ctx: np.ndarray, out: np.ndarray) -> tuple[int, int]:
     """Kernel of :func:`py_features`: the dense columns of φ(``m``) written into ``out``
-    (its first N_DENSE entries; any further ones are zeroed) and the column of the one-hot
-    shape table returned (-1: none). ``ctx`` holds :func:`step_context` of (hand, others,
-    table, rev)."""
+    (its first N_DENSE entries; any further ones are zeroed), and returned the column of the
+    one-hot shape table and the first of the move's ``CONTEXT`` pair (-1, -1: none; the
+    pair's second column holds :func:`cell_twelfths` of the table column over 12). ``ctx`` holds
+    :func:`step_context` of (hand, others, table, rev)."""
     for i in range(out.shape[0]):
         out[i] = 0.0
     lead = table == 0
@@ -512,10 +510,15 @@ def features_into(hand: int, others: int, table: int, rev: int, lock: int, opp_m
         out[0] = 1.0
         out[1] = 1.0 if near else 0.0
         out[34] = 1.0 if ctx[6] >= 9 else 0.0
-        out[35] = popcount(hand) / 11.0
+        held = popcount(hand)
+        out[35] = held / 11.0
         if lead:
-            return -1
-        return _shape_column((table >> 60) & 3, popcount(table & ALL_CARDS), ctx[6], 2)
+            return -1, -1
+        control = _count_rank_cards(hand, 1 << (12 if rev == 0 else 0))
+        if hand & JOKER_BIT:
+            control += 1
+        return (_shape_column((table >> 60) & 3, popcount(table & ALL_CARDS), ctx[6], 2),
+                _context_column(2, held, control))
     cards = m & ALL_CARDS
     kind = (m >> 60) & 3
     n = popcount(cards)
@@ -564,16 +567,19 @@ def features_into(hand: int, others: int, table: int, rev: int, lock: int, opp_m
     if answers == 0:
         out[18] = 1.0
     out[19] = np.log1p(answers) / 3.0
-    out[20] = popcount(after) / 11.0
+    left = popcount(after)
+    out[20] = left / 11.0
     anyr, two, once = _rank_rows(after)
     nranks = POP13[anyr]
     out[21] = nranks / 13.0
     weak = ROW & ~0x7F if rev2 else 0x3F  # rank indices with strength <= 5 after the move
     out[22] = _count_rank_cards(after & ~_members(after), once & weak) / 5.0
+    top2 = 12 if rev2 == 0 else 0
+    control = _count_rank_cards(after, 1 << top2)
+    out[24] = control / 2.0
     if after & JOKER_BIT:
         out[23] = 1.0
-    top2 = 12 if rev2 == 0 else 0
-    out[24] = _count_rank_cards(after, 1 << top2) / 2.0
+        control += 1
     out[25] = _count_rank_cards(after, 1 << _EIGHT_RANK) / 2.0
     used_ranks, _, _ = _rank_rows(cards)
     ur = used_ranks
@@ -600,4 +606,5 @@ def features_into(hand: int, others: int, table: int, rev: int, lock: int, opp_m
         if near:
             out[30] = s
             out[33] = out[18]
-    return _shape_column(kind, n, s12, 0 if lead else 1)
+    role = 0 if lead else 1
+    return _shape_column(kind, n, s12, role), _context_column(role, left, control)

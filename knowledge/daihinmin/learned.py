@@ -39,9 +39,8 @@ from knowledge.daihinmin.features import (
     FEATURES,
     N_DENSE,
     N_FEATURES,
-    N_STRENGTHS,
     SHAPE_TABLE,
-    context_column,
+    cell_twelfths,
     features_into,
     py_features,
     step_context,
@@ -165,13 +164,12 @@ def policy_logits(hand: int, others: int, table: int, rev: int, lock: int, opp_m
     step_context(hand, others, table, rev, ctx)
     context = theta.shape[0] > CONTEXT0  # a θ cut by compact_weights has none
     for i in range(k):
-        col = features_into(hand, others, table, rev, lock, opp_min, moves[i], ctx, feat)
+        col, cc = features_into(hand, others, table, rev, lock, opp_min, moves[i], ctx, feat)
         v = 0.0
         if col >= 0:
             v = theta[col]
             if context:
-                cc = context_column(col, hand, moves[i], rev)
-                v += theta[cc] + theta[cc + 1] * ((col - N_DENSE) % N_STRENGTHS) / 12.0
+                v += theta[cc] + theta[cc + 1] * cell_twelfths(col) / 12.0
         for j in range(N_DENSE):
             v += feat[j] * theta[j]
         z[i] = v
@@ -257,10 +255,9 @@ def features_matrix(hand: int, others: int, table: int, rev: int, lock: int, opp
     ctx = np.empty(CTX_SIZE, np.int64)
     step_context(hand, others, table, rev, ctx)
     for i in range(moves.shape[0]):
-        col = features_into(hand, others, table, rev, lock, opp_min, moves[i], ctx, out[i])
+        col, cc = features_into(hand, others, table, rev, lock, opp_min, moves[i], ctx, out[i])
         if col >= 0:
             out[i, col] = 1.0
-            cc = context_column(col, hand, moves[i], rev)
             out[i, cc] = 1.0
-            out[i, cc + 1] = ((col - N_DENSE) % N_STRENGTHS) / 12.0
+            out[i, cc + 1] = cell_twelfths(col) / 12.0
     return out
