@@ -222,7 +222,7 @@ def scratch(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, 
 def compact_weights(W: np.ndarray) -> np.ndarray:
     """The weights as the kernels take them: without the context columns when their weights
     are all 0 (a file made before them), so that the policy does not compute the context for
-    nothing (about an eighth of a decision's time); else ``W`` itself."""
+    nothing (a few per cent of a decision's time); else ``W`` itself."""
     if W.shape[-1] > CONTEXT0 and not W[..., CONTEXT0:].any():
         return np.ascontiguousarray(W[..., :CONTEXT0])
     return W
