@@ -1,9 +1,10 @@
 """Daihinmin speed: uniform random playouts/s from fresh deals (one core), and the median wall
-time of one FlatMC(alpha=0.9) decision of N playouts over a root (an info set with its
-playout settings), over many positions.
+time of one decision of N playouts over a root (an info set with its playout settings) by the
+flat core (FlatMC, alpha 0.9) or the information-set MCTS (``--core ismcts``), over many
+positions.
 
     python bench/daihinmin_speed.py [--playouts 3000] [--positions 50] [--batch 16] [--json]
-        [--policy uniform|heuristic|learned] [--deal uniform|inference]
+        [--policy uniform|heuristic|learned] [--deal uniform|inference] [--core flat|ismcts]
 
 With ``--policy learned`` the playouts follow the bundled learned policy (and its playouts/s
 is timed as well); with ``--deal inference`` each decision first draws its worlds from a
@@ -29,6 +30,7 @@ from knowledge.daihinmin.policies import POLICY_HEURISTIC, POLICY_LEARNED, POLIC
 from knowledge.daihinmin.position import Root, Settings
 from search.budget import Budget
 from search.flat import FlatConfig, FlatMC
+from search.ismcts import ISMCTS, ISMCTSConfig
 
 
 def positions(n: int, seed: int):  # type: ignore[no-untyped-def]
@@ -68,6 +70,8 @@ def main() -> int:
     ap.add_argument("--alpha", type=float, default=0.9)
     ap.add_argument("--policy", default="uniform", choices=["uniform", "heuristic", "learned"])
     ap.add_argument("--deal", default="uniform", choices=["uniform", "inference"])
+    ap.add_argument("--core", default="flat", choices=["flat", "ismcts"],
+                    help="the searching core of the decisions timed")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
@@ -107,18 +111,22 @@ def main() -> int:
         figures["learned_playouts_per_s"] = len(deals) / wall
         figures["learned_playouts_per_s_cpu"] = len(deals) / cpu
 
-    settings = Settings(args.policy, W if args.policy == "learned" else None)
+    # the flat core discounts the evaluations itself; ISMCTS has its kernel discount them
+    ismcts = args.core == "ismcts"
+    settings = Settings(args.policy, W if args.policy == "learned" else None,
+                        alpha=args.alpha if ismcts else 1.0)
     roots = [Root(i, settings) for i in positions(args.positions, args.seed)]
-    flat = FlatMC(FlatConfig(alpha=args.alpha, batch=args.batch))
+    core = (ISMCTS(ISMCTSConfig(batch=args.batch)) if ismcts
+            else FlatMC(FlatConfig(alpha=args.alpha, batch=args.batch)))
     rng = np.random.default_rng(args.seed)
-    flat.search(roots[0], roots[0].seat, Budget(playouts=64), rng)  # warm up
+    core.search(roots[0], roots[0].seat, Budget(playouts=64), rng)  # warm up
     walls, cpus, arms, infer = [], [], [], []
     for root in roots:
         w0, c0 = time.perf_counter(), time.process_time()
         if args.deal == "inference":
             root = Root(root.info, settings, HandSampler().worlds(root.info, W, 64, rng))
             infer.append(time.perf_counter() - w0)
-        r = flat.search(root, root.seat, Budget(playouts=args.playouts), rng)
+        r = core.search(root, root.seat, Budget(playouts=args.playouts), rng)
         walls.append(time.perf_counter() - w0)
         cpus.append(time.process_time() - c0)
         arms.append(len(r.moves))
@@ -134,8 +142,8 @@ def main() -> int:
         figures["inference_ms"] = 1000 * statistics.median(infer)
         rows.append(("inference (64 worlds, fresh chain), median wall ms",
                      f"{1000 * statistics.median(infer):.1f}"))
-    rows.append(("policy / deal / batch / alpha",
-                 f"{args.policy} / {args.deal} / {args.batch} / {args.alpha}"))
+    rows.append(("core / policy / deal / batch / alpha",
+                 f"{args.core} / {args.policy} / {args.deal} / {args.batch} / {args.alpha}"))
     w = max(len(a) for a, _ in rows)
     for a, b in rows:
         print(f"{a:<{w}}  {b:>12}")

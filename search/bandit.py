@@ -42,7 +42,9 @@ def prior_arms(values: Arr, counts: Arr) -> tuple[Arr, Arr, Arr]:
 
 
 @njit(cache=True)
-def _index(n: float, s: float, s2: float, logt: float, tuned: bool, c: float) -> float:
+def arm_index(n: float, s: float, s2: float, logt: float, tuned: bool, c: float) -> float:
+    """One arm's index, ``logt`` = ln N: UCB1-TUNED (``tuned``; ``c`` unused) or UCB1 with
+    constant ``c``; +inf for an unpulled arm."""
     if n <= 0:
         return np.inf
     mean = s / n
@@ -70,7 +72,7 @@ def select_arms(n: Arr, s: Arr, s2: Arr, total: int, size: int, tuned: bool, c: 
         best = -np.inf
         n_best = 0
         for i in range(k):
-            scores[i] = _index(nn[i], ss[i], ss2[i], logt, tuned, c)
+            scores[i] = arm_index(nn[i], ss[i], ss2[i], logt, tuned, c)
             if scores[i] > best:
                 best = scores[i]
                 n_best = 1

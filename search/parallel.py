@@ -30,13 +30,15 @@ from search.abucb import ABUCB, ABUCBConfig
 from search.budget import Budget
 from search.ctree import CompiledUCT
 from search.flat import FlatConfig, FlatMC
+from search.ismcts import ISMCTS, ISMCTSConfig
 from search.result import SearchResult, final_index
 from search.uct import UCT, UCTConfig
 
-CoreName = Literal["flat", "uct", "ctree", "abucb"]
+CoreName = Literal["flat", "ismcts", "uct", "ctree", "abucb"]
 # a core name -> (its class, its config); "ctree" is UCT on the compiled tree (search.ctree)
 CORES: dict[str, tuple[Any, type[msgspec.Struct]]] = {
     "flat": (FlatMC, FlatConfig),
+    "ismcts": (ISMCTS, ISMCTSConfig),
     "uct": (UCT, UCTConfig),
     "ctree": (CompiledUCT, UCTConfig),
     "abucb": (ABUCB, ABUCBConfig),

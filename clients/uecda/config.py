@@ -18,12 +18,12 @@ from clients.config import ConfigError, CoreMap, load_config
 from knowledge.daihinmin.style import STYLES
 from knowledge.style import parse_style
 
-CORES = ("flat", "uct", "baseline")  # the cores that can play Daihinmin (hidden cards)
+CORES = ("flat", "ismcts", "uct", "baseline")  # the cores that can play Daihinmin (hidden cards)
 
 
 class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     preset: str = ""  # a release's player (PRESETS) beneath the settings given; "" = none
-    core: str = "flat"  # flat | uct | baseline
+    core: str = "flat"  # flat | ismcts | uct | baseline
     # the budget per decision: seconds (0: none, then playouts alone, within max_seconds)
     # and an optional cap of playouts (0: none); seconds given without playouts: time only
     seconds: Annotated[float, msgspec.Meta(ge=0)] = 0.0
@@ -34,7 +34,9 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     reward: Literal["players", "cards"] = "players"  # the intermediate reward r_t
     bandit: Literal["ucb1-tuned", "ucb1"] = "ucb1-tuned"
     final: Literal["mean", "visits"] = "mean"
-    batch: Annotated[int, msgspec.Meta(ge=1)] = 16  # flat MC: playouts per kernel call
+    batch: Annotated[int, msgspec.Meta(ge=1)] = 16  # flat MC, ISMCTS: playouts per kernel call
+    # ISMCTS: below the root, PUCT over our own playout policy's probabilities of our moves
+    tree_priors: bool = False
     # flat MC: search the likeliest moves (policy) up to this probability mass (1: every move)
     prune: Annotated[float, msgspec.Meta(gt=0, le=1)] = 1.0
     policy: Literal["heuristic", "uniform", "learned"] = "learned"  # playout policy
@@ -60,7 +62,7 @@ class ClientConfig(msgspec.Struct, frozen=True, kw_only=True):
     rule_model: bool = False  # the inference's models mix in the rule player (weights fitted)
     rule_playouts: bool = False  # ... and so do the opponents' moves in the playouts
     exchange_prior: bool = False  # deal=inference: the exchanges we did not see weigh worlds
-    c: Annotated[float, msgspec.Meta(ge=0)] = 0.7  # UCT exploration constant
+    c: Annotated[float, msgspec.Meta(ge=0)] = 0.7  # exploration: UCT, ISMCTS with UCB1
     endgame: bool = True  # play a sure finish (knowledge.daihinmin.endgame) without searching
     endgame_playouts: bool = True  # our own seat takes its sure finishes in the playouts too
     exchange: Literal["search", "heuristic"] = "search"
@@ -100,7 +102,7 @@ PRESETS: dict[str, dict[str, Any]] = {
            "model_eps": 0.05, "chain_thin": 16, "opponents": "adapt", "rule_model": False,
            "rule_playouts": False, "exchange_prior": False, "c": 0.7, "endgame": True,
            "endgame_playouts": True, "exchange": "search", "exchange_candidates": 6,
-           "exchange_playouts": 0, "style": ""},
+           "exchange_playouts": 0, "style": "", "tree_priors": False},
 }
 
 PRESET_DOCS = {
@@ -111,14 +113,15 @@ PRESET_DOCS = {
 }
 
 # which cores read a setting (the others are read by every core, or by none that searches)
-_SEARCHING = ("flat", "uct")
+_SEARCHING = ("flat", "ismcts", "uct")
 CORE_KEYS: CoreMap = {
     key: _SEARCHING for key in (
         "playouts", "seconds", "alpha", "reward", "policy", "exchange", "exchange_candidates",
         "exchange_playouts", "workers", "temperature", "opp_temperature", "endgame",
         "endgame_playouts", "weights", "own_policy", "deal", "worlds", "model_eps",
-        "chain_thin", "opponents", "rule_model", "rule_playouts", "exchange_prior", "style")
-} | {key: ("flat",) for key in ("bandit", "final", "batch", "prune")} | {"c": ("uct",)}
+        "chain_thin", "opponents", "rule_model", "rule_playouts", "exchange_prior")
+} | {key: ("flat", "ismcts") for key in ("bandit", "final", "batch")} | {"prune": ("flat",)} \
+  | {"c": ("ismcts", "uct"), "style": ("flat", "uct"), "tree_priors": ("ismcts",)}
 
 
 def preset_help() -> str:

@@ -40,6 +40,7 @@ from knowledge.daihinmin.style import STYLES
 from knowledge.style import parse_style
 from search.budget import Budget, Clock
 from search.flat import FlatConfig, FlatMC
+from search.ismcts import ISMCTS, ISMCTSConfig
 from search.parallel import WorkerPool
 from search.result import SearchResult
 from search.uct import UCT, UCTConfig
@@ -76,7 +77,7 @@ class Decider:
         self.rng = rng
         self.clock = clock  # the search budgets' time source (tests inject one)
         self.core: Any = None
-        self.core_config: FlatConfig | UCTConfig | None = None
+        self.core_config: FlatConfig | ISMCTSConfig | UCTConfig | None = None
         self.searches = 0  # decisions taken by the search
         self.fallbacks = 0  # decisions where the search failed and the fallback was played
         self.pool: WorkerPool | None = None  # with workers > 1, started by warm_up()
@@ -100,6 +101,11 @@ class Decider:
                                           final=config.final, batch=config.batch,
                                           prune=config.prune, priors=self.style is not None)
             self.core = FlatMC(self.core_config)
+        elif config.core == "ismcts":
+            self.core_config = ISMCTSConfig(bandit=config.bandit, c=config.c,
+                                            final=config.final, batch=config.batch,
+                                            priors=config.tree_priors)
+            self.core = ISMCTS(self.core_config)
         elif config.core == "uct":
             self.core_config = UCTConfig(c=config.c, reuse=False)
             self.core = UCT(self.core_config)
@@ -126,7 +132,7 @@ class Decider:
         settings = Settings(policy=cfg.policy, weights=self._playout_weights(info.seat),
                             reward=cfg.reward, own_sure=cfg.endgame_playouts,
                             rule_w=rule_w if cfg.rule_playouts else None,
-                            alpha=cfg.alpha if cfg.core == "uct" else 1.0, style=self.style)
+                            alpha=cfg.alpha if cfg.core != "flat" else 1.0, style=self.style)
         worlds = None
         if self.sampler is not None and W is not None:  # the inference: the models as fitted
             if game != self._sampler_game:

@@ -32,8 +32,10 @@ from knowledge.daihinmin.playout import (
 )
 from knowledge.daihinmin.policies import POLICIES
 from knowledge.daihinmin.style import STYLES, style_priors
+from knowledge.daihinmin.tree import own_tree_kernel
 from knowledge.style import StyleSpec
 from search.alpha import discounted_value
+from search.ismcts import OwnTree
 
 
 @dataclass(frozen=True, eq=False)
@@ -235,6 +237,22 @@ class Root:
                                  s.policy_code, s.reward_code, s.kernel_weights(), seed,
                                  returns, evals, n_evals, s.own_sure, s.kernel_rule_w())
         return PlayoutBatch(returns, evals[:, :t], n_evals)
+
+    def own_tree_batch(self, tree: OwnTree, iterations: int, rng: np.random.Generator,
+                       seat: int, tuned: bool, c: float, priors: bool = False) -> None:
+        """``iterations`` iterations of the information-set MCTS (search.ismcts) on
+        ``tree``, in one kernel call (knowledge.daihinmin.tree): the worlds from ``worlds``,
+        else dealt; the settings' playouts, α-discounted by ``settings.alpha``."""
+        info = self.info
+        if seat != info.seat or info.turn != seat:
+            raise ValueError("own_tree_batch is for the info set's own player, on its turn")
+        st0, pool, need, known, ceil = info.arrays()
+        s = self.settings
+        seed = int(rng.bit_generator.random_raw()) >> 2  # reproducible from the generator
+        worlds = self.worlds if self.worlds is not None else _DEAL_IN_KERNEL
+        own_tree_kernel(tree.arrays(), st0, seat, worlds, (pool, need, known, ceil),
+                        iterations, s.policy_code, s.reward_code, s.kernel_weights(), seed,
+                        s.alpha, s.own_sure, s.kernel_rule_w(), tuned, c, priors)
 
     def move_priors(self, moves: Sequence[int]) -> np.ndarray:
         """The learned policy's probabilities of ``moves`` for this player (uniform without

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from games.contract import Playout, Priors
-from search.bandit import _index, ucb1_tuned
+from search.bandit import arm_index, ucb1_tuned
 from search.budget import Budget
 from search.uct import UCT, UCTConfig, _select_child, rave_beta
 from tests.toygames import TicTacToe
@@ -35,7 +35,7 @@ def test_ucb1_tuned_index_hand_computed(n: float, s: float, s2: float, total: in
     got = ucb1_tuned(np.array([n]), np.array([s]), np.array([s2]), total)[0]
     assert got == pytest.approx(expected, abs=1e-6)
     # the compiled kernel the flat core runs computes the same number
-    assert _index(n, s, s2, math.log(total), True, 0.0) == pytest.approx(expected, abs=1e-6)
+    assert arm_index(n, s, s2, math.log(total), True, 0.0) == pytest.approx(expected, abs=1e-6)
 
 
 # -- RAVE β = sqrt(k / (3 n + k)) -------------------------------------------------------------

@@ -21,9 +21,10 @@ def test_five_corvid_clients_play_a_match(tmp_path: Path) -> None:
     specs: list[dict[str, object]] = [
         {"playouts": 100, "seed": 1},  # the default player
         {"core": "flat", "playouts": 100, "seed": 2, "alpha": 1.0, "policy": "heuristic",
-         "deal": "uniform", "opponents": "fixed"},  # the first release's kernels
+         "deal": "uniform", "opponents": "fixed", "prune": 0.9},  # the first release's kernels
         {"core": "uct", "playouts": 30, "seed": 3, "worlds": 8, "reward": "cards"},
-        {"core": "flat", "playouts": 100, "seed": 4, "exchange": "heuristic", "prune": 0.9},
+        {"core": "ismcts", "playouts": 100, "seed": 4, "exchange": "heuristic",
+         "final": "visits"},
         {"core": "baseline"},
     ]
     results: list[tuple[int, UecdaPlayer]] = []

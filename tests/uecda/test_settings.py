@@ -114,12 +114,12 @@ def test_the_models_in_use_are_logged_by_the_names_of_their_weights() -> None:
 
 
 @pytest.mark.parametrize(("settings", "message"), [
-    (["core=abucb"], "core='abucb' cannot play Daihinmin.*flat, uct, baseline"),
+    (["core=abucb"], "core='abucb' cannot play Daihinmin.*flat, ismcts, uct, baseline"),
     (["core=baseline", "playouts=100"],
-     "^playouts=100 with core=baseline: playouts is a setting of core flat or uct$"),
+     "^playouts=100 with core=baseline: playouts is a setting of core flat or ismcts or uct$"),
     (["core=baseline", "workers=2"], "workers=2 with core=baseline: workers is a setting of"),
-    (["core=uct", "batch=8"], "^batch=8 with core=uct: batch is a setting of core flat$"),
-    (["c=0.3"], "^c=0.3 with core=flat: c is a setting of core uct$"),
+    (["core=uct", "batch=8"], "^batch=8 with core=uct: batch is a setting of core flat or ismcts$"),
+    (["c=0.3"], "^c=0.3 with core=flat: c is a setting of core ismcts or uct$"),
     (["playouts=-1"], "^playouts=-1: playouts must be an integer >= 0$"),
     (["playouts=0"], "playouts=0 .* needs seconds"),
     (["seconds=-1"], "^seconds=-1: seconds must be a number >= 0$"),
@@ -140,7 +140,7 @@ def test_the_models_in_use_are_logged_by_the_names_of_their_weights() -> None:
     (["deal=uniform", "rule_model=true"], "rule_model: only with deal=inference"),
     (["opponents=fixed", "rule_playouts=true"], "rule_playouts: .* needs opponents=adapt"),
     (["core=baseline", "rule_model=true"], "^rule_model=true with core=baseline: rule_model is a "
-     "setting of core flat or uct$"),
+     "setting of core flat or ismcts or uct$"),
     (["deal=uniform", "exchange_prior=true"], "exchange_prior: only with deal=inference"),
     (["bogus=1"], "unknown setting 'bogus'"),
 ])
@@ -250,7 +250,7 @@ def test_endgame_plays_a_sure_finish_without_searching() -> None:
         if endgame:
             assert move_str(m) == "S2" and decision["line"] == ["S2", "pass", "K5H5"]
     with pytest.raises(ConfigError, match="^endgame=true with core=baseline: endgame is a setting "
-                                          "of core flat or uct$"):
+                                          "of core flat or ismcts or uct$"):
         load_client_config(None, ["core=baseline", "endgame=true"])
 
 
