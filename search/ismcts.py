@@ -143,25 +143,26 @@ def descend(tree: TreeArrays, v: int, moves: np.ndarray, k: int, tuned: bool, c:
     """The child of ``v`` to follow among the moves ``moves[:k]`` legal now, each of its
     children among them counted available: a move not yet tried first (the first in
     ``moves`` order from a random start ``u`` in [0, 1), added to the tree), else the child
-    of the best index. -1 if there is none (a new move and a full pool)."""
+    of the best index (also when the pool is full); -1 if no child can be followed (every
+    move new, and the pool full)."""
     move, first, nxt, N, S, S2, A, size = tree
     best = -1
     best_score = -np.inf
-    new = -1
+    new = -1  # the index in ``moves`` of the first move not yet tried
     start = int(u * k)
     for j in range(k):
-        m = moves[(start + j) % k]
-        ch = find_child(move, first, nxt, v, m)
+        i = (start + j) % k
+        ch = find_child(move, first, nxt, v, moves[i])
         if ch < 0:
             if new < 0:
-                new = m
+                new = i
             continue
         A[ch] += 1.0
         score = arm_index(N[ch], S[ch], S2[ch], math.log(A[ch]), tuned, c)
         if score > best_score:
             best, best_score = ch, score
     if new >= 0:
-        ch = add_child(tree, v, new)
+        ch = add_child(tree, v, moves[new])
         if ch >= 0:
             A[ch] = 1.0
             return ch
