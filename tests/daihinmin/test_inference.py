@@ -200,8 +200,13 @@ def test_the_chain_samples_the_likelihood() -> None:
     f_is = np.array([[np.sum(wt * ((uniform[:, p] >> c) & 1)) for p in range(R.NP)]
                      for c in cards])
     f_uni = np.array([[np.mean((uniform[:, p] >> c) & 1) for p in range(R.NP)] for c in cards])
-    assert np.abs(f_chain - f_is).max() < 0.08 and np.abs(f_chain - f_is).mean() < 0.02
-    assert np.abs(f_uni - f_is).max() > 0.1  # the evidence moved some card noticeably
+    # the tolerance from the sample sizes: 4.5 standard errors of a frequency of 1/2 (a
+    # bound over the ~200 cells), the importance sample counted by its effective size and
+    # the chain's worlds as a sixth of their number (successive worlds are alike)
+    tol = 4.5 * np.sqrt(0.25 / (1 / np.sum(wt ** 2)) + 0.25 / (len(chain) / 6))
+    assert np.abs(f_chain - f_is).max() < tol and np.abs(f_chain - f_is).mean() < 0.02
+    # and the evidence moved some card by more than that: dealing uniformly would fail
+    assert np.abs(f_uni - f_is).max() > tol
 
 
 def test_exchange_prior_kernel_matches_reference() -> None:
