@@ -186,6 +186,19 @@ def py_own_tree(tree: TreeArrays, st0: np.ndarray, seat: int, worlds: np.ndarray
             ch = int(nxt[ch])
         return ch
 
+    def add(v: int, m: int) -> int:
+        """A new child of ``v`` by ``m``, first in its list, tried once; -1 if the pool is
+        full."""
+        ch = int(size[0])
+        if ch >= len(move):
+            return -1
+        size[0] += 1
+        move[ch], first[ch], nxt[ch] = m, -1, first[v]
+        first[v] = ch
+        N[ch] = S[ch] = S2[ch] = 0
+        A[ch] = 1
+        return ch
+
     for _ in range(iterations):
         st = st0.copy()
         if len(worlds) == 0:
@@ -224,39 +237,24 @@ def py_own_tree(tree: TreeArrays, st0: np.ndarray, seat: int, worlds: np.ndarray
                     scores.append(q + c * pr * math.sqrt(max(N[v], 1.0)) / (1.0 + n))
                 m = legal[int(np.argmax(scores))]
                 best = child(v, m)
-                if best < 0 and size[0] < len(move):
-                    best = int(size[0])
-                    size[0] += 1
-                    move[best], first[best], nxt[best] = m, -1, first[v]
-                    first[v] = best
-                    N[best] = S[best] = S2[best] = 0
-                    A[best] = 1
                 if best < 0:
-                    break
-                apply_move(st, move[best], rs)
-                v = best
-                path.append(v)
-                continue
-            u = rng_uniform(rs)
-            start = int(u * len(legal))
-            best, best_score, new = -1, -math.inf, None
-            for j in range(len(legal)):
-                m = legal[(start + j) % len(legal)]
-                ch = child(v, m)
-                if ch < 0:
-                    new = m if new is None else new
-                    continue
-                A[ch] += 1
-                score = arm_index(N[ch], S[ch], S2[ch], math.log(A[ch]), tuned, c)
-                if score > best_score:
-                    best, best_score = ch, score
-            if new is not None and size[0] < len(move):
-                best = int(size[0])
-                size[0] += 1
-                move[best], first[best], nxt[best] = new, -1, first[v]
-                first[v] = best
-                N[best] = S[best] = S2[best] = 0
-                A[best] = 1
+                    best = add(v, m)
+            else:
+                start = int(rng_uniform(rs) * len(legal))
+                best, best_score, new = -1, -math.inf, None
+                for j in range(len(legal)):
+                    m = legal[(start + j) % len(legal)]
+                    ch = child(v, m)
+                    if ch < 0:
+                        new = m if new is None else new
+                        continue
+                    A[ch] += 1
+                    score = arm_index(N[ch], S[ch], S2[ch], math.log(A[ch]), tuned, c)
+                    if score > best_score:
+                        best, best_score = ch, score
+                if new is not None:
+                    ch = add(v, new)
+                    best = ch if ch >= 0 else best
             if best < 0:
                 break
             apply_move(st, move[best], rs)
