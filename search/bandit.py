@@ -95,20 +95,25 @@ def select_arms(n: Arr, s: Arr, s2: Arr, total: int, size: int, tuned: bool, c: 
 
 
 @njit(cache=True)
+def discounted(evals: Arr, n: int, final: float, alpha: float) -> float:
+    """The α-discounted value of one playout, ``evals[:n]`` its r_t and ``final`` its R
+    (search.alpha.discounted_value, compiled)."""
+    if alpha == 1.0 or n == 0:
+        return final
+    v = evals[0]
+    for t in range(1, n):
+        v = (1.0 - alpha) * v + alpha * evals[t]
+    return (1.0 - alpha) * v + alpha * final  # type: ignore[no-any-return]
+
+
+@njit(cache=True)
 def credit_discounted(n: Arr, s: Arr, s2: Arr, arms: npt.NDArray[np.int64], finals: Arr,
                       evals: Arr, n_evals: npt.NDArray[np.int64], alpha: float) -> None:
     """Add one pull to arm ``arms[j]`` for every j (in place), valued α-discounted:
     row j of ``evals`` holds r_0..r_{n_evals[j]-1}, ``finals[j]`` is R, and V(0) = r_0,
     V(t) = (1-α) V(t-1) + α r_t, V = V(N-1) (search.alpha.discounted_value)."""
     for j in range(len(arms)):
-        k = n_evals[j]
-        if alpha == 1.0 or k == 0:
-            v = finals[j]
-        else:
-            v = evals[j, 0]
-            for t in range(1, k):
-                v = (1.0 - alpha) * v + alpha * evals[j, t]
-            v = (1.0 - alpha) * v + alpha * finals[j]
+        v = discounted(evals[j], n_evals[j], finals[j], alpha)
         a = arms[j]
         n[a] += 1.0
         s[a] += v

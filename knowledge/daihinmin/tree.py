@@ -34,20 +34,10 @@ from knowledge.daihinmin.playout import (
     playout,
 )
 from knowledge.daihinmin.policies import POLICY_HEURISTIC, POLICY_LEARNED, choose_move
+from search.bandit import discounted
 from search.ismcts import TreeArrays, backup, descend, descend_prior
 
 MAX_DEPTH = 64  # own turns in one game: a hand holds at most 11 cards and passes are few
-
-
-@njit(cache=True)
-def _discounted(evals: np.ndarray, n: int, final: float, alpha: float) -> float:
-    """search.alpha.discounted_value of ``evals[:n]`` and R = ``final``."""
-    if alpha == 1.0 or n == 0:
-        return final
-    v = evals[0]
-    for t in range(1, n):
-        v = (1.0 - alpha) * v + alpha * evals[t]
-    return (1.0 - alpha) * v + alpha * final  # type: ignore[no-any-return]
 
 
 @njit(cache=True)
@@ -158,7 +148,7 @@ def own_tree_kernel(tree: TreeArrays, st0: np.ndarray, seat: int, worlds: np.nda
             depth += 1
         n_po, _ = playout(st, seat, policy, reward, W, rs, cand, z, ctx, feat, tinfo, True,
                           False, evals[ne:], none, none, own_sure, sure, rule_w)
-        backup(tree, path, depth, _discounted(evals, ne + n_po, final_return(st, seat), alpha))
+        backup(tree, path, depth, discounted(evals, ne + n_po, final_return(st, seat), alpha))
 
 
 def py_own_tree(tree: TreeArrays, st0: np.ndarray, seat: int, worlds: np.ndarray,
@@ -264,7 +254,7 @@ def py_own_tree(tree: TreeArrays, st0: np.ndarray, seat: int, worlds: np.ndarray
         ev[:len(evals)] = evals
         n_po, _ = playout(st, seat, policy, reward, W, rs, cand, z, ctx, feat, tinfo, True,
                           False, ev[len(evals):], none, none, own_sure, sure, rule_w)
-        value = _discounted(ev, len(evals) + n_po, final_return(st, seat), alpha)
+        value = discounted(ev, len(evals) + n_po, final_return(st, seat), alpha)
         for u_ in path:
             N[u_] += 1
             S[u_] += value
