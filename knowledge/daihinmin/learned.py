@@ -179,27 +179,41 @@ def policy_logits(hand: int, others: int, table: int, rev: int, lock: int, opp_m
 
 
 @hot()
-def learned_pick(st: np.ndarray, W: np.ndarray, rs: np.ndarray, cand: np.ndarray,
-                 z: np.ndarray, ctx: np.ndarray, feat: np.ndarray, tinfo: np.ndarray) -> int:
-    """A move of the player to move, drawn from π(a) ∝ exp(φᵀW[p])."""
-    p = st[TURN]
+def candidates(st: np.ndarray, cand: np.ndarray, tinfo: np.ndarray) -> tuple[int, int]:
+    """The moves of the player to move into ``cand``: its legal plays, then the pass when
+    following; (the number of plays, the number of moves)."""
     table = st[TABLE]
-    hand = st[H0 + p]
-    n = gen_moves_cached(hand, table, st[REV], st[LOCK], cand, tinfo)
-    if n == 0:
-        return 0
-    k = n
-    if table != 0:
-        cand[n] = 0  # the pass is a candidate when following
-        k = n + 1
+    n = gen_moves_cached(st[H0 + st[TURN]], table, st[REV], st[LOCK], cand, tinfo)
+    if table == 0:
+        return n, n
+    cand[n] = 0  # the pass is a candidate when following
+    return n, n + 1
+
+
+@hot()
+def softmax_into(st: np.ndarray, theta: np.ndarray, cand: np.ndarray, k: int, z: np.ndarray,
+                 ctx: np.ndarray, feat: np.ndarray) -> float:
+    """z[i] = exp(φ(cand[i])ᵀθ − max) for the player to move's ``cand[:k]``; returns their
+    sum (π(a) ∝ exp(φᵀθ), unnormalised)."""
+    p = st[TURN]
     others, opp_min = view_of(st, p)
-    zmax = policy_logits(hand, others, table, st[REV], st[LOCK], opp_min, cand, k, W[p],
-                         z, ctx, feat)
+    zmax = policy_logits(st[H0 + p], others, st[TABLE], st[REV], st[LOCK], opp_min, cand, k,
+                         theta, z, ctx, feat)
     total = 0.0
     for i in range(k):
         z[i] = np.exp(z[i] - zmax)
         total += z[i]
-    u = rng_uniform(rs) * total
+    return total
+
+
+@hot()
+def learned_pick(st: np.ndarray, W: np.ndarray, rs: np.ndarray, cand: np.ndarray,
+                 z: np.ndarray, ctx: np.ndarray, feat: np.ndarray, tinfo: np.ndarray) -> int:
+    """A move of the player to move, drawn from π(a) ∝ exp(φᵀW[p])."""
+    n, k = candidates(st, cand, tinfo)
+    if n == 0:
+        return 0  # nothing to play: the pass
+    u = rng_uniform(rs) * softmax_into(st, W[st[TURN]], cand, k, z, ctx, feat)
     for i in range(k):
         u -= z[i]
         if u <= 0.0:

@@ -84,6 +84,20 @@ def intermediate(st: np.ndarray, seat: int, reward: int) -> float:
     return ((k + 1) * 0.5 - 1.0) * 0.25  # type: ignore[no-any-return]
 
 
+@hot(inline=True)
+def policy_move(st: np.ndarray, other: bool, policy: int, W: np.ndarray, rs: np.ndarray,
+                cand: np.ndarray, z: np.ndarray, ctx: np.ndarray, feat: np.ndarray,
+                tinfo: np.ndarray, sort_moves: bool, rule_w: np.ndarray) -> int:
+    """The move of the player to move by ``policy``; for ``other`` than the searching seat,
+    the rule player's move instead with the chance ``rule_w[p]`` (if given)."""
+    p = st[TURN]
+    if other and rule_w.shape[0] > 0 and rule_w[p] > 0.0 and rng_uniform(rs) < rule_w[p]:
+        return choose_move(st, POLICY_HEURISTIC, rs, cand, False, tinfo)  # the rule player
+    if policy == POLICY_LEARNED:
+        return learned_pick(st, W, rs, cand, z, ctx, feat, tinfo)
+    return choose_move(st, policy, rs, cand, sort_moves, tinfo)
+
+
 @hot()
 def playout(st: np.ndarray, seat: int, policy: int, reward: int, W: np.ndarray,
             rs: np.ndarray, cand: np.ndarray, z: np.ndarray, ctx: np.ndarray,
@@ -116,14 +130,9 @@ def playout(st: np.ndarray, seat: int, policy: int, reward: int, W: np.ndarray,
             others, _ = view_of(st, p)
             m = sure_first_kernel(st[H0 + p], others, st[TABLE], st[REV], st[LOCK],
                                   sure[0], sure[1], sure[2], sure[3], SURE_BUDGET)
-        if m < 0 and p != seat and rule_w.shape[0] > 0 and rule_w[p] > 0.0 \
-                and rng_uniform(rs) < rule_w[p]:
-            m = choose_move(st, POLICY_HEURISTIC, rs, cand, False, tinfo)  # the rule player
         if m < 0:
-            if policy == POLICY_LEARNED:
-                m = learned_pick(st, W, rs, cand, z, ctx, feat, tinfo)
-            else:
-                m = choose_move(st, policy, rs, cand, sort_moves, tinfo)
+            m = policy_move(st, p != seat, policy, W, rs, cand, z, ctx, feat, tinfo,
+                            sort_moves, rule_w)
         if ply < moves_out.shape[0]:
             moves_out[ply] = m
             players_out[ply] = p

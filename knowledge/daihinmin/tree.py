@@ -19,21 +19,21 @@ from numba import njit
 from games.daihinmin.kernels import (
     MAX_MOVES,
     apply_move,
-    gen_moves_cached,
     rng_below,
     rng_uniform,
     sample_hands,
 )
 from games.daihinmin.rules import H0, LOCK, NP, OUTMASK, REV, TABLE, TURN
 from knowledge.daihinmin.endgame import SURE_BUDGET, sure_buffers, sure_first_kernel
-from knowledge.daihinmin.learned import learned_pick, policy_logits, scratch, view_of
+from knowledge.daihinmin.learned import candidates, scratch, softmax_into, view_of
 from knowledge.daihinmin.playout import (
     MAX_EVALS,
     final_return,
     intermediate,
     playout,
+    policy_move,
 )
-from knowledge.daihinmin.policies import POLICY_HEURISTIC, POLICY_LEARNED, choose_move
+from knowledge.daihinmin.policies import POLICY_LEARNED
 from search.bandit import discounted
 from search.ismcts import TreeArrays, backup, descend, descend_prior
 
@@ -41,46 +41,17 @@ MAX_DEPTH = 64  # own turns in one game: a hand holds at most 11 cards and passe
 
 
 @njit(cache=True)
-def _other_move(st: np.ndarray, p: int, policy: int, W: np.ndarray, rs: np.ndarray,
-                cand: np.ndarray, z: np.ndarray, ctx: np.ndarray, feat: np.ndarray,
-                tinfo: np.ndarray, rule_w: np.ndarray) -> int:
-    """Another player's move, as the playout draws it."""
-    if rule_w.shape[0] > 0 and rule_w[p] > 0.0 and rng_uniform(rs) < rule_w[p]:
-        return choose_move(st, POLICY_HEURISTIC, rs, cand, False, tinfo)
-    if policy == POLICY_LEARNED:
-        return learned_pick(st, W, rs, cand, z, ctx, feat, tinfo)
-    return choose_move(st, policy, rs, cand, False, tinfo)
-
-
-@njit(cache=True)
-def _own_moves(st: np.ndarray, out: np.ndarray, tinfo: np.ndarray) -> int:
-    """The legal moves of the player to move into ``out`` (the pass last when following)."""
-    n = gen_moves_cached(st[H0 + st[TURN]], st[TABLE], st[REV], st[LOCK], out, tinfo)
-    if st[TABLE] != 0:
-        out[n] = 0
-        n += 1
-    return n
-
-
-@njit(cache=True)
 def _own_priors(st: np.ndarray, moves: np.ndarray, k: int, policy: int, W: np.ndarray,
                 z: np.ndarray, ctx: np.ndarray, feat: np.ndarray, out: np.ndarray) -> None:
     """The playout policy's probabilities of the player to move's ``moves[:k]`` into
     ``out`` (uniform but for the learned policy)."""
-    p = st[TURN]
     if policy != POLICY_LEARNED:
         for i in range(k):
             out[i] = 1.0 / k
         return
-    others, opp_min = view_of(st, p)
-    zmax = policy_logits(st[H0 + p], others, st[TABLE], st[REV], st[LOCK], opp_min, moves,
-                         k, W[p], z, ctx, feat)
-    total = 0.0
+    total = softmax_into(st, W[st[TURN]], moves, k, z, ctx, feat)
     for i in range(k):
-        out[i] = np.exp(z[i] - zmax)
-        total += out[i]
-    for i in range(k):
-        out[i] /= total
+        out[i] = z[i] / total
 
 
 @njit(cache=True)
@@ -120,8 +91,8 @@ def own_tree_kernel(tree: TreeArrays, st0: np.ndarray, seat: int, worlds: np.nda
         while st[TURN] >= 0 and not (st[OUTMASK] >> seat) & 1:
             p = st[TURN]
             if p != seat:
-                apply_move(st, _other_move(st, p, policy, W, rs, cand, z, ctx, feat, tinfo,
-                                           rule_w), rs)
+                apply_move(st, policy_move(st, True, policy, W, rs, cand, z, ctx, feat, tinfo,
+                                           False, rule_w), rs)
                 continue
             if v != 0:
                 if tree[3][v] <= 0.0 or depth > MAX_DEPTH:
@@ -134,7 +105,7 @@ def own_tree_kernel(tree: TreeArrays, st0: np.ndarray, seat: int, worlds: np.nda
                 if ne < MAX_EVALS:
                     evals[ne] = intermediate(st, seat, reward)
                     ne += 1
-            k = _own_moves(st, mine, tinfo)
+            k = candidates(st, mine, tinfo)[1]
             if priors and v != 0:
                 _own_priors(st, mine, k, policy, W, z, ctx, feat, prior)
                 ch = descend_prior(tree, v, mine, k, prior, c)
@@ -200,8 +171,8 @@ def py_own_tree(tree: TreeArrays, st0: np.ndarray, seat: int, worlds: np.ndarray
         while st[TURN] >= 0 and not (st[OUTMASK] >> seat) & 1:
             p = int(st[TURN])
             if p != seat:
-                apply_move(st, _other_move(st, p, policy, W, rs, cand, z, ctx, feat, tinfo,
-                                           rule_w), rs)
+                apply_move(st, policy_move(st, True, policy, W, rs, cand, z, ctx, feat, tinfo,
+                                           False, rule_w), rs)
                 continue
             if v != 0:
                 if N[v] <= 0 or len(path) > MAX_DEPTH:
@@ -212,7 +183,7 @@ def py_own_tree(tree: TreeArrays, st0: np.ndarray, seat: int, worlds: np.ndarray
                                          *sure, SURE_BUDGET) >= 0:
                         break
                 evals.append(intermediate(st, seat, reward))
-            legal = [int(m) for m in mine[:_own_moves(st, mine, tinfo)]]
+            legal = [int(m) for m in mine[:candidates(st, mine, tinfo)[1]]]
             if priors and v != 0:
                 prior = np.empty(len(legal))
                 _own_priors(st, mine, len(legal), policy, W, z, ctx, feat, prior)
