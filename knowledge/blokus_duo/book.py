@@ -36,19 +36,22 @@ SWAP_COLOURS = (2, 3)
 @lru_cache(maxsize=4)
 def symmetries(size: int = 14) -> np.ndarray:
     """(4, NP) int64: the placement each placement becomes under identity, transpose,
-    rotation by 180° and anti-transpose (each its own inverse)."""
+    rotation by 180° and anti-transpose (each its own inverse). Each placement's cells are
+    mapped at once and found again by their sorted row (a loop over the placements took
+    seconds, more than a move's time on the first lookup of the book)."""
     g = geometry(size)
+    cells = g.cells.astype(np.int64)
+    used = cells >= 0
+    x, y, n = cells % size, cells // size, size - 1
+
+    def rows(c: np.ndarray) -> np.ndarray:  # each placement's cells sorted, padding last
+        return np.sort(np.where(used, c, size * size), axis=1)
+
+    index = {r.tobytes(): m for m, r in enumerate(rows(cells))}
     out = np.empty((4, g.num_placements), dtype=np.int64)
-    for k in range(4):
-        for m in range(g.num_placements):
-            cells = (_map(k, c % size, c // size, size - 1) for c in g.move_cells(m))
-            out[k, m] = g.cellset_index[frozenset(y * size + x for x, y in cells)]
+    for k, (u, v) in enumerate(((x, y), (y, x), (n - x, n - y), (n - y, n - x))):
+        out[k] = [index[r.tobytes()] for r in rows(v * size + u)]
     return out
-
-
-def _map(k: int, x: int, y: int, n: int) -> tuple[int, int]:
-    """Cell (x, y) under symmetry k (identity, transpose, rotation by 180°, anti-transpose)."""
-    return ((x, y), (y, x), (n - x, n - y), (n - y, n - x))[k]
 
 
 def key_plies(key: str) -> int:

@@ -25,6 +25,21 @@ def test_symmetries_are_involutions_that_keep_or_swap_the_starts() -> None:
     assert set(sym[3][first0].tolist()) == first1
 
 
+def test_symmetries_map_each_placement_cell_by_cell() -> None:
+    """The table against the plain mapping of every cell of a placement: (x, y) becomes
+    (x, y), (y, x), (n - x, n - y) and (n - y, n - x)."""
+    g = BlokusState().geo
+    n = g.size - 1
+    sym = symmetries()
+    frames = (lambda x, y: (x, y), lambda x, y: (y, x), lambda x, y: (n - x, n - y),
+              lambda x, y: (n - y, n - x))
+    for m in np.random.default_rng(5).choice(g.num_placements, 400, replace=False):
+        for k, f in enumerate(frames):
+            cells = frozenset(y * g.size + x
+                              for x, y in (f(c % g.size, c // g.size) for c in g.move_cells(m)))
+            assert g.cellset_index[cells] == sym[k, m], (m, k)
+
+
 def _game(first: int, moves: list[int], k: int) -> BlokusState:
     """The game ``moves`` of the colour-0-first frame seen under symmetry k."""
     s = BlokusState(first=first)
