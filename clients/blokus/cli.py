@@ -148,9 +148,9 @@ def _play(args: argparse.Namespace, cfg: PlayerConfig, player: Any, team: str) -
 
 def warm_up(player: object) -> None:
     """Compile or load the kernels before the clock runs: two searches of the core's
-    searcher (not the book), a move apart so that the second re-roots the tree, and the
-    endgame solver when it is on. From a cold compile cache a path first met in a timed
-    move costs seconds: a fallback move."""
+    searcher, a move apart so that the second re-roots the tree, the endgame solver when it
+    is on, and a lookup in the book (its table of the board's symmetries). From a cold
+    compile cache a path first met in a timed move costs seconds: a fallback move."""
     from clients.blokus.player import BlokusPlayer
     from games.blokus_duo import BlokusState
     from knowledge.blokus_duo.endgame import solve
@@ -168,6 +168,8 @@ def warm_up(player: object) -> None:
             s.play(int(res.move))  # type: ignore[call-overload,unused-ignore]
         if player.cfg.endgame_nodes:
             solve(s.state, 1)  # the endgame solver's kernel
+        if player.core.book is not None:
+            player.core.book.lookup(s.state)
     finally:
         player.core.reset()
     log.info("warmup", seconds=round(time.perf_counter() - t, 3))

@@ -149,6 +149,7 @@ class Core:
         """The move for the mover of ``state`` (searched on ``state`` itself: pass a copy):
         the endgame solver's when it proves one (``endgame_nodes``), else the core's, in the
         time the solver left."""
+        start = budget.clock()
         tried: dict[str, Any] = {}
         if self.cfg.endgame_nodes and endgame_ready(state, self.cfg.endgame_moves):
             t0 = time.perf_counter()
@@ -158,20 +159,22 @@ class Core:
                      "endgame_ms": round(elapsed * 1000, 1)}
             if sol.solved:
                 return solved_result(sol, elapsed, tried)
-            if budget.seconds is not None:
-                budget = dataclasses.replace(budget, seconds=max(budget.seconds - elapsed, 0.0))
-        result = self._search(state, budget, rng)
+        result = self._search(state, budget, rng, start)
         return msgspec.structs.replace(result, info=result.info | tried) if tried else result
 
-    def _search(self, state: BlokusState, budget: Budget, rng: np.random.Generator
-                ) -> SearchResult:
-        """The book's move or the core's search."""
+    def _search(self, state: BlokusState, budget: Budget, rng: np.random.Generator,
+                start: float) -> SearchResult:
+        """The book's move or the core's search, in the budget's time left since ``start``
+        (the solver's and the book's time is the move's too)."""
         if self.book is not None:
             move = self.book.lookup(state)
             if move is not None:
                 return SearchResult(move=move, value=float("nan"), moves=[move], visits=[0],
                                     values=[float("nan")], playouts=0, elapsed=0.0,
                                     info={"book": True})
+        if budget.seconds is not None:
+            left = budget.seconds - (budget.clock() - start)
+            budget = dataclasses.replace(budget, seconds=max(left, 0.0))
         position = BlokusPosition(state, self.game_config)
         if self.cfg.workers > 1 and not self.workers_failed:
             self.start()

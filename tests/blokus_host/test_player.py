@@ -263,6 +263,48 @@ def test_seconds_and_a_playout_cap_make_the_budget() -> None:
     assert all(0 < b.seconds <= 0.5 - 0.1 for b in budgets)  # the margin kept back
 
 
+def test_the_book_lookup_spends_the_searchs_time() -> None:
+    """A lookup that finds nothing (here one that takes 0.3 s of an injected clock) leaves
+    the search the budget's seconds less the lookup's: the move is not late by it."""
+    from search.budget import Budget
+
+    now = [100.0]
+    seen: list[Budget] = []
+
+    class SlowMiss:
+        def lookup(self, state: BlokusState) -> None:
+            now[0] += 0.3
+            return None
+
+    class Record:
+        def search(self, position, to_move, budget, rng):  # type: ignore[no-untyped-def]
+            seen.append(budget)
+            return Boom().search(position, budget, rng)
+
+    core = Core(PlayerConfig())
+    core.book, core.searcher = SlowMiss(), Record()  # type: ignore[assignment]
+    with pytest.raises(RuntimeError, match="kaput"):
+        core.search(BlokusState(), Budget(seconds=0.7, clock=lambda: now[0]),
+                    np.random.default_rng(0))
+    assert seen[0].seconds == pytest.approx(0.4)
+    core.book = None  # without a book, the whole budget
+    with pytest.raises(RuntimeError, match="kaput"):
+        core.search(BlokusState(), Budget(seconds=0.7, clock=lambda: now[0]),
+                    np.random.default_rng(0))
+    assert seen[1].seconds == pytest.approx(0.7)
+
+
+def test_the_warm_up_makes_the_books_table_of_symmetries() -> None:
+    """The book's first lookup builds the table of the board's symmetries (about 0.1 s,
+    seconds before it was computed at once); the warm-up does it before the clock runs."""
+    from clients.blokus.cli import warm_up
+    from knowledge.blokus_duo.book import symmetries
+
+    symmetries.cache_clear()
+    warm_up(BlokusPlayer(PlayerConfig()))
+    assert symmetries.cache_info().currsize == 1
+
+
 @pytest.mark.integration
 def test_root_parallel_workers_and_their_failure() -> None:
     from search.budget import Budget
