@@ -147,8 +147,8 @@ class Core:
     def search(self, state: BlokusState, budget: Budget, rng: np.random.Generator
                ) -> SearchResult:
         """The move for the mover of ``state`` (searched on ``state`` itself: pass a copy):
-        the endgame solver's when it proves one (``endgame_nodes``), else the core's, in the
-        time the solver left."""
+        the endgame solver's when it proves one (``endgame_nodes``), else the book's or the
+        core's, in the time the solver and the book lookup left."""
         start = budget.clock()
         tried: dict[str, Any] = {}
         if self.cfg.endgame_nodes and endgame_ready(state, self.cfg.endgame_moves):
