@@ -32,53 +32,12 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 import _common  # noqa: F401  (the repository on sys.path)
-from daihinmin_strength import label_of
+from daihinmin_strength import Run, against, label_of, read_runs
 
 from servers.arena.stats import batch_mean_ci95
-
-Run = dict[int, list[list[int]]]  # a chunk's seed: its games' points, in line-up order
-
-
-def read_runs(paths: Iterable[str]) -> tuple[list[str], Run]:
-    """The line-up's specs and every match of the ``--out`` files in ``paths``, by seed.
-    SystemExit for a missing or malformed file, two line-ups, or a seed met twice."""
-    specs: list[str] | None = None
-    matches: Run = {}
-    where: dict[int, str] = {}
-    for name in paths:
-        path = Path(name)
-        if not path.is_file():
-            raise SystemExit(f"{name}: no such file")
-        for n, line in enumerate(path.read_text().splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                rec = json.loads(line)
-                seed, got, points = int(rec["seed"]), list(rec["specs"]), rec["points"]
-                games = [[int(p) for p in g] for g in points]
-            except (ValueError, KeyError, TypeError) as e:
-                raise SystemExit(f"{name}:{n}: not a record of daihinmin_strength.py --out "
-                                 f"({e})") from None
-            if specs is None:
-                specs = got
-            elif got != specs:
-                raise SystemExit(f"{name}:{n}: a run of other players ({got}); pool the runs "
-                                 f"of one line-up ({specs})")
-            if any(len(g) != len(specs) for g in games):
-                raise SystemExit(f"{name}:{n}: a game without one result per player")
-            if seed in matches:
-                raise SystemExit(f"{name}:{n}: the match of seed {seed} is in {where[seed]} "
-                                 "too; its games would count twice")
-            matches[seed] = games
-            where[seed] = f"{name}:{n}"
-    if specs is None or not matches:
-        raise SystemExit("no games in " + ", ".join(paths))
-    return specs, matches
 
 
 def interval(runs: list[list[float]], block: int, lo: float, hi: float) -> dict[str, Any]:
@@ -86,38 +45,15 @@ def interval(runs: list[list[float]], block: int, lo: float, hi: float) -> dict[
     return {"mean": round(m, 4), "ci95": [round(a, 4), round(b, 4)]}
 
 
-def after(games: list[list[int]], p: int) -> dict[str, list[float]]:
-    """Player p's results in a match: for each result, its count and the mean result of the
-    games that followed one (the match's last game has none)."""
+def after(matches: Run, p: int) -> dict[str, list[float]]:
+    """Player p's results over the matches: for each result, its count and the mean result of
+    the games that followed one in the same match (a match's last game has none)."""
     nxt: dict[int, list[int]] = {}
-    for g, h in zip(games, games[1:], strict=False):
-        nxt.setdefault(g[p], []).append(h[p])
+    for games in matches.values():
+        for g, h in zip(games, games[1:], strict=False):
+            nxt.setdefault(g[p], []).append(h[p])
     return {str(r): [len(v), round(sum(v) / len(v), 4)]
             for r, v in sorted(nxt.items(), reverse=True)}
-
-
-def pool_after(matches: Run, p: int) -> dict[str, list[float]]:
-    """:func:`after` over every match."""
-    total: dict[str, list[float]] = {}
-    for games in matches.values():
-        for r, (n, mean) in after(games, p).items():
-            c, s = total.get(r, [0, 0.0])
-            total[r] = [c + n, s + n * mean]
-    return {r: [int(c), round(s / c, 4)] for r, (c, s) in
-            sorted(total.items(), key=lambda kv: -int(kv[0]))}
-
-
-def against(mine: Run, theirs: Run, block: int) -> dict[str, Any]:
-    """The first player of ``mine`` against the first player of ``theirs``, per game played on
-    the same seed (game i of seed s in both)."""
-    runs: list[list[float]] = []
-    for seed in sorted(set(mine) & set(theirs)):
-        a, b = mine[seed], theirs[seed]
-        runs.append([float(x[0] - y[0]) for x, y in zip(a, b, strict=False)])
-    if not any(runs):
-        raise SystemExit("--against: no game on the seeds of these runs (run both with the "
-                         "same --seed and --chunk)")
-    return {"games": sum(len(r) for r in runs), **interval(runs, block, -4.0, 4.0)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -149,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
                          -4.0, 4.0)} for p in range(1, len(specs))]
     figures: dict[str, Any] = {"files": list(args.files), "games": games, "players": players,
                                "diffs": diffs,
-                               "after": {names[p]: pool_after(matches, p)
+                               "after": {names[p]: after(matches, p)
                                          for p in range(len(specs))}}
     print(f"Daihinmin strength pooled: {games} games in {len(runs)} matches from "
           f"{len(args.files)} file(s)")

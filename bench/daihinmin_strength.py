@@ -62,6 +62,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,8 @@ from clients.logs import setup_logging
 from servers.arena.backends import PlayerError
 from servers.arena.stats import batch_mean_ci95
 from servers.arena.uecda import run_arena
+
+Run = dict[int, list[list[int]]]  # a chunk's seed: its games' points, in line-up order
 
 NP = 5
 BASELINE = "baseline"
@@ -190,26 +193,55 @@ def load_done(path: Path | None, specs: list[str], rotate: bool
     return done
 
 
-def against(path: Path, mine: dict[tuple[int, int], list[int]], block: int) -> dict[str, Any]:
-    """Player 0 of this run against player 0 of the run in ``path``, per game played on the
-    same seed (game ``i`` of chunk seed ``s`` in both)."""
-    theirs: dict[tuple[int, int], int] = {}
-    spec = None
-    for line in path.read_text().splitlines():
-        if line.strip():
-            rec = json.loads(line)
-            spec = rec["specs"][0]
-            for i, g in enumerate(rec["points"]):
-                theirs[(int(rec["seed"]), i)] = int(g[0])
-    keys = sorted(set(mine) & set(theirs))
-    if not keys:
-        raise SystemExit(f"{path}: no game on this run's seeds (run both with the same "
-                         "--seed and --chunk)")
-    runs: dict[int, list[float]] = {}  # by chunk seed, in game order (keys are sorted)
-    for k in keys:
-        runs.setdefault(k[0], []).append(float(mine[k][0] - theirs[k]))
-    m, (lo, hi) = batch_mean_ci95(list(runs.values()), block, -4.0, 4.0)
-    return {"file": str(path), "spec": spec, "games": len(keys), "mean": round(m, 4),
+def read_runs(paths: Iterable[str]) -> tuple[list[str], Run]:
+    """The line-up's specs and every match of the ``--out`` files in ``paths``, by seed.
+    SystemExit for a missing or malformed file, two line-ups, or a seed met twice."""
+    specs: list[str] | None = None
+    matches: Run = {}
+    where: dict[int, str] = {}
+    for name in paths:
+        path = Path(name)
+        if not path.is_file():
+            raise SystemExit(f"{name}: no such file")
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                rec = json.loads(line)
+                seed, got, points = int(rec["seed"]), list(rec["specs"]), rec["points"]
+                games = [[int(p) for p in g] for g in points]
+            except (ValueError, KeyError, TypeError) as e:
+                raise SystemExit(f"{name}:{n}: not a record of daihinmin_strength.py --out "
+                                 f"({e})") from None
+            if specs is None:
+                specs = got
+            elif got != specs:
+                raise SystemExit(f"{name}:{n}: a run of other players ({got}); pool the runs "
+                                 f"of one line-up ({specs})")
+            if any(len(g) != len(specs) for g in games):
+                raise SystemExit(f"{name}:{n}: a game without one result per player")
+            if seed in matches:
+                raise SystemExit(f"{name}:{n}: the match of seed {seed} is in {where[seed]} "
+                                 "too; its games would count twice")
+            matches[seed] = games
+            where[seed] = f"{name}:{n}"
+    if specs is None or not matches:
+        raise SystemExit("no games in " + ", ".join(paths))
+    return specs, matches
+
+
+def against(mine: Run, theirs: Run, block: int) -> dict[str, Any]:
+    """The first player of ``mine`` against the first player of ``theirs``, per game played on
+    the same seed (game i of seed s in both)."""
+    runs: list[list[float]] = []
+    for seed in sorted(set(mine) & set(theirs)):
+        a, b = mine[seed], theirs[seed]
+        runs.append([float(x[0] - y[0]) for x, y in zip(a, b, strict=False)])
+    if not any(runs):
+        raise SystemExit("--against: no game on the seeds of these runs (run both with the "
+                         "same --seed and --chunk)")
+    m, (lo, hi) = batch_mean_ci95(runs, block, -4.0, 4.0)
+    return {"games": sum(len(r) for r in runs), "mean": round(m, 4),
             "ci95": [round(lo, 4), round(hi, 4)]}
 
 
@@ -334,9 +366,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"paired difference p{corvids[0]} - p{corvids[1]}: {d['mean']:+.3f} "
               f"[{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}] points per game")
     if args.against:
-        by_game = {(args.seed + i, j): g for i, games in played.items()
-                   for j, g in enumerate(games)}
-        a = figures["against"] = against(Path(args.against), by_game, args.block)
+        their_specs, theirs = read_runs([args.against])
+        a = figures["against"] = {
+            "file": args.against, "spec": their_specs[0],
+            **against({args.seed + i: games for i, games in played.items()}, theirs,
+                      args.block)}
         print(f"against {a['file']} ({a['spec']}), {a['games']} games on the same seeds: "
               f"p0 {a['mean']:+.3f} [{a['ci95'][0]:+.3f}, {a['ci95'][1]:+.3f}] points per game")
     if args.json:
