@@ -372,6 +372,7 @@ def k_iterate(copy: Any, to_move: Any, key: Any, legal: Any, play: Any, playout:
     eager = cfg_i[7] != 0
     weighted = cfg_i[9] != 0
     expand_visits = cfg_i[10]
+    first_player = cfg_i[11] != 0
     gf_cap = cfg_f[4]
     root_node = counters[C_ROOT]
     done = 0
@@ -425,13 +426,13 @@ def k_iterate(copy: Any, to_move: Any, key: Any, legal: Any, play: Any, playout:
             e_N[e] += 1.0
             e_W[e] += ret[nd_seat[v]]
         if rave:  # AMAF, as search.uct's table path: played[seat, move + 1] = first ply + 1
-            mark_first_plies(played, pplayers[:n], pmoves[:n], depth)
+            mark_first_plies(played, pplayers[:n], pmoves[:n], depth, first_player)
             for d in range(depth - 1, -1, -1):
                 v = path_node[d]
                 f, m = nd_first[v], nd_count[v]
                 s = nd_seat[v]
-                rave_credit(played[s], e_move[f:f + m], path_edge[d] - f, d, depth + n,
-                             weighted, e_RN[f:f + m], e_RW[f:f + m], ret[s])
+                rave_credit(played, s, e_move[f:f + m], path_edge[d] - f, d, depth + n,
+                            weighted, first_player, e_RN[f:f + m], e_RW[f:f + m], ret[s])
             for j in range(n):
                 played[pplayers[j], pmoves[j] + 1] = 0
             for d in range(depth):
@@ -796,7 +797,7 @@ class CompiledUCT:
                           cfg.grandfather, cfg.widening_a, cfg.widening_b])
         cfg_i = np.array([cfg.rave, cfg.priors, cfg.widening, cfg.widening_initial,
                           cfg.max_depth, 1, game.max_moves, self.eager, cfg.rave_mse,
-                          cfg.rave_weighted, cfg.expand_visits],
+                          cfg.rave_weighted, cfg.expand_visits, cfg.rave_first_player],
                          dtype=np.int64)
         with np.errstate(over="ignore"):  # far thresholds are inf: never unlocked
             steps = cfg.widening_a * cfg.widening_b ** np.arange(max(game.max_moves, 1))

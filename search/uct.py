@@ -64,21 +64,39 @@ def rave_weight(i: int, d: int, length: int, weighted: bool) -> float:
 
 @njit(cache=True)
 def mark_first_plies(played: np.ndarray, players: np.ndarray, moves: np.ndarray,
-                offset: int) -> None:
+                offset: int, first_player: bool) -> None:
     """played[player, move + 1] = the ply + 1 of each playout move's first occurrence (the
-    playout's plies start at ``offset``); 0 stays where a move was not played."""
+    playout's plies start at ``offset``); 0 stays where a move was not played. With
+    ``first_player`` a move is marked only for the player who made it first."""
     for j in range(len(moves)):
-        if played[players[j], moves[j] + 1] == 0:
-            played[players[j], moves[j] + 1] = offset + j + 1
+        m = moves[j] + 1
+        if played[players[j], m] != 0:
+            continue
+        if first_player:
+            taken = False
+            for s in range(played.shape[0]):
+                if played[s, m] != 0:
+                    taken = True
+            if taken:
+                continue
+        played[players[j], m] = offset + j + 1
 
 
 @njit(cache=True)
-def rave_credit(row: np.ndarray, move_arr: np.ndarray, i: int, d: int, length: int,
-                 weighted: bool, RN: np.ndarray, RW: np.ndarray, r: float) -> None:
-    """One node's AMAF update (the node at depth ``d`` of an episode of ``length`` plies):
-    mark its move ``i`` as played by its player at ply d (``row``: the ply + 1 of each move's
-    first occurrence, 0 for none), then credit every child whose move that player played."""
-    row[move_arr[i] + 1] = d + 1
+def rave_credit(played: np.ndarray, seat: int, move_arr: np.ndarray, i: int, d: int,
+                length: int, weighted: bool, first_player: bool, RN: np.ndarray,
+                RW: np.ndarray, r: float) -> None:
+    """One node's AMAF update (the node at depth ``d`` of an episode of ``length`` plies,
+    ``seat`` to move): mark its move ``i`` as played by that seat at ply d (``played``: per
+    seat the ply + 1 of each move's first occurrence, 0 for none; with ``first_player`` the
+    other seats' later marks of the move are taken off, since this seat made it first), then
+    credit every child whose move that seat played."""
+    m = move_arr[i] + 1
+    if first_player:
+        for s in range(played.shape[0]):
+            played[s, m] = 0
+    row = played[seat]
+    row[m] = d + 1
     for k in range(len(move_arr)):
         p = row[move_arr[k] + 1]
         if p > 0:
@@ -181,6 +199,9 @@ class UCTConfig(msgspec.Struct, frozen=True):
     rave_k: float = 1000.0  # RAVE equivalence parameter k
     rave_mse: bool = False  # β per child by the minimum-MSE schedule (rave_beta)
     rave_weighted: bool = False  # AMAF credit 2 → 0 along the episode (rave_weight)
+    # AMAF credits a move only to the player who made it first in the episode (a point the
+    # opponent played first, later captured and played again, is not the player's move)
+    rave_first_player: bool = False
     priors: bool = True  # use the game's priors when it offers them
     prior_value: float = 0.5  # even-game prior when the game has none
     prior_count: float = 0.0
@@ -465,11 +486,19 @@ class UCT:
         weighted = self.config.rave_weighted
         depth = len(path)
         length = depth + len(p_moves)
+        first = self.config.rave_first_player
         later: dict[int, dict[Any, int]] = {}  # player -> move -> ply of its first occurrence
+        made: set[Any] = set()  # the moves made so far by anyone (rave_first_player)
         for j, (m, pl) in enumerate(zip(p_moves.tolist(), p_players.tolist(), strict=True)):
+            if first and m in made and m not in later.get(pl, {}):
+                continue
+            made.add(m)
             later.setdefault(pl, {}).setdefault(m, depth + j)
         for d in range(depth - 1, -1, -1):
             nd, i = path[d]
+            if first:
+                for seen in later.values():
+                    seen.pop(nd.moves[i], None)
             seen = later.setdefault(nd.to_move, {})
             seen[nd.moves[i]] = d
             r = returns[nd.to_move]
@@ -487,12 +516,13 @@ class UCT:
         hi = max(p_hi, 0, max((nd.move_hi for nd, _ in path), default=-1))
         played = np.zeros((len(returns), hi + 2), dtype=np.int64)
         depth = len(path)
+        first = self.config.rave_first_player
         if len(p_moves):
-            mark_first_plies(played, p_players, p_moves, depth)
+            mark_first_plies(played, p_players, p_moves, depth, first)
         length = depth + len(p_moves)
         weighted = self.config.rave_weighted
         for d in range(depth - 1, -1, -1):
             nd, i = path[d]
             assert nd.move_arr is not None
-            rave_credit(played[nd.to_move], nd.move_arr, i, d, length, weighted, nd.RN,
-                         nd.RW, float(returns[nd.to_move]))
+            rave_credit(played, nd.to_move, nd.move_arr, i, d, length, weighted, first,
+                        nd.RN, nd.RW, float(returns[nd.to_move]))

@@ -59,6 +59,10 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # soon after the node counts up to 2, one at the episode's end near 0 (search.uct.rave_weight);
     # false: every later move counts 1
     rave_weighted: bool = False
+    # AMAF credits a move only to the player who made it first in the episode (a point the
+    # opponent played first, then captured and played by the player, is not the player's
+    # move); false: to each player who made it (search.uct.UCTConfig)
+    rave_first_player: bool = False
     c: Annotated[float, msgspec.Meta(ge=0)] = 0.0  # UCT's exploration constant
     priors: bool = True
     # the heuristic priors (with learned_priors=false): times the equivalent experience
@@ -267,14 +271,16 @@ PRESETS: dict[str, dict[str, Any]] = {
     "v1": {"core": "uct", "compiled": False, "playout_policy": 2, "lgrf": 0,
            "score_weight": 0.0, "learned_priors": False, "td_visits": 0.0, "read_visits": 0.0,
            "komi_margin": 0.0, "dynamic_komi": 0.0, "jigo_value": 0.5, "ladder_priors": False,
-           "rave_mse": False, "rave_weighted": False, "opening_9x9": "", "opening_corners": 0,
+           "rave_mse": False, "rave_weighted": False, "rave_first_player": False,
+           "opening_9x9": "", "opening_corners": 0,
            "style": ""},
     # the second release: the compiled tree, priors learned from GNU Go's moves (the bundled
     # 9x9 weights with their large patterns) at 35 pseudo-visits, last good reply, nakade
     # and the low-liberty rule in the playouts, black's first 9x9 move beside the centre
     "v2": {"core": "uct", "compiled": True, "tree_mb": 1024.0, "abucb_depth": 2,
            "abucb_width": 8, "rave": True, "rave_k": 1000.0, "rave_mse": False,
-           "rave_weighted": False, "c": 0.0, "priors": True, "prior_scale": 1.0,
+           "rave_weighted": False, "rave_first_player": False, "c": 0.0, "priors": True,
+           "prior_scale": 1.0,
            "ladder_priors": True, "reuse": True, "final": "visits", "expand_visits": 1,
            "expand_visits_small": 1, "grandfather": 10.0, "widening": False,
            "widening_initial": 1, "widening_a": 40.0, "widening_b": 1.4,
@@ -306,7 +312,8 @@ PRESETS["v7"] = PRESETS["v6"] | {"resign_threshold": 0.02}
 # which cores read a setting (the others are read by every core)
 CORE_KEYS: CoreMap = {
     key: ("uct",) for key in (
-        "compiled", "tree_mb", "rave", "rave_k", "rave_mse", "rave_weighted", "c", "priors",
+        "compiled", "tree_mb", "rave", "rave_k", "rave_mse", "rave_weighted",
+        "rave_first_player", "c", "priors",
         "reuse", "final", "expand_visits", "expand_visits_small", "grandfather", "widening",
         "widening_initial", "widening_a", "widening_b", "lgrf")
 } | {"abucb_depth": ("abucb",), "abucb_width": ("abucb",), "style": ("uct", "abucb")}

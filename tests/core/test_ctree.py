@@ -26,6 +26,7 @@ CONFIGS = {
     "rave": UCTConfig(rave=True, c=0.0),
     "rave-mse": UCTConfig(rave=True, c=0.0, rave_mse=True, rave_k=300.0),
     "rave-weighted": UCTConfig(rave=True, c=0.0, rave_weighted=True, grandfather=10.0),
+    "rave-first-player": UCTConfig(rave=True, c=0.0, rave_first_player=True),
     "ucb": UCTConfig(rave=False, c=1.0),
     "widening": UCTConfig(rave=True, c=0.3, widening=True, widening_a=5.0),
     "no-priors": UCTConfig(rave=True, c=0.0, priors=False, prior_count=2.0, prior_value=0.4),
@@ -97,6 +98,58 @@ def test_go_weighted_rave_changes_the_tree() -> None:
     s = GO_POSITIONS["9x9 fight"]
     plain = both(s, UCTConfig(rave=True, c=0.0, grandfather=10.0), 400, 7)[1]
     assert stats(both(s, CONFIGS["rave-weighted"], 400, 7)[1]) != stats(plain)
+
+
+def test_go_rave_by_the_first_player_changes_the_tree() -> None:
+    """Crediting a point only to the player who played it first reaches the compiled tree:
+    on a small board, where the playouts capture and play points again, the visits differ."""
+    s = GO_POSITIONS["5x5 empty"]
+    plain = both(s, CONFIGS["rave"], 400, 7)[1]
+    assert stats(both(s, CONFIGS["rave-first-player"], 400, 7)[1]) != stats(plain)
+
+
+@pytest.mark.parametrize("first_player", [False, True])
+def test_go_rave_table_matches_the_set_based_update(monkeypatch: pytest.MonkeyPatch,
+                                                    first_player: bool) -> None:
+    """The AMAF update by the table of first plies (int moves) and by sets (the plain
+    reference, any moves) credit the same, with and without the first-player rule."""
+    import search.uct as uct_mod
+
+    cfg = UCTConfig(rave=True, c=0.0, rave_k=50.0, rave_first_player=first_player)
+
+    def run() -> tuple[list[float], list[float]]:
+        u = UCT(cfg)
+        u.search(GO_POSITIONS["5x5 empty"].clone(), None, Budget(playouts=300), SplitMix(5))
+        assert u.root is not None
+        return u.root.RN.tolist(), u.root.RW.tolist()
+
+    fast = run()
+    monkeypatch.setattr(uct_mod, "_RAVE_TABLE_LIMIT", 0)  # every move falls back to sets
+    assert run() == fast
+
+
+def test_first_player_marks() -> None:
+    """The first-player rule: a point the other seat played first is not marked for the
+    seat that plays it again, and a tree move takes the later marks of the other seat off."""
+    from search.uct import mark_first_plies, rave_credit
+
+    moves = np.array([2, 2, 3], dtype=np.int64)
+    seats = np.array([1, 0, 1], dtype=np.int64)
+    every = np.zeros((2, 6), dtype=np.int64)
+    mark_first_plies(every, seats, moves, 1, False)
+    assert every[0].tolist() == [0, 0, 0, 3, 0, 0]
+    assert every[1].tolist() == [0, 0, 0, 2, 4, 0]
+    first = np.zeros((2, 6), dtype=np.int64)
+    mark_first_plies(first, seats, moves, 1, True)
+    assert first[0].tolist() == [0] * 6  # seat 1 played point 2 first
+    assert first[1].tolist() == [0, 0, 0, 2, 4, 0]
+    # a node at depth 0, seat 0 to move, whose edge is point 2: seat 0 played it first now
+    RN, RW = np.zeros(3), np.zeros(3)
+    rave_credit(first, 0, np.array([2, 3, 4], dtype=np.int64), 0, 0, 4, False, True, RN, RW,
+                1.0)
+    assert first[1].tolist() == [0, 0, 0, 0, 4, 0]
+    assert RN.tolist() == [1.0, 0.0, 0.0]  # point 3 is seat 1's, point 4 nobody's
+    assert RW.tolist() == [1.0, 0.0, 0.0]
 
 
 def test_go_after_a_capture_and_a_ko() -> None:
