@@ -6,7 +6,8 @@ iterations — selection, expansion, playout, backup, RAVE — and the budget is
 batches. Every feature of :class:`search.uct.UCT` that the clients use is here, with the same
 formulas and the same order of random draws (tests grow both trees from one random stream and
 compare them): RAVE with β = sqrt(k / (3 n + k)) or per child (``search.uct.rave_beta``),
-its credit 1 or weighted along the episode (``search.uct.rave_weight``),
+its credit 1 or weighted along the episode (``search.uct.rave_weight``), to every player
+who made the move or to its first (``rave_first_player``),
 priors as pseudo-counts on the UCT and RAVE statistics, the grandfather prior, progressive
 widening in prior order, per-seat values, tree reuse between moves, the final move by visits
 (or mean). :class:`search.uct.UCT` stays the reference and the core for info sets and other

@@ -6,7 +6,8 @@ Gelly and Silver 2007).
 * Values are kept from the point of view of the seat to move at the parent, taken from the
   per-seat returns of the playout: negamax for two players, max-own-reward for n players.
 * RAVE (Gelly & Silver 2007): β = sqrt(k / (3 n(s) + k)); after each episode every node on
-  the path credits each move its own player played later in the episode (first occurrence);
+  the path credits each move its own player played later in the episode (first occurrence;
+  with ``rave_first_player`` only where no other player made the move before it);
   with ``rave_weighted`` (Fuego's weighted RAVE updates) the credit falls linearly from 2 at
   the node to 0 at the episode's end, w = 2 − 2 (i − d) / (L − d) for a first occurrence at
   ply i of an episode of L plies, seen from a node at depth d.
@@ -490,7 +491,7 @@ class UCT:
         later: dict[int, dict[Any, int]] = {}  # player -> move -> ply of its first occurrence
         made: set[Any] = set()  # the moves made so far by anyone (rave_first_player)
         for j, (m, pl) in enumerate(zip(p_moves.tolist(), p_players.tolist(), strict=True)):
-            if first and m in made and m not in later.get(pl, {}):
+            if first and m in made:
                 continue
             made.add(m)
             later.setdefault(pl, {}).setdefault(m, depth + j)
