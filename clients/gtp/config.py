@@ -62,7 +62,7 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # AMAF credits a move only to the player who made it first in the episode (a point the
     # opponent played first, then captured and played by the player, is not the player's
     # move); false: to each player who made it (search.uct.UCTConfig)
-    rave_first_player: bool = False
+    rave_first_player: bool = True
     c: Annotated[float, msgspec.Meta(ge=0)] = 0.0  # UCT's exploration constant
     priors: bool = True
     # the heuristic priors (with learned_priors=false): times the equivalent experience
@@ -307,6 +307,8 @@ PRESETS["v5"] = PRESETS["v4"] | {"read_visits": 5.0, "expand_visits_small": 2}
 PRESETS["v6"] = PRESETS["v5"] | {"weights": "9x9-pachi|19x19"}
 # the seventh release: the sixth resigning below a win rate of 0.02, not 0.08
 PRESETS["v7"] = PRESETS["v6"] | {"resign_threshold": 0.02}
+# the eighth release: the seventh with AMAF by the point's first player
+PRESETS["v8"] = PRESETS["v7"] | {"rave_first_player": True}
 
 
 # which cores read a setting (the others are read by every core)
@@ -332,8 +334,10 @@ PRESET_DOCS = {
           "(read_visits=5) and a leaf expanded on its third visit below 15x15",
     "v6": "the sixth release's engine: v5 with the priors fitted to Pachi's moves on boards "
           "up to 14x14 (weights=9x9-pachi|19x19)",
-    "v7": "the seventh release's engine (the defaults): v6 resigning below a win rate of "
-          "0.02 (resign_threshold=0.02), not 0.08",
+    "v7": "the seventh release's engine: v6 resigning below a win rate of 0.02 "
+          "(resign_threshold=0.02), not 0.08",
+    "v8": "the eighth release's engine (the defaults): v7 with AMAF by the point's first "
+          "player (rave_first_player=true)",
 }
 
 

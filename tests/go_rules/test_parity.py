@@ -84,6 +84,7 @@ SEARCHES = {
     "policy3": {"playout_policy": 3, "lgrf": 0},
     "heuristic": {"learned_priors": False, "playout_policy": 2, "lgrf": 0},
     "python_uct": {"compiled": False},
+    "amaf_every_player": {"rave_first_player": False},
 }
 
 

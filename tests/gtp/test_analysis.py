@@ -55,9 +55,11 @@ def ticking() -> Iterator[float]:
 def engine(**cfg: object) -> GtpEngine:
     """The real player, 50 playouts a slice, on a clock that moves 1 s each reading (so
     an interval of 1 s gives a line each slice), with the priors fitted to GNU Go's moves
-    (``weights=""``) that the expected lines were written with."""
+    (``weights=""``) and AMAF for every player who made a move (``rave_first_player=false``)
+    that the expected lines were written with."""
     config = GtpConfig(default_size=9, default_komi=7.0, warmup=False, seed=7,
-                       analyze_playouts=50, weights="", **cfg)  # type: ignore[arg-type]
+                       analyze_playouts=50, weights="", rave_first_player=False,
+                       **cfg)  # type: ignore[arg-type]
     clock = ticking()
     return GtpEngine(config, SearchPlayer(config), clock=lambda: next(clock))
 

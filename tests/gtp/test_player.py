@@ -520,22 +520,25 @@ def test_opening_9x9_must_be_a_point_of_the_9x9_board() -> None:
     assert load_gtp_config().opening_9x9 == "D5"
 
 
-def test_preset_v7_is_the_default_engine_written_out() -> None:
-    """v7, the newest preset, loads to exactly the default settings and names every setting
+def test_preset_v8_is_the_default_engine_written_out() -> None:
+    """v8, the newest preset, loads to exactly the default settings and names every setting
     of how the engine plays (all but the budget, the time management, the board, the name and
-    the start-up), so that a later change of a default leaves it as it is; v6 is the same
-    engine resigning below 0.08; v5 that engine with the priors fitted to GNU Go's moves on
-    every board (the files "" stands for); v4 that engine without capture reading, expanding
-    every leaf below 15x15 on its second visit; v3 that engine expanding every leaf on its
-    second visit, v2 that with the 9x9 weights on every board (on 9x9, the file "" stands
-    for)."""
+    the start-up), so that a later change of a default leaves it as it is; v7 is the same
+    engine with AMAF for every player who made a move; v6 that engine resigning below 0.08;
+    v5 that engine with the priors fitted to GNU Go's moves on every board (the files ""
+    stands for); v4 that engine without capture reading, expanding every leaf below 15x15 on
+    its second visit; v3 that engine expanding every leaf on its second visit, v2 that with
+    the 9x9 weights on every board (on 9x9, the file "" stands for)."""
     from clients.gtp.config import PRESETS
     from knowledge.go.weights import weights_path
 
-    assert list(PRESETS)[-1] == "v7"
+    assert list(PRESETS)[-1] == "v8"
+    v8 = load_gtp_config(overrides=["preset=v8"])
+    assert v8 == msgspec.structs.replace(GtpConfig(), preset="v8")
+    amaf = {"rave_first_player": False}
     v7 = load_gtp_config(overrides=["preset=v7"])
-    assert v7 == msgspec.structs.replace(GtpConfig(), preset="v7")
-    resigning = {"resign_threshold": 0.08}
+    assert v7 == msgspec.structs.replace(GtpConfig(), preset="v7", **amaf)
+    resigning = {"resign_threshold": 0.08, **amaf}
     v6 = load_gtp_config(overrides=["preset=v6"])
     assert v6 == msgspec.structs.replace(GtpConfig(), preset="v6", **resigning)
     v5 = load_gtp_config(overrides=["preset=v5"])
@@ -553,14 +556,14 @@ def test_preset_v7_is_the_default_engine_written_out() -> None:
                                          expand_visits=1, **resigning)
     assert weights_path("9x9") == weights_path("", 9) != weights_path("", 19)
     # the default's weights: the fit to Pachi's moves below 15x15, the 19x19 file from there
-    assert weights_path(v7.weights, 9).name == weights_path(v7.weights, 14).name \
+    assert weights_path(v8.weights, 9).name == weights_path(v8.weights, 14).name \
         == "weights-9x9-pachi.npz"
-    assert weights_path(v7.weights, 15) == weights_path(v7.weights, 19) == weights_path("", 19)
+    assert weights_path(v8.weights, 15) == weights_path(v8.weights, 19) == weights_path("", 19)
     not_a_player = {"name", "preset", "playouts", "seconds", "min_playouts", "seed",
                     "workers", "default_size", "default_komi", "min_size", "max_size",
                     "warmup", "idle_timeout", "analyze_playouts", "ponder"}
     fields = {f.name for f in msgspec.structs.fields(GtpConfig)}
-    assert set(PRESETS["v7"]) == set(PRESETS["v2"]) == {k for k in fields - not_a_player
+    assert set(PRESETS["v8"]) == set(PRESETS["v2"]) == {k for k in fields - not_a_player
                                   if not k.startswith("time_")}
 
 
