@@ -5,6 +5,7 @@
     python bench/go_strength.py --games 10 --seconds 1 --level 10   # a time per move
     python bench/go_strength.py --games 10 --main-time 60 --opponent "pachi threads=1"  # a clock
     python bench/go_strength.py --games 20 --playouts 3000 --opponent "pachi -t =3000 threads=1"
+    python bench/go_strength.py --games 20 --visits 3000 --opponent "pachi -t =3000 threads=1"
     python bench/go_strength.py --resume runs/go-strength-20261124-221500  # after a stop
 
 corvid plays black in odd games and white in even ones; games are scored by Tromp-Taylor
@@ -21,7 +22,10 @@ command line) instead of GNU Go; it must capture dead stones before passing, or 
 --gnugo-score. --main-time S gives both engines the same sudden-death clock of S seconds a
 game (time_settings S 0 0 and time_left before each move; corvid searches by its clock with
 no playout cap, the opponent by its own time manager, so its command line should set no
-fixed playouts; a side whose clock runs out loses on time). --parallel J plays J games at
+fixed playouts; a side whose clock runs out loses on time). --visits V caps corvid's root
+visits per move instead of its new playouts, the subtree kept from the last move included,
+as Pachi counts its `-t =V` (corvid's --playouts N searches N new playouts on top of what
+it kept). --parallel J plays J games at
 once (tasks of consecutive games, each with its own two engines; --backend ray for Ray
 tasks, on a cluster with --ray-address). Every game is recorded in the run directory (--out, default
 runs/go-strength-TIME: SGFs and games.jsonl), so an interrupted run continues with --resume
@@ -64,6 +68,9 @@ def main(argv: list[str] | None = None) -> int:
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--games", type=int, default=4)
     p.add_argument("--playouts", type=int, default=1000, help="corvid playouts per move")
+    p.add_argument("--visits", type=int, default=None, metavar="V",
+                   help="corvid's root visits per move instead, those kept from the last "
+                   "move included (as Pachi's -t =V counts)")
     p.add_argument("--seconds", type=float, default=None, metavar="S",
                    help="corvid searches S seconds per move instead (no playout cap)")
     p.add_argument("--main-time", type=float, default=None, metavar="S",
@@ -93,8 +100,10 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--seconds must be > 0")
     if args.main_time is not None and args.main_time <= 0:
         p.error("--main-time must be > 0")
-    if args.main_time is not None and args.seconds is not None:
-        p.error("--seconds and --main-time are two budgets: give one")
+    if args.visits is not None and args.visits < 1:
+        p.error("--visits must be at least 1")
+    if sum(x is not None for x in (args.main_time, args.seconds, args.visits)) > 1:
+        p.error("--visits, --seconds and --main-time are three budgets: give one")
     if args.opponent is not None and args.level is not None:
         p.error("--level is GNU Go's: give it in --opponent's command line instead")
     if args.opponent is not None and not args.opponent.strip():
@@ -108,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
         budget = ["playouts=0"]
     elif args.seconds is not None:
         budget = ["playouts=0", f"seconds={args.seconds:g}"]
+    elif args.visits is not None:
+        budget = ["playouts=0", f"visits={args.visits}"]
     else:
         budget = [f"playouts={args.playouts}"]
     corvid = "corvid:" + ",".join([*budget, *args.set])

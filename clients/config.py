@@ -6,8 +6,8 @@ overrides) and checks it: every mistake a user can make is a :class:`ConfigError
 message names the setting, the value given and what is allowed. Three rules hold in every
 client:
 
-- **the time rule**: ``seconds`` given without ``playouts`` makes the budget time only
-  (``playouts = 0``, no playout cap);
+- **the time rule**: ``seconds`` (or, where a client has it, ``visits``) given without
+  ``playouts`` makes the budget that alone (``playouts = 0``, no playout cap);
 - **the core rule**: a setting that only some cores read (the client's ``cores`` map) is
   refused when given with another core;
 - only the settings the user gave (in the file or by ``--set``) are held to these two rules,
@@ -115,10 +115,14 @@ def _finish(cfg: T, given: frozenset[str], cores: CoreMap | None,
 
 
 def _time_rule(data: dict[str, Any], given: frozenset[str]) -> None:
-    """``seconds`` given without ``playouts``: a time-only budget (``playouts = 0``)."""
-    if ("seconds" in given and "playouts" not in given and "playouts" in data
-            and isinstance(data["seconds"], (int, float)) and data["seconds"] > 0):
-        data["playouts"] = 0
+    """``seconds`` or ``visits`` given without ``playouts``: a budget of time or of visits
+    alone (``playouts = 0``)."""
+    if "playouts" in given or "playouts" not in data:
+        return
+    for key in ("seconds", "visits"):
+        if (key in given and isinstance(data.get(key), (int, float))
+                and not isinstance(data[key], bool) and data[key] > 0):
+            data["playouts"] = 0
 
 
 def load_config(

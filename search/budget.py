@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 Clock = Callable[[], float]
 
@@ -13,23 +13,43 @@ Clock = Callable[[], float]
 class Budget:
     """Stop after ``playouts`` playouts or ``seconds`` of wall time, whichever comes first.
 
-    At least one of the two must be set. ``clock`` returns seconds (monotonic); tests inject a
+    ``visits`` caps the root's visits instead, those of a subtree kept from the last search
+    included (as Pachi's ``-t =N`` and KataGo's ``maxVisits`` count): a search that keeps
+    R visits runs at most ``visits - R`` playouts, and at least one (:meth:`after_reuse`; a
+    core that keeps no tree runs ``visits`` playouts). At least one of the three must be
+    set. ``clock`` returns seconds (monotonic); tests inject a
     fake clock to make time budgets deterministic. A remaining game clock is turned into
     ``seconds`` by the client's time manager before the search starts.
     """
 
     playouts: int | None = None
     seconds: float | None = None
+    visits: int | None = None
     clock: Clock = field(default=time.perf_counter, compare=False)
     check_every: int = 1  # consult the clock every this many playouts (clocks cost time)
 
     def __post_init__(self) -> None:
-        if self.playouts is None and self.seconds is None:
-            raise ValueError("a Budget needs playouts or seconds")
+        if self.playouts is None and self.seconds is None and self.visits is None:
+            raise ValueError("a Budget needs playouts, visits or seconds")
         if self.playouts is not None and self.playouts < 1:
             raise ValueError("Budget.playouts must be >= 1")
         if self.seconds is not None and self.seconds < 0:
             raise ValueError("Budget.seconds must be >= 0")
+        if self.visits is not None:
+            if self.visits < 1:
+                raise ValueError("Budget.visits must be >= 1")
+            # no tree kept: the visits are the playouts (after_reuse tightens this)
+            if self.playouts is None or self.playouts > self.visits:
+                object.__setattr__(self, "playouts", self.visits)
+
+    def after_reuse(self, reused: float) -> Budget:
+        """This budget for a search whose root starts with ``reused`` visits kept from the
+        last search: the playouts that bring its root to ``visits`` (at least one, at most
+        ``playouts``); itself when no visits are set."""
+        if self.visits is None:
+            return self
+        playouts = max(1, min(int(self.playouts or self.visits), self.visits - int(reused)))
+        return replace(self, playouts=playouts, visits=None)
 
     @classmethod
     def from_clock(cls, remaining: float, moves_to_go: float, *, reserve: float = 0.0,

@@ -833,6 +833,7 @@ class CompiledUCT:
                      np.empty(n_nodes, dtype=np.int64))
             reused = float(self._T[2][0])
         fresh = found < 0
+        budget = budget.after_reuse(reused)  # a cap of visits counts the kept ones
         while comp.root(kc, kt, kk, kl, game.ctx, game.state, st, self._T, Wk, cfg_f, cfg_i,
                         self.counters, fresh) < 0:
             if not self._resize(*self._grown(game.max_moves)):

@@ -57,6 +57,7 @@ class Task(msgspec.Struct, frozen=True, tag="task"):
     seconds: float | None
     seed: int
     task: int = 0  # echoed in the reply, so a late answer to an old task is not taken
+    visits: int | None = None  # a cap of the worker's root visits, its kept tree's included
 
 
 class Ready(msgspec.Struct, frozen=True, tag="ready"):
@@ -111,7 +112,8 @@ def worker_main(endpoint: str, parent: int | None = None) -> None:
                         del searchers[old]
                     searchers[key] = _make_core(msg.core, msg.config)
                 root = pickle.loads(msg.root)
-                budget = Budget(playouts=msg.playouts, seconds=msg.seconds)
+                budget = Budget(playouts=msg.playouts, seconds=msg.seconds,
+                                visits=msg.visits)
                 res = searchers[key].search(root, msg.seat, budget,
                                             np.random.default_rng(msg.seed))
                 sock.send(_encoder.encode(Reply(result=pickle.dumps(res), task=msg.task)))
@@ -214,13 +216,15 @@ class WorkerPool:
         seconds = None if budget.seconds is None else max(0.0, budget.seconds - self.margin)
         payload = pickle.dumps(root)
         cfg = _encoder.encode(config)
-        per_worker = None
+        per_worker = visits = None
         if budget.playouts is not None:
             per_worker = max(1, -(-budget.playouts // len(self.ready)))
+        if budget.visits is not None:  # each worker's tree holds its share
+            visits = max(1, -(-budget.visits // len(self.ready)))
         self.tasks += 1
         for ident in self.ready:
             task = Task(session, core, cfg, payload, seat, per_worker, seconds,
-                        int(rng.integers(2**62)), self.tasks)
+                        int(rng.integers(2**62)), self.tasks, visits)
             self.sock.send_multipart([ident, _encoder.encode(task)])
         if reply_timeout is None:  # a worker that died must not hang the client forever
             reply_timeout = budget.seconds + 30.0 if budget.seconds is not None else 600.0

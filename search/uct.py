@@ -31,7 +31,7 @@ import msgspec
 import numpy as np
 from numba import njit
 
-from search.budget import Budget
+from search.budget import Budget, Meter
 from search.result import SearchResult, final_index
 
 _ALL = np.zeros(0, dtype=np.int64)
@@ -406,6 +406,8 @@ class UCT:
                 reused = found.n
             else:
                 tree = self._new_node(root, False)
+        if budget.visits is not None:  # a cap of visits counts the kept ones
+            meter = Meter(budget.after_reuse(reused), meter.t0)
         if seat is None:
             seat = tree.to_move
         playouts = 0

@@ -36,10 +36,11 @@ Settings: a TOML file with --config, --set key=value, or the GTP command
 `corvid-param key value` at runtime; all of them with their defaults are listed at the end
 (docs/gtp.md explains them). The budget per move: seconds=S is S seconds per move (time only
 unless playouts=N is given too, then whichever ends first); playouts=N alone (the default
-3000) is N playouts; a clock from time_settings / time_left takes over from seconds. A
-setting of a core not in use is refused. The exit status is 0 after `quit` (or the end of
-input with no game in progress), 1 when the controller went away mid-game, stopped reading, or
-sent nothing for `idle_timeout` seconds.
+3000) is N playouts; visits=V caps the root's visits, those kept from the last move
+included, as Pachi's -t =V counts (alone, it is the budget); a clock from time_settings /
+time_left takes over from seconds. A setting of a core not in use is refused. The exit
+status is 0 after `quit` (or the end of input with no game in progress), 1 when the
+controller went away mid-game, stopped reading, or sent nothing for `idle_timeout` seconds.
 
 Examples:
   corvid gtp --set playouts=3000

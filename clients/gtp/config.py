@@ -36,6 +36,10 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # over from seconds; the playout cap stays
     seconds: Annotated[float, msgspec.Meta(ge=0)] = 0.0
     playouts: Annotated[int, msgspec.Meta(ge=0)] = 3000
+    # ... and an optional cap of the root's visits (0: none), those of the subtree kept from
+    # the last move included, as Pachi's `-t =N` and KataGo's maxVisits count: a move whose
+    # kept subtree holds R visits searches at most visits - R playouts (search.budget)
+    visits: Annotated[int, msgspec.Meta(ge=0)] = 0
     # even when the clock is nearly out (about 1 ms each on 9x9)
     min_playouts: Annotated[int, msgspec.Meta(ge=0)] = 16
     seed: int = 1  # the search's random generator (0: fresh randomness)

@@ -224,9 +224,11 @@ class SearchPlayer:
         cfg = self.config
         secs = seconds if seconds is not None else (cfg.seconds or None)  # the clock's first
         playouts = cfg.playouts if cfg.playouts > 0 else None
-        if playouts is None and secs is None:
+        visits = cfg.visits if cfg.visits > 0 else None
+        if playouts is None and secs is None and visits is None:
             playouts = 1000
-        return Budget(playouts=playouts, seconds=secs, check_every=4 if secs else 1)
+        return Budget(playouts=playouts, seconds=secs, visits=visits,
+                      check_every=4 if secs else 1)
 
     def __call__(self, request: MoveRequest) -> Decision:
         cfg = self.config

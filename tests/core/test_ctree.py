@@ -327,6 +327,28 @@ def test_tree_reuse_keeps_the_subtree() -> None:
     assert r3.info["reused_visits"] == 0
 
 
+def test_a_visits_budget_counts_the_kept_subtree() -> None:
+    """Budget(visits=V): the root's visits, the kept subtree's included, reach V (as Pachi's
+    `-t =V` counts); both trees search the same playouts, and the playouts budget beside it
+    is still a cap."""
+    for make in (lambda: UCT(CONFIGS["rave"]), lambda: CompiledUCT(CONFIGS["rave"])):
+        u = make()
+        s = NimN(15, 3, 2)
+        r1 = u.search(s.clone(), None, Budget(visits=800), SplitMix(1))
+        assert r1.playouts == 800 and r1.info["reused_visits"] == 0
+        s.play(r1.move)
+        s.play(1)
+        r2 = u.search(s.clone(), None, Budget(visits=800), SplitMix(2))
+        kept = r2.info["reused_visits"]
+        assert 10 < kept < 790
+        assert r2.playouts == 800 - kept and sum(r2.visits) == 800
+        r3 = u.search(s.clone(), None, Budget(visits=10**6, playouts=50), SplitMix(3))
+        assert r3.playouts == 50
+        # a kept subtree of more than the visits: one playout still runs
+        r4 = u.search(s.clone(), None, Budget(visits=5), SplitMix(4))
+        assert r4.playouts == 1 and r4.info["reused_visits"] > 5
+
+
 def test_reuse_compacts_the_pools() -> None:
     s = GoPosition(GoState(7, 7.0))
     u = CompiledUCT(CONFIGS["rave"])

@@ -170,6 +170,18 @@ def test_budget_from_the_remaining_clock() -> None:
         Budget()  # neither playouts nor seconds
 
 
+def test_a_visits_budget_is_the_playouts_less_the_kept_visits() -> None:
+    b = Budget(visits=3000)
+    assert b.playouts == 3000  # a core that keeps no tree runs the visits as playouts
+    assert b.after_reuse(1200).playouts == 1800 and b.after_reuse(1200).visits is None
+    assert b.after_reuse(5000).playouts == 1  # one playout at least
+    assert Budget(visits=3000, playouts=1000).after_reuse(500).playouts == 1000
+    assert Budget(visits=3000, seconds=1.0).after_reuse(500).seconds == 1.0
+    assert Budget(playouts=100).after_reuse(50).playouts == 100  # no visits: unchanged
+    with pytest.raises(ValueError):
+        Budget(visits=0)
+
+
 # -- hidden information --------------------------------------------------------------------
 
 def test_high_card_info_set_property() -> None:

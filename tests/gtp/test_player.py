@@ -14,8 +14,14 @@ from clients.gtp.board import Board
 from clients.gtp.config import GtpConfig, load_gtp_config
 from clients.gtp.dynkomi import DynamicKomi, Side
 from clients.gtp.engine import GtpEngine, MoveRequest
-from clients.gtp.player import SearchPlayer, uct_config, unclear
-from games.go import PASS, vertex_to_point
+from clients.gtp.player import (
+    SearchPlayer,
+    make_core,
+    search_position,
+    uct_config,
+    unclear,
+)
+from games.go import PASS, GoState, vertex_to_point
 from protocols.gtp import format_vertex
 from search.budget import Budget
 from search.result import SearchResult
@@ -329,6 +335,27 @@ def test_seconds_is_the_time_per_move_and_a_clock_takes_over() -> None:
     assert (default._budget(1.0).playouts, default._budget(1.0).seconds) == (3000, 1.0)
 
 
+def test_visits_alone_cap_the_root_visits_with_the_kept_subtree() -> None:
+    """``visits`` alone: no playout cap beside it (as ``seconds`` alone); the search after
+    the expected reply keeps that subtree and tops the root up to the visits."""
+    player = SearchPlayer(load_gtp_config(overrides=["visits=600"]))
+    assert player.config.playouts == 0
+    b = player._budget(None)
+    assert (b.visits, b.playouts, b.seconds) == (600, 600, None)
+    both = SearchPlayer(load_gtp_config(overrides=["visits=600", "playouts=100"]))
+    assert (both._budget(None).visits, both._budget(None).playouts) == (600, 100)
+    core = make_core(player.config, 9)
+    board = GoState(9, komi=7.0)
+    first = core.search(search_position(board, player.config), 0, b, np.random.default_rng(1))
+    assert first.playouts == 600
+    for move in core.principal_variation(first.move, 2):
+        board.play(move)
+    second = core.search(search_position(board, player.config), 0, b,
+                         np.random.default_rng(2))
+    kept = second.info["reused_visits"]
+    assert 0 < kept < 600 and second.playouts == 600 - kept
+
+
 def test_a_setting_of_another_core_is_refused() -> None:
     with pytest.raises(ConfigError, match="^abucb_depth=3 with core=uct: abucb_depth is a "
                                           "setting of core abucb$"):
@@ -559,7 +586,7 @@ def test_preset_v8_is_the_default_engine_written_out() -> None:
     assert weights_path(v8.weights, 9).name == weights_path(v8.weights, 14).name \
         == "weights-9x9-pachi.npz"
     assert weights_path(v8.weights, 15) == weights_path(v8.weights, 19) == weights_path("", 19)
-    not_a_player = {"name", "preset", "playouts", "seconds", "min_playouts", "seed",
+    not_a_player = {"name", "preset", "playouts", "visits", "seconds", "min_playouts", "seed",
                     "workers", "default_size", "default_komi", "min_size", "max_size",
                     "warmup", "idle_timeout", "analyze_playouts", "ponder"}
     fields = {f.name for f in msgspec.structs.fields(GtpConfig)}

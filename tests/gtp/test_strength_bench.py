@@ -83,11 +83,12 @@ def test_parallel_run_on_the_arena(tmp_path: Path) -> None:
 
 @pytest.mark.integration
 def test_any_gtp_engine_as_the_opponent(tmp_path: Path) -> None:
-    proc = _run("--games", "2", "--playouts", "30", "--size", "5", "--komi", "0.5",
+    proc = _run("--games", "2", "--visits", "30", "--size", "5", "--komi", "0.5",
                 "--opponent", PASSER, "--out", str(tmp_path / "run"), "--json")
     assert proc.returncode == 0, proc.stderr
     fig = json.loads(proc.stdout.strip().splitlines()[-1])
     assert fig["games"] == 2 and fig["failed"] == 0 and fig["opponent"] == f"cmd:{PASSER}"
+    assert fig["corvid"] == "corvid:playouts=0,visits=30"  # as Pachi's -t =30 counts
     assert 0 < fig["corvid_move_mean"] <= fig["corvid_move_max"]
     assert 0 <= fig["opponent_move_mean"] <= fig["opponent_move_max"]  # the passer: µs
     for line in (tmp_path / "run" / "games.jsonl").read_text().splitlines():
@@ -97,7 +98,9 @@ def test_any_gtp_engine_as_the_opponent(tmp_path: Path) -> None:
     clash = _run("--opponent", PASSER, "--level", "3", timeout=120)
     assert clash.returncode == 2 and "--level is GNU Go's" in clash.stderr
     both = _run("--opponent", PASSER, "--seconds", "1", "--main-time", "10", timeout=120)
-    assert both.returncode == 2 and "two budgets" in both.stderr
+    assert both.returncode == 2 and "three budgets" in both.stderr
+    both = _run("--opponent", PASSER, "--visits", "30", "--seconds", "1", timeout=120)
+    assert both.returncode == 2 and "three budgets" in both.stderr
 
 
 @pytest.mark.integration
