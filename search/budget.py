@@ -17,9 +17,9 @@ class Budget:
     included (as Pachi's ``-t =N`` and KataGo's ``maxVisits`` count): a search that keeps
     R visits runs at most ``visits - R`` playouts, and at least one (:meth:`after_reuse`; a
     core that keeps no tree runs ``visits`` playouts). At least one of the three must be
-    set. ``clock`` returns seconds (monotonic); tests inject a
-    fake clock to make time budgets deterministic. A remaining game clock is turned into
-    ``seconds`` by the client's time manager before the search starts.
+    set. ``clock`` returns seconds (monotonic); tests inject a fake clock to make time
+    budgets deterministic. A remaining game clock is turned into ``seconds`` by the client's
+    time manager before the search starts.
     """
 
     playouts: int | None = None
