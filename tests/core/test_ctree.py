@@ -328,9 +328,8 @@ def test_tree_reuse_keeps_the_subtree() -> None:
 
 
 def test_a_visits_budget_counts_the_kept_subtree() -> None:
-    """Budget(visits=V): the root's visits, the kept subtree's included, reach V (as Pachi's
-    `-t =V` counts); both trees search the same playouts, and the playouts budget beside it
-    is still a cap."""
+    """Budget(visits=V): in both trees the root's visits, the kept subtree's included, reach
+    V (as Pachi's `-t =V` counts), and a playout budget beside it is still a cap."""
     for make in (lambda: UCT(CONFIGS["rave"]), lambda: CompiledUCT(CONFIGS["rave"])):
         u = make()
         s = NimN(15, 3, 2)
