@@ -302,6 +302,7 @@ def _select(T: Any, v: int, cfg_f: np.ndarray, cfg_i: np.ndarray, thresholds: np
     c = cfg_f[0]
     k = cfg_f[1]
     mse = cfg_i[8] != 0
+    child = cfg_i[12] != 0
     logn = np.log(max(n, 1.0))
     best = -1
     best_score = -np.inf
@@ -310,7 +311,8 @@ def _select(T: Any, v: int, cfg_f: np.ndarray, cfg_i: np.ndarray, thresholds: np
         if rave and e_RN[e] > 0:
             qr = e_RW[e] / e_RN[e]
             if e_N[e] > 0:
-                beta = rave_beta(n, e_N[e], e_RN[e], k, mse)
+                nb = e_N[e] - e_N0[e] if child else n
+                beta = rave_beta(nb, e_N[e], e_RN[e], k, mse)
                 q = beta * qr + (1.0 - beta) * q
             else:
                 q = qr
@@ -798,7 +800,8 @@ class CompiledUCT:
                           cfg.grandfather, cfg.widening_a, cfg.widening_b])
         cfg_i = np.array([cfg.rave, cfg.priors, cfg.widening, cfg.widening_initial,
                           cfg.max_depth, 1, game.max_moves, self.eager, cfg.rave_mse,
-                          cfg.rave_weighted, cfg.expand_visits, cfg.rave_first_player],
+                          cfg.rave_weighted, cfg.expand_visits, cfg.rave_first_player,
+                          cfg.rave_child],
                          dtype=np.int64)
         with np.errstate(over="ignore"):  # far thresholds are inf: never unlocked
             steps = cfg.widening_a * cfg.widening_b ** np.arange(max(game.max_moves, 1))

@@ -139,7 +139,9 @@ def rave_beta(n: float, N: float, RN: float, k: float, mse: bool) -> float:
     ``RN`` RAVE visits (pseudo-visits of the priors included) under a node with ``n``.
 
     The hand-selected schedule of Gelly & Silver (2007), β = sqrt(k / (3 n + k)), is the same
-    for every child of the node. With ``mse``, the minimum-MSE schedule of Gelly & Silver
+    for every child of the node; given a child's own real visits as ``n`` (``rave_child``) it
+    is per child, and a child the search has not tried keeps its RAVE value however often
+    the node is visited. With ``mse``, the minimum-MSE schedule of Gelly & Silver
     (2011) with the equivalence parameter k = 1 / (4 b²) (b: the RAVE bias) is per child,
     β = RN / (RN + N + N RN / k): a child tried little leans on its RAVE value, one tried
     k times about evenly on both.
@@ -150,13 +152,14 @@ def rave_beta(n: float, N: float, RN: float, k: float, mse: bool) -> float:
 
 
 @njit(cache=True)
-def _select_child(N: np.ndarray, W: np.ndarray, RN: np.ndarray, RW: np.ndarray,
-                  allowed: np.ndarray, n: float, c: float, rave_k: float, rave: bool,
-                  mse: bool, u: float) -> int:
+def _select_child(N: np.ndarray, W: np.ndarray, N0: np.ndarray, RN: np.ndarray,
+                  RW: np.ndarray, allowed: np.ndarray, n: float, c: float, rave_k: float,
+                  rave: bool, mse: bool, child: bool, u: float) -> int:
     """The child index maximising Q_UR + c sqrt(ln n / N) over ``allowed`` (all if empty).
 
     Untried children (no visits and, with RAVE, no RAVE visits) come first, one chosen by
-    the uniform number ``u``. Q_UR = β Q_RAVE + (1 − β) Q with β of ``rave_beta``.
+    the uniform number ``u``. Q_UR = β Q_RAVE + (1 − β) Q with β of ``rave_beta``, its
+    ``n`` the node's visits, or with ``child`` the child's real visits (N − N0).
     """
     m = len(allowed) if len(allowed) > 0 else len(N)
     n_unseen = 0
@@ -182,7 +185,8 @@ def _select_child(N: np.ndarray, W: np.ndarray, RN: np.ndarray, RW: np.ndarray,
             if RN[i] > 0:
                 qr = RW[i] / RN[i]
                 if N[i] > 0:
-                    beta = rave_beta(n, N[i], RN[i], rave_k, mse)
+                    nb = N[i] - N0[i] if child else n
+                    beta = rave_beta(nb, N[i], RN[i], rave_k, mse)
                     q = beta * qr + (1.0 - beta) * q
                 else:
                     q = qr
@@ -199,6 +203,7 @@ class UCTConfig(msgspec.Struct, frozen=True):
     rave: bool = False
     rave_k: float = 1000.0  # RAVE equivalence parameter k
     rave_mse: bool = False  # β per child by the minimum-MSE schedule (rave_beta)
+    rave_child: bool = False  # the hand-selected β from the child's real visits (rave_beta)
     rave_weighted: bool = False  # AMAF credit 2 → 0 along the episode (rave_weight)
     # AMAF credits a move only to the player who made it first in the episode (a point the
     # opponent played first, later captured and played again, is not the player's move)
@@ -368,8 +373,9 @@ class UCT:
                 )
                 allowed = node.order[: max(1, unlocked)]
         idx = _ALL if allowed is None else allowed
-        return int(_select_child(node.N, node.W, node.RN, node.RW, idx, node.n, cfg.c,
-                                 cfg.rave_k, cfg.rave, cfg.rave_mse, rng.random()))
+        return int(_select_child(node.N, node.W, node.N0, node.RN, node.RW, idx, node.n,
+                                 cfg.c, cfg.rave_k, cfg.rave, cfg.rave_mse, cfg.rave_child,
+                                 rng.random()))
 
     # -- tree reuse --------------------------------------------------------------------
     def _find_reusable(self, key: int, to_move: int, depth: int = 4) -> Node | None:

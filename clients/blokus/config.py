@@ -65,6 +65,7 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     rave: bool = True
     rave_k: Annotated[float, msgspec.Meta(gt=0)] = 300.0
     rave_mse: bool = False
+    rave_child: bool = False  # β's n the child's own real visits (search.uct.rave_beta)
     rave_weighted: bool = False
     priors: bool = True  # the game's priors (prior_kind) in the tree
     prior_value: float = 0.5
@@ -191,6 +192,9 @@ class PlayerConfig(msgspec.Struct, frozen=True):
         if self.style and self.core == "uct" and not self.priors:
             raise ConfigError(f"style={self.style!r} acts through the priors: it needs "
                               "priors=true")
+        if self.rave_child and self.rave_mse:
+            raise ConfigError("rave_child=true sets the hand-selected schedule's n; the "
+                              "minimum-MSE schedule (rave_mse=true) has none")
         try:
             self.game  # noqa: B018 - the game's own checks
         except ValueError as e:
@@ -200,7 +204,8 @@ class PlayerConfig(msgspec.Struct, frozen=True):
     def uct(self) -> UCTConfig:
         """The uct core's config."""
         return UCTConfig(c=self.c, rave=self.rave, rave_k=self.rave_k, rave_mse=self.rave_mse,
-                         rave_weighted=self.rave_weighted, priors=self.priors,
+                         rave_child=self.rave_child, rave_weighted=self.rave_weighted,
+                         priors=self.priors,
                          prior_value=self.prior_value, prior_count=self.uct_prior_count,
                          grandfather=self.grandfather, widening=self.widening,
                          widening_initial=self.widening_initial,
@@ -269,7 +274,7 @@ _PRIOR_CORES = ("uct", "abucb")
 CORE_KEYS: CoreMap = {
     "compiled": ("uct",), "weights": ("alphabeta", "greedy"),
 } | {key: ("uct",) for key in (
-    "c", "rave", "rave_k", "rave_mse", "rave_weighted", "priors", "prior_value",
+    "c", "rave", "rave_k", "rave_mse", "rave_child", "rave_weighted", "priors", "prior_value",
     "uct_prior_count", "grandfather", "widening", "widening_initial", "widening_a",
     "widening_b", "reuse", "uct_final", "uct_max_depth", "tree_mb", "early_stop", "ponder",
     "expand_visits")
@@ -320,7 +325,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     "v2": {
         "core": "uct", "compiled": True, "weights": "", "book": "", "margin": 0.25,
         "endgame_nodes": 0, "endgame_moves": 100,
-        "c": 0.0, "rave": True, "rave_k": 300.0, "rave_mse": False, "rave_weighted": False,
+        "c": 0.0, "rave": True, "rave_k": 300.0, "rave_mse": False, "rave_child": False,
+        "rave_weighted": False,
         "priors": True, "prior_value": 0.5, "uct_prior_count": 0.0, "grandfather": 0.0,
         "widening": False, "widening_initial": 1, "widening_a": 40.0, "widening_b": 1.4,
         "reuse": True, "uct_final": "visits", "uct_max_depth": 1000, "tree_mb": 1024.0,
@@ -342,7 +348,8 @@ PRESETS: dict[str, dict[str, Any]] = {
     "v3": {
         "core": "uct", "compiled": True, "weights": "", "book": "", "margin": 0.25,
         "endgame_nodes": 0, "endgame_moves": 100,
-        "c": 0.0, "rave": True, "rave_k": 300.0, "rave_mse": False, "rave_weighted": False,
+        "c": 0.0, "rave": True, "rave_k": 300.0, "rave_mse": False, "rave_child": False,
+        "rave_weighted": False,
         "priors": True, "prior_value": 0.5, "uct_prior_count": 0.0, "grandfather": 0.0,
         "widening": False, "widening_initial": 1, "widening_a": 40.0, "widening_b": 1.4,
         "reuse": True, "uct_final": "visits", "uct_max_depth": 1000, "tree_mb": 1024.0,

@@ -59,6 +59,10 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # RAVE's weight per child by the minimum-MSE schedule, rave_k the equivalence parameter
     # (search.uct.rave_beta); false: the hand-selected schedule, one weight per node
     rave_mse: bool = False
+    # the hand-selected schedule per child: n in β = sqrt(k / (3 n + k)) the child's own real
+    # visits, not the node's, so that a move the tree has not tried keeps its RAVE value as
+    # the node grows (search.uct.rave_beta)
+    rave_child: bool = False
     # RAVE's credit along the episode (Fuego's weighted RAVE updates): a move the player made
     # soon after the node counts up to 2, one at the episode's end near 0 (search.uct.rave_weight);
     # false: every later move counts 1
@@ -231,6 +235,9 @@ class GtpConfig(msgspec.Struct, frozen=True):
         if self.lgrf not in ("auto", 0) and (self.core != "uct" or not self.compiled):
             raise ConfigError(f"lgrf={self.lgrf} needs the compiled tree (core=uct, "
                               "compiled=true): the other cores' playouts keep no reply tables")
+        if self.rave_child and self.rave_mse:
+            raise ConfigError("rave_child=true sets the hand-selected schedule's n; the "
+                              "minimum-MSE schedule (rave_mse=true) has none")
         if self.opening_9x9:
             try:
                 point = parse_vertex(self.opening_9x9, 9)
@@ -275,16 +282,16 @@ PRESETS: dict[str, dict[str, Any]] = {
     "v1": {"core": "uct", "compiled": False, "playout_policy": 2, "lgrf": 0,
            "score_weight": 0.0, "learned_priors": False, "td_visits": 0.0, "read_visits": 0.0,
            "komi_margin": 0.0, "dynamic_komi": 0.0, "jigo_value": 0.5, "ladder_priors": False,
-           "rave_mse": False, "rave_weighted": False, "rave_first_player": False,
-           "opening_9x9": "", "opening_corners": 0,
+           "rave_mse": False, "rave_child": False, "rave_weighted": False,
+           "rave_first_player": False, "opening_9x9": "", "opening_corners": 0,
            "style": ""},
     # the second release: the compiled tree, priors learned from GNU Go's moves (the bundled
     # 9x9 weights with their large patterns) at 35 pseudo-visits, last good reply, nakade
     # and the low-liberty rule in the playouts, black's first 9x9 move beside the centre
     "v2": {"core": "uct", "compiled": True, "tree_mb": 1024.0, "abucb_depth": 2,
            "abucb_width": 8, "rave": True, "rave_k": 1000.0, "rave_mse": False,
-           "rave_weighted": False, "rave_first_player": False, "c": 0.0, "priors": True,
-           "prior_scale": 1.0,
+           "rave_child": False, "rave_weighted": False, "rave_first_player": False, "c": 0.0,
+           "priors": True, "prior_scale": 1.0,
            "ladder_priors": True, "reuse": True, "final": "visits", "expand_visits": 1,
            "expand_visits_small": 1, "grandfather": 10.0, "widening": False,
            "widening_initial": 1, "widening_a": 40.0, "widening_b": 1.4,
@@ -318,7 +325,7 @@ PRESETS["v8"] = PRESETS["v7"] | {"rave_first_player": True}
 # which cores read a setting (the others are read by every core)
 CORE_KEYS: CoreMap = {
     key: ("uct",) for key in (
-        "compiled", "tree_mb", "rave", "rave_k", "rave_mse", "rave_weighted",
+        "compiled", "tree_mb", "rave", "rave_k", "rave_mse", "rave_child", "rave_weighted",
         "rave_first_player", "c", "priors",
         "reuse", "final", "expand_visits", "expand_visits_small", "grandfather", "widening",
         "widening_initial", "widening_a", "widening_b", "lgrf")

@@ -93,7 +93,7 @@ def search_position(state: GoState, cfg: GtpConfig) -> GoPosition:
 def uct_config(cfg: GtpConfig, size: int = 9) -> UCTConfig:
     """The UCT settings of ``cfg`` on a board of ``size``."""
     return UCTConfig(rave=cfg.rave, rave_k=cfg.rave_k, rave_mse=cfg.rave_mse,
-                     rave_weighted=cfg.rave_weighted,
+                     rave_child=cfg.rave_child, rave_weighted=cfg.rave_weighted,
                      rave_first_player=cfg.rave_first_player, c=cfg.c,
                      priors=cfg.priors, reuse=cfg.reuse, final=cfg.final,
                      grandfather=cfg.grandfather,

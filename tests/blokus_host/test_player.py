@@ -159,6 +159,8 @@ def test_cores_and_workers_that_cannot_serve_are_refused() -> None:
     with pytest.raises(ConfigError, match="workers=2 needs core uct, flat, abucb"):
         load_config(PlayerConfig, overrides=["workers=2", "core=alphabeta"])
     assert load_config(PlayerConfig, overrides=["workers=2"]).workers == 2  # default: uct
+    with pytest.raises(ConfigError, match="rave_child=true sets the hand-selected schedule"):
+        load_config(PlayerConfig, overrides=["rave_child=true", "rave_mse=true"])
 
 
 def test_preset_v1_is_the_first_release_player(tmp_path) -> None:  # type: ignore[no-untyped-def]
@@ -222,6 +224,7 @@ def test_flat_settings_build_the_search_configs() -> None:
         "c": ("uct", "c", 0.3), "uct_prior_count": ("uct", "prior_count", 5.0),
         "uct_final": ("uct", "final", "mean"), "uct_max_depth": ("uct", "max_depth", 40),
         "rave_k": ("uct", "rave_k", 50.0), "tree_mb": ("uct", "tree_mb", 64.0),
+        "rave_child": ("uct", "rave_child", True),
         "alphabeta_depth": ("alphabeta", "max_depth", 3),
         "alphabeta_root_width": ("alphabeta", "root_width", 7),
         "alphabeta_check_every": ("alphabeta", "check_every", 4),
@@ -238,7 +241,8 @@ def test_flat_settings_build_the_search_configs() -> None:
     }
     for key, (built, field, value) in fields.items():
         core = built if built in ("uct", "alphabeta", "abucb", "flat") else "uct"
-        text = f'"{value}"' if isinstance(value, str) else str(value)
+        text = (f'"{value}"' if isinstance(value, str)
+                else str(value).lower() if isinstance(value, bool) else str(value))
         cfg = load_player_config(None, [f"core={core}", f"{key}={text}"])
         assert getattr(getattr(cfg, built), field) == value, key
 

@@ -25,6 +25,7 @@ from tests.toygames import Nim, NimN
 CONFIGS = {
     "rave": UCTConfig(rave=True, c=0.0),
     "rave-mse": UCTConfig(rave=True, c=0.0, rave_mse=True, rave_k=300.0),
+    "rave-child": UCTConfig(rave=True, c=0.0, rave_child=True, rave_k=300.0, grandfather=10.0),
     "rave-weighted": UCTConfig(rave=True, c=0.0, rave_weighted=True, grandfather=10.0),
     "rave-first-player": UCTConfig(rave=True, c=0.0, rave_first_player=True),
     "ucb": UCTConfig(rave=False, c=1.0),
@@ -90,6 +91,14 @@ def test_go_rave_mse_changes_the_tree() -> None:
     s = GO_POSITIONS["9x9 fight"]
     hand = both(s, UCTConfig(rave=True, c=0.0, rave_k=300.0), 400, 7)[1]
     assert stats(both(s, CONFIGS["rave-mse"], 400, 7)[1]) != stats(hand)
+
+
+def test_go_rave_child_changes_the_tree() -> None:
+    """β from each child's own visits reaches the compiled tree: the same search with the
+    node's visits visits the moves differently."""
+    s = GO_POSITIONS["9x9 fight"]
+    node = both(s, UCTConfig(rave=True, c=0.0, rave_k=300.0, grandfather=10.0), 400, 7)[1]
+    assert stats(both(s, CONFIGS["rave-child"], 400, 7)[1]) != stats(node)
 
 
 def test_go_weighted_rave_changes_the_tree() -> None:

@@ -40,11 +40,14 @@ def test_ucb1_tuned_index_hand_computed(n: float, s: float, s2: float, total: in
 
 # -- RAVE β = sqrt(k / (3 n + k)) -------------------------------------------------------------
 def _choose(N: list[float], W: list[float], RN: list[float], RW: list[float], n: float,
-            k: float = 1000.0, mse: bool = False) -> int:
+            k: float = 1000.0, mse: bool = False, N0: list[float] | None = None,
+            child: bool = False) -> int:
     """The child that ``_select_child`` picks with RAVE, c = 0, among all the children
-    (visits N, value sums W, RAVE visits RN and sums RW) of a node visited n times."""
-    return int(_select_child(np.array(N), np.array(W), np.array(RN), np.array(RW),
-                             np.zeros(0, dtype=np.int64), n, 0.0, k, True, mse, 0.5))
+    (visits N of which N0 pseudo-visits, value sums W, RAVE visits RN and sums RW) of a
+    node visited n times."""
+    n0 = np.zeros(len(N)) if N0 is None else np.array(N0)
+    return int(_select_child(np.array(N), np.array(W), n0, np.array(RN), np.array(RW),
+                             np.zeros(0, dtype=np.int64), n, 0.0, k, True, mse, child, 0.5))
 
 
 def _rave_choice(n: float, k: float) -> int:
@@ -80,6 +83,23 @@ def test_rave_mse_schedule_is_per_child() -> None:
     children = ([1000.0, 2.0], [600.0, 0.0], [1000.0, 200.0], [600.0, 180.0])
     assert _choose(*children, 1e5, mse=True) == 1
     assert _choose(*children, 1e5, mse=False) == 0
+
+
+def test_rave_child_schedule_keeps_an_untried_move_open() -> None:
+    """With ``rave_child`` the hand-selected β takes the child's real visits N − N0 for n.
+    Under a node visited 10^4 times (β 0.18 for every child otherwise), child 0 has 3000
+    real visits at Q 0.55 (Q_RAVE 0.55); child 1 has only its prior's 35 pseudo-visits at
+    0.49 and a Q_RAVE of 0.58 from 1000 credits. By the node's β child 1 scores
+    0.18 · 0.58 + 0.82 · 0.49 = 0.506 and is never tried; by its own (no real visit, β 1)
+    it scores 0.58 and is."""
+    N, N0, W = [3035.0, 35.0], [35.0, 35.0], [0.55 * 3035, 0.49 * 35]
+    RN, RW = [4035.0, 1035.0], [0.55 * 4035, 0.49 * 35 + 0.58 * 1000]
+    assert _choose(N, W, RN, RW, 1e4, N0=N0) == 0
+    assert _choose(N, W, RN, RW, 1e4, N0=N0, child=True) == 1
+    # a child tried 2000 times at 0.50 (β by its own visits 0.38) stays below child 0
+    W1 = [0.55 * 3035, 0.49 * 35 + 0.50 * 2000]
+    N1 = [3035.0, 2035.0]
+    assert _choose(N1, W1, RN, RW, 1e4, N0=N0, child=True) == 0
 
 
 # -- priors as pseudo-counts, on the RAVE statistics too ------------------------------------

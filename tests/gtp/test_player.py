@@ -308,6 +308,10 @@ def test_preset_v1_is_the_first_release_engine_beneath_the_settings_given() -> N
     assert (v1.compiled, v1.lgrf_level, v1.score_weight, v1.playout_policy) == (False, 0, 0, 2)
     assert not uct_config(v1).rave_mse
     assert uct_config(load_gtp_config(overrides=["rave_mse=true"])).rave_mse
+    assert not uct_config(v1).rave_child
+    assert uct_config(load_gtp_config(overrides=["rave_child=true"])).rave_child
+    with pytest.raises(ConfigError, match="rave_child"):
+        load_gtp_config(overrides=["rave_child=true", "rave_mse=true"])
     assert not uct_config(v1).widening
     pw = uct_config(load_gtp_config(overrides=["widening=true", "widening_initial=3",
                                                "widening_a=20", "widening_b=1.2"]))
