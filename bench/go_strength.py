@@ -15,8 +15,10 @@ with both engines capturing dead stones before they pass (GNU Go runs with --chi
 per game as it ends, then the arena's table and a summary line; with --json the last line
 is {"games":..,"wins":..,"draws":..,"losses":..,"win_rate":..,"ci95":[lo,hi],"corvid":SPEC,
 "opponent":SPEC,"corvid_move_mean":..,"corvid_move_max":..,"opponent_move_mean":..,
-"opponent_move_max":..,...} for corvid (Wilson interval, draws counting half; the seconds per
-move of each side, from genmove to its answer as the referee measured them). --opponent CMD
+"opponent_move_max":..,"corvid_move_mean_by_phase":[..],...} for corvid (Wilson interval,
+draws counting half; the seconds per move of each side, from genmove to its answer as the
+referee measured them, also by phase: the mean of each side's moves 1-10, 11-20, 21-30 and
+31 on, since a side of fixed playouts spends its time unevenly). --opponent CMD
 plays the GTP engine CMD (any program on stdin/stdout; its strength and time are its own
 command line) instead of GNU Go; it must capture dead stones before passing, or give
 --gnugo-score. --main-time S gives both engines the same sudden-death clock of S seconds a
@@ -40,6 +42,7 @@ from __future__ import annotations
 import argparse
 import shutil
 import sys
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -160,6 +163,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"seconds per move: corvid mean {fig['corvid_move_mean']:.3f} max "
           f"{fig['corvid_move_max']:.3f}; opponent mean {fig['opponent_move_mean']:.3f} max "
           f"{fig['opponent_move_max']:.3f}", flush=True)
+    print(phase_line(fig), flush=True)
     if args.json:
         emit_json(fig)
     return 0 if not fig["failed"] else 1
@@ -201,15 +205,37 @@ def figures(records: list[GameRecord]) -> dict[str, Any]:
             **move_times(ok), "failed": len(records) - len(ok)}
 
 
-def move_times(records: list[GameRecord]) -> dict[str, float]:
-    """Mean and max seconds per move of corvid and of its opponent (0 without moves)."""
-    out: dict[str, float] = {}
+# the phases of a game by a side's own move number: 1-10, 11-20, 21-30, 31 and later
+PHASES = (0, 10, 20, 30)
+
+
+def move_times(records: list[GameRecord]) -> dict[str, Any]:
+    """Mean and max seconds per move of corvid and of its opponent (0 without moves), and
+    each side's mean in each phase of the games (``PHASES``; 0 for a phase no game reached):
+    two sides of equal mean time can spend it differently, one on its first moves, where
+    the games are decided, and little on the moves of a settled endgame."""
+    out: dict[str, Any] = {}
     for side in ("corvid", "opponent"):
-        times = [t for r in records if r.answer_times
-                 for t in r.answer_times[(r.players.index(CORVID) + (side != "corvid")) % 2]]
+        per_game = [r.answer_times[(r.players.index(CORVID) + (side != "corvid")) % 2]
+                    for r in records if r.answer_times]
+        times = [t for ts in per_game for t in ts]
         out[f"{side}_move_mean"] = round(sum(times) / len(times), 4) if times else 0.0
         out[f"{side}_move_max"] = round(max(times), 4) if times else 0.0
+        phases = []
+        for lo, hi in zip(PHASES, [*PHASES[1:], None], strict=True):
+            part = [t for ts in per_game for t in ts[lo:hi]]
+            phases.append(round(sum(part) / len(part), 4) if part else 0.0)
+        out[f"{side}_move_mean_by_phase"] = phases
     return out
+
+
+def phase_line(fig: dict[str, Any]) -> str:
+    """The mean seconds per move of each side in each phase, as one line."""
+    names = ", ".join(f"{lo + 1}-{hi}" for lo, hi in pairwise(PHASES))
+    sides = "; ".join(
+        f"{side} " + " ".join(f"{t:.2f}" for t in fig[f"{side}_move_mean_by_phase"])
+        for side in ("corvid", "opponent"))
+    return f"seconds per move by the side's move number ({names}, {PHASES[-1] + 1}-): {sides}"
 
 
 if __name__ == "__main__":

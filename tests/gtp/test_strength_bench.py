@@ -59,6 +59,23 @@ def test_figures_count_corvid_results_and_draws_half() -> None:
     assert bench.game_line(records[0]).startswith("game    1  corvid as B")
 
 
+def test_move_times_by_phase_of_each_side() -> None:
+    bench = _bench()
+    # corvid black in game 0 (12 moves: ten of 1 s, then two of 3 s), white in game 1
+    # (one move of 2 s); the opponent 0.5 s a move throughout
+    records = [GameRecord(pairing=0, index=0, players=["corvid", "pachi"], result=[1.0, 0.0],
+                          answer_times=[[1.0] * 10 + [3.0] * 2, [0.5] * 12]),
+               GameRecord(pairing=0, index=1, players=["pachi", "corvid"], result=[1.0, 0.0],
+                          answer_times=[[0.5], [2.0]])]
+    got = bench.move_times(records)
+    assert got["corvid_move_mean_by_phase"] == [round(12 / 11, 4), 3.0, 0.0, 0.0]
+    assert got["opponent_move_mean_by_phase"] == [0.5, 0.5, 0.0, 0.0]
+    assert got["corvid_move_max"] == 3.0
+    line = bench.phase_line(got)
+    assert "(1-10, 11-20, 21-30, 31-)" in line
+    assert line.endswith("corvid 1.09 3.00 0.00 0.00; opponent 0.50 0.50 0.00 0.00")
+
+
 def _gnugo() -> str | None:
     return shutil.which("gnugo") or shutil.which("gnugo", path="/usr/games:/usr/local/games")
 
