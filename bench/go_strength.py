@@ -7,6 +7,7 @@
     python bench/go_strength.py --games 20 --playouts 3000 --opponent "pachi -t =3000 threads=1"
     python bench/go_strength.py --games 20 --visits 3000 --opponent "pachi -t =3000 threads=1"
     python bench/go_strength.py --resume runs/go-strength-20261124-221500  # after a stop
+    python bench/go_strength.py --resume runs/go-strength-20261124-221500 --summary --json
 
 corvid plays black in odd games and white in even ones; games are scored by Tromp-Taylor
 with both engines capturing dead stones before they pass (GNU Go runs with --chinese-rules
@@ -31,7 +32,8 @@ it kept). --parallel J plays J games at
 once (tasks of consecutive games, each with its own two engines; --backend ray for Ray
 tasks, on a cluster with --ray-address). Every game is recorded in the run directory (--out, default
 runs/go-strength-TIME: SGFs and games.jsonl), so an interrupted run continues with --resume
-DIR; --sgf-dir DIR also writes the SGFs there as game-NNNN.sgf. A game takes one core for
+DIR (--resume DIR --summary prints the figures of the games recorded so far and plays none);
+--sgf-dir DIR also writes the SGFs there as game-NNNN.sgf. A game takes one core for
 about 15-25 seconds at 3000-5000 playouts (GNU Go's moves included; November 2026). GNU Go
 is the Debian package `gnugo` (installed in /usr/games); it is needed for the default
 opponent and for --gnugo-score only.
@@ -55,6 +57,7 @@ from _common import (  # also puts the repository on sys.path
 
 from clients.logs import setup_logging
 from servers.arena import GameRecord
+from servers.arena.records import RunDir, RunDirError, latest
 from servers.arena.standings import format_table
 from servers.arena.stats import wilson
 
@@ -94,9 +97,16 @@ def main(argv: list[str] | None = None) -> int:
                    help="score finished games with GNU Go's final_score instead of "
                         "Tromp-Taylor")
     add_arena_arguments(p, NAME)
+    p.add_argument("--summary", action="store_true",
+                   help="with --resume DIR: print the figures of the games the run has "
+                   "recorded so far and play none (a run going on or stopped)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     setup_logging("warning")
+    if args.summary:
+        if not args.resume:
+            p.error("--summary reads a run: give --resume DIR")
+        return summary(Path(args.resume), args.json)
     if args.games < 1 or args.parallel < 1:
         p.error("--games and --parallel must be at least 1")
     if args.seconds is not None and args.seconds <= 0:
@@ -153,9 +163,31 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     print()
     print(format_table(res.standings()))
-    fig = figures(res.records)
-    fig["corvid"] = res.config.players[0].partition("=")[2]  # a resumed run's own settings
-    fig["opponent"] = res.config.players[1].partition("=")[2]
+    return report(res.records, res.config.players, args.json)
+
+
+def summary(run: Path, as_json: bool) -> int:
+    """--summary: the figures of the games a run has recorded so far."""
+    try:
+        rundir = RunDir(run)
+        players = rundir.load_config().players
+    except RunDirError as e:
+        print(f"{NAME}: {e}", file=sys.stderr)
+        return 2
+    records = list(latest(rundir.load_games()).values())
+    if not any(r.status == "ok" for r in records):
+        print(f"{NAME}: {run} has no game played yet", file=sys.stderr)
+        return 2
+    print(f"the games recorded in {run} so far", flush=True)
+    return report(records, players, as_json)
+
+
+def report(records: list[GameRecord], players: list[str], as_json: bool) -> int:
+    """Print corvid's figures over the records (the last line JSON with ``as_json``); 1 when
+    a game could not be played."""
+    fig = figures(records)
+    fig["corvid"] = players[0].partition("=")[2]  # a resumed run's own settings
+    fig["opponent"] = players[1].partition("=")[2]
     print(f"corvid: {fig['games']} games, W-D-L {fig['wins']}-{fig['draws']}-{fig['losses']}, "
           f"score {fig['win_rate']:.3f}, Wilson 95 % [{fig['ci95'][0]:.3f}, "
           f"{fig['ci95'][1]:.3f}]; as black {fig['wins_as_black']}/{fig['games_as_black']}"
@@ -164,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{fig['corvid_move_max']:.3f}; opponent mean {fig['opponent_move_mean']:.3f} max "
           f"{fig['opponent_move_max']:.3f}", flush=True)
     print(phase_line(fig), flush=True)
-    if args.json:
+    if as_json:
         emit_json(fig)
     return 0 if not fig["failed"] else 1
 

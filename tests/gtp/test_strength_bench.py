@@ -10,9 +10,11 @@ import sys
 from pathlib import Path
 from types import ModuleType
 
+import msgspec
 import pytest
 
 from servers.arena import GameRecord
+from servers.arena.records import RunConfig, RunDir
 from tests.paths import REPO, load_bench
 
 BENCH = REPO / "bench" / "go_strength.py"
@@ -74,6 +76,38 @@ def test_move_times_by_phase_of_each_side() -> None:
     line = bench.phase_line(got)
     assert "(1-10, 11-20, 21-30, 31-)" in line
     assert line.endswith("corvid 1.09 3.00 0.00 0.00; opponent 0.50 0.50 0.00 0.00")
+
+
+@pytest.mark.usefixtures("restore_logging")
+def test_summary_of_a_run_so_far_plays_nothing(tmp_path: Path,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _bench()
+    run = tmp_path / "run"
+    rundir = RunDir(run)
+    rundir.create(RunConfig(game="gtp", players=["corvid=corvid:playouts=0,seconds=1",
+                                                 f"opponent=cmd:{PASSER}"],
+                            games=10, seed=1, chunk=1))
+    assert bench.main(["--resume", str(run), "--summary"]) == 2  # nothing played yet
+    assert "no game played yet" in capsys.readouterr().err
+    games = [GameRecord(pairing=0, index=0, players=["corvid", "opponent"], result=[1.0, 0.0],
+                        reason="resign", answer_times=[[1.0, 1.0], [2.0]]),
+             GameRecord(pairing=0, index=1, status="failed"),  # then played on a resume:
+             GameRecord(pairing=0, index=1, players=["opponent", "corvid"], result=[1.0, 0.0],
+                        reason="resign", answer_times=[[0.5], [1.0]])]
+    (run / "games.jsonl").write_bytes(b"".join(msgspec.json.encode(g) + b"\n" for g in games)
+                                      + b'{"pairing": 0, "ind')  # a killed run's torn line
+    assert bench.main(["--resume", str(run), "--summary", "--json"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    fig = json.loads(out[-1])
+    assert (fig["games"], fig["wins"], fig["losses"], fig["failed"]) == (2, 1, 1, 0)
+    assert fig["corvid"] == "corvid:playouts=0,seconds=1"
+    assert fig["opponent_move_mean_by_phase"] == [1.25, 0.0, 0.0, 0.0]
+    assert (run / "games.jsonl").read_bytes().count(b"\n") == 3  # nothing written
+    with pytest.raises(SystemExit):
+        bench.main(["--summary"])
+    assert "give --resume DIR" in capsys.readouterr().err
+    assert bench.main(["--resume", str(tmp_path / "none"), "--summary"]) == 2
+    assert "holds no arena run" in capsys.readouterr().err
 
 
 def _gnugo() -> str | None:
