@@ -56,8 +56,7 @@ from _common import (  # also puts the repository on sys.path
 )
 
 from clients.logs import setup_logging
-from servers.arena import GameRecord
-from servers.arena.records import RunDir, RunDirError, latest
+from servers.arena import ArenaError, GameRecord, RunResult, prepare
 from servers.arena.standings import format_table
 from servers.arena.stats import wilson
 
@@ -167,19 +166,22 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def summary(run: Path, as_json: bool) -> int:
-    """--summary: the figures of the games a run has recorded so far."""
+    """--summary: the arena's table and corvid's figures over the games a run has recorded
+    so far (the arena's plan of its resume, none of it played)."""
     try:
-        rundir = RunDir(run)
-        players = rundir.load_config().players
-    except RunDirError as e:
+        plan = prepare(resume=run)
+    except ArenaError as e:
         print(f"{NAME}: {e}", file=sys.stderr)
         return 2
-    records = list(latest(rundir.load_games()).values())
-    if not any(r.status == "ok" for r in records):
+    res = RunResult(plan.config, plan.participants,
+                    [plan.previous[k] for k in sorted(plan.previous)], run,
+                    sweep_values=plan.sweep_values)
+    if not res.ok:
         print(f"{NAME}: {run} has no game played yet", file=sys.stderr)
         return 2
     print(f"the games recorded in {run} so far", flush=True)
-    return report(records, players, as_json)
+    print(format_table(res.standings()))
+    return report(res.records, res.config.players, as_json)
 
 
 def report(records: list[GameRecord], players: list[str], as_json: bool) -> int:
