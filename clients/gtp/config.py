@@ -203,6 +203,10 @@ class GtpConfig(msgspec.Struct, frozen=True):
     # its most visited move is not the best by value of those with half its visits or more
     # (Huang, Coulom and Lin 2010); 0: never
     time_extend: Annotated[float, msgspec.Meta(ge=0, le=4)] = 0.0
+    # in main time, weigh each move's share by 1 + a * max(-1, 1 - 2k / n) (k: our moves
+    # played, n: the moves we expect to play): the opening gets up to 1 + a shares, a settled
+    # endgame 1 - a; 0: equal shares
+    time_shape: Annotated[float, msgspec.Meta(ge=0, lt=1)] = 0.0
     # board
     default_size: int = 19
     default_komi: Annotated[float, msgspec.Meta(gt=-1000, lt=1000)] = 7.5

@@ -103,6 +103,7 @@ def time_policy(cfg: GtpConfig) -> TimePolicy:
         byoyomi_use=cfg.time_byoyomi_use,
         max_seconds=cfg.time_max_seconds,
         extend=cfg.time_extend,
+        shape=cfg.time_shape,
     )
 
 

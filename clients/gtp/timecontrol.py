@@ -2,8 +2,9 @@
 ``time_left`` to a number of seconds for the next move, never losing on time.
 
 The rule: in main time, spend ``(remaining - reserve) / expected moves left`` (the reserve
-includes a fixed overhead per expected move) (where a
-byo-yomi follows, at least a safe share of one byo-yomi period); in Canadian byo-yomi,
+includes a fixed overhead per expected move; where a byo-yomi follows, at least a safe share
+of one byo-yomi period), or with a ``shape`` a weighted share that gives the opening more
+than the endgame (:meth:`TimePolicy.weight`); in Canadian byo-yomi,
 ``(period left - reserve) / stones left``; in Japanese byo-yomi, a share of one period (the
 period is given back after each move). ``reserve`` covers the controller's and the network's
 lag and our own overhead around the search. The clock is also tracked locally (our own
@@ -59,6 +60,21 @@ class TimePolicy:
     byoyomi_use: float = 0.7  # share of a byo-yomi allotment spent
     max_seconds: float = 0.0  # hard cap per move (0: none)
     extend: float = 0.0  # share of a move's time an unclear search may add (main time only)
+    shape: float = 0.0  # main time: how much more the opening gets than the endgame (weight)
+
+    def expected_moves(self, points: int) -> int:
+        """The moves a player is expected to make in a game on ``points`` intersections."""
+        return max(1, int(self.moves_fraction * points))
+
+    def weight(self, move: int, points: int) -> float:
+        """The weight of a player's move ``move`` (0 for its first) in the share of main time:
+        ``1 + shape * max(-1, 1 - 2 move / n)`` over the ``n`` expected moves, so from
+        ``1 + shape`` at the first move down to 1 at the middle of the game and ``1 - shape``
+        from move ``n`` on; 1 at every move with ``shape`` 0: the time goes where games are
+        decided, not to a settled endgame (how the time is spread over a game's moves
+        changes strength: Huang, Coulom and Lin 2010; Baier and Winands 2016)."""
+        n = self.expected_moves(points)
+        return 1.0 + self.shape * max(-1.0, 1.0 - 2.0 * move / n)
 
 
 @dataclass
@@ -139,7 +155,16 @@ class TimeManager:
     # -- the allotment -----------------------------------------------------------------
     def _moves_left(self, points: int, played: int) -> int:
         p = self.policy
-        return max(p.min_moves_left, int(p.moves_fraction * points) - played)
+        return max(p.min_moves_left, p.expected_moves(points) - played)
+
+    def _share(self, points: int, played: int, moves_left: int) -> float:
+        """The next move's share of what main time leaves for ``moves_left`` moves: 1 /
+        moves_left, or its weight over the weights of the moves left."""
+        p = self.policy
+        if p.shape <= 0:
+            return 1.0 / moves_left
+        total = sum(p.weight(played + i, points) for i in range(moves_left))
+        return p.weight(played, points) / total
 
     def _keep(self, t: float, moves: int = 1) -> float:
         """What ``t`` seconds leave to spend over ``moves`` moves after the reserves."""
@@ -158,7 +183,7 @@ class TimeManager:
         moves_left = self._moves_left(points, played)
         keep = self._keep
         if not st.in_byoyomi:
-            budget = keep(st.main_left, moves_left) / moves_left
+            budget = keep(st.main_left, moves_left) * self._share(points, played, moves_left)
             if s.mode == "canadian" and s.stones > 0:
                 budget = max(budget, p.byoyomi_use * keep(s.period, s.stones) / s.stones)
             elif s.mode == "byoyomi" and s.periods > 0:

@@ -420,6 +420,19 @@ def test_a_failing_analysis_ends_its_answer_and_the_engine_goes_on() -> None:
     assert talk(e, "name") == b"= corvid\n\n"
 
 
+def test_a_time_shape_gives_the_first_moves_more_of_main_time() -> None:
+    clock = dict(time_reserve=0.0, time_reserve_fraction=0.0, time_overhead=0.0,
+                 time_moves_fraction=0.5)
+    asked = "time_settings 300 0 0\ntime_left b 100 0\ngenmove b"
+    e, gen = make([(2, 2)], **clock)  # 40 expected moves on 9x9: 100 s in equal shares
+    talk(e, asked)
+    assert gen.requests[0].seconds == pytest.approx(100 / 40)
+    e, gen = make([(2, 2)], time_shape=0.5, **clock)
+    talk(e, asked)
+    weights = [1 + 0.5 * (1 - 2 * k / 40) for k in range(40)]
+    assert gen.requests[0].seconds == pytest.approx(100 * 1.5 / sum(weights))
+
+
 def test_a_move_under_a_clock_may_take_more_when_its_search_is_unclear() -> None:
     e, gen = make([(2, 2), (3, 3)], time_reserve=0.0, time_reserve_fraction=0.0,
                   time_overhead=0.0, time_min_moves_left=10, time_extend=0.5)

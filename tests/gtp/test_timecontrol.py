@@ -100,19 +100,55 @@ def test_an_unclear_move_may_add_a_share_of_its_time_in_main_time_only() -> None
     assert capped.extension(0, 81, 0, 1.0) == pytest.approx(0.2)
 
 
+def test_a_shape_gives_the_opening_more_of_main_time_than_the_endgame() -> None:
+    p = TimePolicy(moves_fraction=0.5, shape=0.5)  # 40 expected moves on 9x9
+    assert [p.weight(k, 81) for k in (0, 10, 20, 30, 40, 60)] == pytest.approx(
+        [1.5, 1.25, 1.0, 0.75, 0.5, 0.5])
+    assert TimePolicy(shape=0.0).weight(0, 81) == 1.0
+    t = tm(reserve=1.0, reserve_fraction=0.0, moves_fraction=0.5, min_moves_left=10,
+           shape=0.5)
+    t.time_settings(60, 0, 0)
+    weights = [1 + 0.5 * (1 - 2 * k / 40) for k in range(40)]  # the 40 moves left
+    first = t.allot(0, 81, 0) or 0.0
+    assert first == pytest.approx(59 * 1.5 / sum(weights))
+    t.time_left(0, 11, 0)  # from move 35: the 10 moves left, weights 0.625 down to 0.5
+    tail = [1 + 0.5 * max(-1, 1 - 2 * k / 40) for k in range(35, 45)]
+    assert t.allot(0, 81, 35) == pytest.approx(10 * tail[0] / sum(tail))
+    flat = tm(reserve=1.0, reserve_fraction=0.0, moves_fraction=0.5, min_moves_left=10)
+    flat.time_settings(60, 0, 0)
+    assert flat.allot(0, 81, 0) == pytest.approx(59 / 40)
+    assert (flat.allot(0, 81, 0) or 0.0) < first
+
+
+@pytest.mark.parametrize("shape", [0.0, 0.5, 0.9])
+def test_a_whole_game_spent_as_allotted_keeps_the_reserve(shape: float) -> None:
+    t = TimeManager(TimePolicy(shape=shape))
+    t.time_settings(30, 0, 0)
+    times = []
+    for k in range(120):
+        share = t.allot(0, 81, k) or 0.0
+        times.append(share)
+        t.spent(0, share)
+    assert t.clocks[0].main_left > 0.5  # the fixed reserve is never spent
+    if shape > 0:  # the first ten moves get more than the next ten, and those than the rest
+        assert sum(times[:10]) > sum(times[10:20]) > sum(times[20:30]) > sum(times[30:40])
+
+
 @settings(max_examples=200, deadline=None)
 @given(main=st.floats(0, 3600), left=st.floats(0, 3600), played=st.integers(0, 400),
        period=st.floats(0.1, 120), stones=st.integers(1, 25),
-       mode=st.sampled_from(["absolute", "canadian", "byoyomi"]))
+       mode=st.sampled_from(["absolute", "canadian", "byoyomi"]),
+       shape=st.sampled_from([0.0, 0.75]))
 def test_never_more_than_the_clock_holds(main: float, left: float, played: int,
-                                         period: float, stones: int, mode: str) -> None:
-    t = TimeManager(TimePolicy())
+                                         period: float, stones: int, mode: str,
+                                         shape: float) -> None:
+    t = TimeManager(TimePolicy(shape=shape))
     if mode == "absolute":
         t.time_settings(main, 0, 0)
         t.time_left(0, left, 0)
         assert t.allot(0, 81, played) < max(left, 1e-9)
         share = t.allot(0, 81, played) or 0.0
-        long = TimeManager(TimePolicy(extend=4.0))
+        long = TimeManager(TimePolicy(extend=4.0, shape=shape))
         long.time_settings(main, 0, 0)
         long.time_left(0, left, 0)
         assert share + long.extension(0, 81, played, share) < max(left, 1e-9)
