@@ -4,6 +4,8 @@
     python bench/go_strength.py --games 10 --playouts 1000 --level 0 [--size 9] [--komi 7]
     python bench/go_strength.py --games 10 --seconds 1 --level 10   # a time per move
     python bench/go_strength.py --games 10 --main-time 60 --opponent "pachi threads=1"  # a clock
+    python bench/go_strength.py --games 10 --main-time 40 --opponent-untimed \\
+        --opponent "pachi -t =20000 threads=1"   # a clock for corvid only
     python bench/go_strength.py --games 20 --playouts 3000 --opponent "pachi -t =3000 threads=1"
     python bench/go_strength.py --games 20 --visits 3000 --opponent "pachi -t =3000 threads=1"
     python bench/go_strength.py --resume runs/go-strength-20261124-221500  # after a stop
@@ -25,7 +27,10 @@ command line) instead of GNU Go; it must capture dead stones before passing, or 
 --gnugo-score. --main-time S gives both engines the same sudden-death clock of S seconds a
 game (time_settings S 0 0 and time_left before each move; corvid searches by its clock with
 no playout cap, the opponent by its own time manager, so its command line should set no
-fixed playouts; a side whose clock runs out loses on time). --visits V caps corvid's root
+fixed playouts; a side whose clock runs out loses on time); with --opponent-untimed only
+corvid plays on that clock and the opponent within --timeout a move (an opponent at fixed
+playouts: equal time a game when corvid's clock is what the opponent spends in a game, each
+side spending it by its own rule). --visits V caps corvid's root
 visits per move instead of its new playouts, the subtree kept from the last move included,
 as Pachi counts its `-t =V` (corvid's --playouts N searches N new playouts on top of what
 it kept). --parallel J plays J games at
@@ -81,6 +86,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--main-time", type=float, default=None, metavar="S",
                    help="a sudden-death clock of S seconds a game for both engines instead "
                    "(corvid: no playout cap; the opponent by its own time manager)")
+    p.add_argument("--opponent-untimed", action="store_true",
+                   help="with --main-time: the clock is corvid's only; the opponent plays "
+                   "within --timeout a move (for an opponent at fixed playouts)")
     p.add_argument("--level", type=int, default=None, help="GNU Go level (0..10, default 0)")
     p.add_argument("--opponent", metavar="CMD", help="a GTP engine's command line to play "
                    "instead of GNU Go, e.g. \"pachi -t =3000 threads=1\"")
@@ -116,6 +124,8 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--visits must be at least 1")
     if sum(x is not None for x in (args.main_time, args.seconds, args.visits)) > 1:
         p.error("--visits, --seconds and --main-time are three budgets: give one")
+    if args.opponent_untimed and args.main_time is None:
+        p.error("--opponent-untimed leaves the clock to corvid: give --main-time")
     if args.opponent is not None and args.level is not None:
         p.error("--level is GNU Go's: give it in --opponent's command line instead")
     if args.opponent is not None and not args.opponent.strip():
@@ -137,6 +147,8 @@ def main(argv: list[str] | None = None) -> int:
     options: dict[str, Any] = {"size": args.size, "komi": args.komi, "timeout": args.timeout}
     if args.main_time is not None:
         options["main_time"] = args.main_time
+    if args.opponent_untimed:
+        options["untimed"] = [OPPONENT if args.opponent is not None else GNUGO]
     if args.gnugo_score and gnugo is not None:
         options["scorer"] = f"{gnugo} --mode gtp --chinese-rules"
     opponent = (f"{OPPONENT}=cmd:{args.opponent.strip()}" if args.opponent is not None
@@ -146,7 +158,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"resuming the run in {args.resume} (its players, games and options)", flush=True)
     else:
         who = args.opponent or f"GNU Go level {level}"
-        clock = f", {args.main_time:g} s each a game" if args.main_time is not None else ""
+        clock = "" if args.main_time is None else f", {args.main_time:g} s a game " + (
+            "(the opponent untimed)" if args.opponent_untimed else "each")
         print(f"corvid ({', '.join(budget)}{clock}) vs {who}, "
               f"{args.size}x{args.size}, komi {args.komi:g}, {args.games} games; records in "
               f"{args.out}", flush=True)

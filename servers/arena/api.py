@@ -135,9 +135,11 @@ def plan(config: RunConfig, records: Sequence[GameRecord] = (), cwd: str | None 
         else:
             people = given
         participants = unique_labels(people)
+        if game.check_players is not None:
+            game.check_players(config.options, [p.label for p in participants])
         tables = pairings(len(participants), game.seats, config.schedule,
                           len(sweep_values) - sweep_values.count(None))
-    except SpecError as e:
+    except (SpecError, ValueError) as e:
         raise ArenaError(str(e)) from None
     previous = latest(list(records))
     done = {k for k, r in previous.items() if r.status == "ok"}

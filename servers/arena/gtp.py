@@ -22,7 +22,7 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
@@ -43,7 +43,8 @@ class Options(msgspec.Struct, frozen=True, kw_only=True):
     komi: float = 7.0
     timeout: float = 60.0  # seconds for one move
     startup_timeout: float = 300.0  # for an engine's first answer
-    main_time: float = 0.0  # sudden death per engine and game (0: untimed)
+    main_time: float = 0.0  # sudden death per engine and game (0: untimed) ...
+    untimed: tuple[str, ...] = ()  # ... but for the players of these labels (no clock)
     max_moves: int = 0  # 0: 3 x size^2
     scorer: str | None = None  # a GTP engine whose final_score scores finished games
     log_level: str = "warning"  # of the corvid engines
@@ -131,7 +132,8 @@ class _Engines:
 def play(task: Task) -> Iterator[Piece]:
     opts = msgspec.convert(task.options, Options)
     cfg = MatchConfig(size=opts.size, komi=opts.komi, timeout=opts.timeout,
-                      main_time=opts.main_time, max_moves=opts.max_moves)
+                      main_time=opts.main_time, untimed=frozenset(opts.untimed),
+                      max_moves=opts.max_moves)
     labels = [p.label for p in task.players]
     with tempfile.TemporaryDirectory(prefix="corvid-arena-") as tmp:
         engines = _Engines(task, opts, Path(tmp))
@@ -179,7 +181,19 @@ def _record(task: Task, i: int, labels: list[str], specs: list[str], r: GameResu
                       options=task.options, text=sgf)
 
 
-GAME = GameSpec("gtp", 2, Options, play, chunk_cap=10, aliases=ALIASES)
+def check_players(options: Mapping[str, Any], labels: list[str]) -> None:
+    """The untimed players are players of the run, and there is a clock to be free of."""
+    untimed = list(options.get("untimed", ()))
+    if untimed and not options.get("main_time"):
+        raise ValueError("untimed players need a clock (main_time) for the others")
+    unknown = [u for u in untimed if u not in labels]
+    if unknown:
+        raise ValueError(f"untimed: no player labelled {', '.join(unknown)} (the players: "
+                         f"{', '.join(labels)})")
+
+
+GAME = GameSpec("gtp", 2, Options, play, chunk_cap=10, aliases=ALIASES,
+                check_players=check_players)
 
 EXAMPLES = """\
 examples:
@@ -207,6 +221,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
     p.add_argument("--main-time", type=float, default=None, metavar="S",
                    help="sudden-death clock per engine and game, sent as time_settings S 0 0 "
                    "and time_left before each genmove (default: untimed)")
+    p.add_argument("--untimed", action="append", default=None, metavar="LABEL",
+                   help="with --main-time, the player of this label plays without a clock, "
+                   "within --timeout a move (a player whose fixed playouts set its time); "
+                   "repeatable")
     p.add_argument("--max-moves", type=int, default=None, metavar="N",
                    help="end and score after this many moves (default 3 x size^2)")
     p.add_argument("--scorer", metavar="CMD",
@@ -221,6 +239,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def _options(args: argparse.Namespace) -> dict[str, Any]:
     given = {"size": args.size, "komi": args.komi, "timeout": args.timeout,
              "startup_timeout": args.startup_timeout, "main_time": args.main_time,
-             "max_moves": args.max_moves, "scorer": args.scorer,
+             "max_moves": args.max_moves, "scorer": args.scorer, "untimed": args.untimed,
              "log_level": args.engine_log_level}
     return {k: v for k, v in given.items() if v is not None}

@@ -35,7 +35,8 @@ class MatchConfig:
     size: int = 9
     komi: float = 7.0
     timeout: float = 60.0  # seconds per move (and per setup command)
-    main_time: float = 0.0  # 0: untimed; else each engine gets this much for the game
+    main_time: float = 0.0  # 0: untimed; else each engine gets this much for the game ...
+    untimed: frozenset[str] = frozenset()  # ... but the engines of these labels (no clock)
     max_moves: int = 0  # 0: 3 * size * size
 
 
@@ -68,8 +69,13 @@ def setup_engine(engine: EngineProcess, cfg: MatchConfig) -> None:
         r = engine.command(*cmd, timeout=cfg.timeout)
         if not r.ok:
             raise EngineError(f"{engine.label}: {' '.join(map(str, cmd))} failed: {r.text}")
-    if cfg.main_time > 0:
+    if clocked(engine, cfg):
         r = engine.command("time_settings", f"{cfg.main_time:g}", 0, 0, timeout=cfg.timeout)
+
+
+def clocked(engine: EngineProcess, cfg: MatchConfig) -> bool:
+    """Whether ``engine`` plays on the game clock (else within ``timeout`` a move only)."""
+    return cfg.main_time > 0 and engine.label not in cfg.untimed
 
 
 def play_game(black: EngineProcess, white: EngineProcess, cfg: MatchConfig,
@@ -120,11 +126,12 @@ def play_game(black: EngineProcess, white: EngineProcess, cfg: MatchConfig,
             break
         mover, other = engines[colour], engines[1 - colour]
         letter = COLOUR_LETTER[colour]
+        timed = clocked(mover, cfg)
         try:
-            if cfg.main_time > 0:
+            if timed:
                 mover.command("time_left", letter, math.floor(max(clocks[colour], 0.0)), 0,
                               timeout=cfg.timeout)
-            limit = cfg.timeout if cfg.main_time <= 0 else min(cfg.timeout, clocks[colour] + 1)
+            limit = cfg.timeout if not timed else min(cfg.timeout, clocks[colour] + 1)
             resp, took = mover.command_timed("genmove", letter, timeout=limit)
         except EngineTimeout as e:
             return lose(colour, "timeout", str(e))
@@ -133,7 +140,7 @@ def play_game(black: EngineProcess, white: EngineProcess, cfg: MatchConfig,
         except RemoteProtocolError as e:
             return lose(colour, "protocol", f"{mover.label}: {e}")
         result.times.append((colour, took))
-        if cfg.main_time > 0:
+        if timed:
             clocks[colour] -= took
             if clocks[colour] < 0:
                 return lose(colour, "timeout", f"{mover.label}: clock exceeded by "

@@ -72,6 +72,10 @@ def test_usage_errors_are_short_and_help_is_clean() -> None:
     assert "Traceback" not in p.stderr
     p = corvid("arena", "gtp")
     assert p.returncode == 2 and "--player" in p.stderr
+    p = corvid("arena", "gtp", "--player", PASSER, "--player", PASSER, "--main-time", "5",
+               "--untimed", "gnugo")
+    assert p.returncode == 2 and "no player labelled gnugo" in p.stderr
+    assert "Traceback" not in p.stderr
     h = corvid("arena", "--help")
     assert h.returncode == 0 and "95%%" not in h.stdout and "95%" in h.stdout
     for game in ("uecda", "gtp", "blokus"):

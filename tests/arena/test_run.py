@@ -113,6 +113,10 @@ def test_bad_runs_are_refused_before_anything_starts() -> None:
         run("gtp", ["corvid", "magic"])
     with pytest.raises(ArenaError, match="unknown gtp option"):
         run("gtp", ["corvid", "gnugo"], options={"boardsize": 9})
+    with pytest.raises(ArenaError, match="no player labelled pachi"):
+        run("gtp", ["corvid", "gnugo"], options={"main_time": 10, "untimed": ["pachi"]})
+    with pytest.raises(ArenaError, match="need a clock"):
+        run("gtp", ["corvid", "gnugo"], options={"untimed": ["gnugo"]})
     with pytest.raises(ArenaError, match="unknown game"):
         run("chess", ["corvid", "corvid"])
     with pytest.raises(ArenaError, match="round robin needs at least 5"):

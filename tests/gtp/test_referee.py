@@ -110,6 +110,30 @@ def test_main_time_clock() -> None:
     assert (slow.winner, slow.reason) == (WHITE, "timeout")  # the clock, not the 120 s
 
 
+def test_an_untimed_engine_plays_off_the_clock() -> None:
+    """An engine labelled untimed is sent no clock and may take longer than the clock holds;
+    the other still plays on it."""
+    timed = game("slow", "pass", main_time=5.0)
+    assert (timed.winner, timed.reason) == (WHITE, "resign")  # it was told of the clock
+    r = play_untimed("slow", "pass", untimed={"slow"}, main_time=0.2)
+    assert (r.reason, r.result_text) == ("score", "W+7")
+    assert sum(t for c, t in r.times if c == BLACK) > 0.2
+    r = play_untimed("pass", "slow", untimed={"slow"}, main_time=0.2)
+    assert (r.reason, r.result_text) == ("score", "W+7")
+    r = play_untimed("slow", "silent", untimed={"slow"}, main_time=0.5, timeout=120.0)
+    assert (r.winner, r.reason) == (BLACK, "timeout")  # the timed one still loses on time
+
+
+def play_untimed(black: str, white: str, untimed: set[str], **cfg: float) -> GameResult:
+    b, w = fake(black), fake(white)
+    try:
+        return play_game(b, w, MatchConfig(size=9, komi=7.0, untimed=frozenset(untimed),
+                                           **cfg))  # type: ignore[arg-type]
+    finally:
+        b.close(0.5)
+        w.close(0.5)
+
+
 def test_an_engine_that_timed_out_is_restarted() -> None:
     first, second = fake("silent"), fake("pass")
     pids = []

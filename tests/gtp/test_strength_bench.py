@@ -152,6 +152,8 @@ def test_any_gtp_engine_as_the_opponent(tmp_path: Path) -> None:
     assert both.returncode == 2 and "three budgets" in both.stderr
     both = _run("--opponent", PASSER, "--visits", "30", "--seconds", "1", timeout=120)
     assert both.returncode == 2 and "three budgets" in both.stderr
+    free = _run("--opponent", PASSER, "--seconds", "1", "--opponent-untimed", timeout=120)
+    assert free.returncode == 2 and "give --main-time" in free.stderr
 
 
 @pytest.mark.integration
@@ -166,3 +168,9 @@ def test_a_sudden_death_clock_for_both_engines(tmp_path: Path) -> None:
     game = json.loads((tmp_path / "run" / "games.jsonl").read_text())
     assert game["reason"] != "timeout"
     assert 0 < sum(game["answer_times"][0]) < 6  # corvid (black) spent its clock, not more
+    proc = _run("--games", "1", "--main-time", "6", "--size", "5", "--komi", "0.5",
+                "--opponent", PASSER, "--opponent-untimed", "--out", str(tmp_path / "free"))
+    assert proc.returncode == 0, proc.stderr
+    assert "6 s a game (the opponent untimed)" in proc.stdout
+    run = json.loads((tmp_path / "free" / "run.json").read_text())
+    assert run["options"]["main_time"] == 6 and run["options"]["untimed"] == ["opponent"]
