@@ -17,6 +17,7 @@ from servers.blokus.sgf import read_moves
 
 pytestmark = pytest.mark.integration
 PASSER = f"cmd:{sys.executable} {Path(__file__).with_name('passer.py')}"
+FAKE = Path(__file__).parents[1] / "gtp" / "data" / "fake_engine.py"
 
 
 def test_uecda_tables_of_stand_ins(tmp_path: Path) -> None:
@@ -106,6 +107,17 @@ def test_resume_plays_only_the_missing_games(tmp_path: Path) -> None:
         run(resume=out, games=5)
     with pytest.raises(ArenaError, match="already holds a run"):
         run("gtp", [PASSER, PASSER], out=out)
+
+
+def test_an_untimed_player_plays_off_the_clock() -> None:
+    """The slow fake engine takes 0.3 s a move and resigns once told of a clock: off the
+    clock it passes its way to a scored game, on it it resigns."""
+    slow = f"slow=cmd:{sys.executable} {FAKE} slow"
+    res = run("gtp", [slow, PASSER], games=2, seed=3,
+              options={"size": 5, "main_time": 0.5, "untimed": ["slow"]})
+    assert [r.reason for r in res.ok] == ["score", "score"]
+    res = run("gtp", [slow, PASSER], games=1, seed=3, options={"size": 5, "main_time": 5})
+    assert [r.reason for r in res.ok] == ["resign"]
 
 
 def test_bad_runs_are_refused_before_anything_starts() -> None:
