@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sgfmill import sgf
@@ -29,10 +30,10 @@ def fake(mode: str) -> EngineProcess:
     return EngineProcess(f"{sys.executable} {DATA / 'fake_engine.py'} {mode}", mode)
 
 
-def game(black: str, white: str, **cfg: float) -> GameResult:
+def game(black: str, white: str, **cfg: Any) -> GameResult:
     b, w = fake(black), fake(white)
     try:
-        return play_game(b, w, MatchConfig(size=9, komi=7.0, **cfg))  # type: ignore[arg-type]
+        return play_game(b, w, MatchConfig(size=9, komi=7.0, **cfg))
     finally:
         b.close(0.5)
         w.close(0.5)
@@ -115,23 +116,13 @@ def test_an_untimed_engine_plays_off_the_clock() -> None:
     the other still plays on it."""
     timed = game("slow", "pass", main_time=5.0)
     assert (timed.winner, timed.reason) == (WHITE, "resign")  # it was told of the clock
-    r = play_untimed("slow", "pass", untimed={"slow"}, main_time=0.2)
+    r = game("slow", "pass", untimed=frozenset({"slow"}), main_time=0.2)
     assert (r.reason, r.result_text) == ("score", "W+7")
     assert sum(t for c, t in r.times if c == BLACK) > 0.2
-    r = play_untimed("pass", "slow", untimed={"slow"}, main_time=0.2)
+    r = game("pass", "slow", untimed=frozenset({"slow"}), main_time=0.2)
     assert (r.reason, r.result_text) == ("score", "W+7")
-    r = play_untimed("slow", "silent", untimed={"slow"}, main_time=0.5, timeout=120.0)
+    r = game("slow", "silent", untimed=frozenset({"slow"}), main_time=0.5, timeout=120.0)
     assert (r.winner, r.reason) == (BLACK, "timeout")  # the timed one still loses on time
-
-
-def play_untimed(black: str, white: str, untimed: set[str], **cfg: float) -> GameResult:
-    b, w = fake(black), fake(white)
-    try:
-        return play_game(b, w, MatchConfig(size=9, komi=7.0, untimed=frozenset(untimed),
-                                           **cfg))  # type: ignore[arg-type]
-    finally:
-        b.close(0.5)
-        w.close(0.5)
 
 
 def test_an_engine_that_timed_out_is_restarted() -> None:
