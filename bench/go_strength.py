@@ -147,12 +147,12 @@ def main(argv: list[str] | None = None) -> int:
     options: dict[str, Any] = {"size": args.size, "komi": args.komi, "timeout": args.timeout}
     if args.main_time is not None:
         options["main_time"] = args.main_time
-    if args.opponent_untimed:
-        options["untimed"] = [OPPONENT if args.opponent is not None else GNUGO]
     if args.gnugo_score and gnugo is not None:
         options["scorer"] = f"{gnugo} --mode gtp --chinese-rules"
     opponent = (f"{OPPONENT}=cmd:{args.opponent.strip()}" if args.opponent is not None
                 else f"{GNUGO}=gnugo:level={level}")
+    if args.opponent_untimed:
+        options["untimed"] = [opponent.split("=", 1)[0]]  # its label
     args.out = arena_out(args, NAME) if not args.resume else None
     if args.resume:
         print(f"resuming the run in {args.resume} (its players, games and options)", flush=True)

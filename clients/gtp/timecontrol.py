@@ -158,11 +158,9 @@ class TimeManager:
         return max(p.min_moves_left, p.expected_moves(points) - played)
 
     def _share(self, points: int, played: int, moves_left: int) -> float:
-        """The next move's share of what main time leaves for ``moves_left`` moves: 1 /
-        moves_left, or its weight over the weights of the moves left."""
+        """The next move's share of what main time leaves for ``moves_left`` moves: its
+        weight over the weights of the moves left (1 / moves_left with no shape)."""
         p = self.policy
-        if p.shape <= 0:
-            return 1.0 / moves_left
         total = sum(p.weight(played + i, points) for i in range(moves_left))
         return p.weight(played, points) / total
 

@@ -139,7 +139,7 @@ def plan(config: RunConfig, records: Sequence[GameRecord] = (), cwd: str | None 
             game.check_players(config.options, [p.label for p in participants])
         tables = pairings(len(participants), game.seats, config.schedule,
                           len(sweep_values) - sweep_values.count(None))
-    except (SpecError, ValueError) as e:
+    except SpecError as e:
         raise ArenaError(str(e)) from None
     previous = latest(list(records))
     done = {k for k, r in previous.items() if r.status == "ok"}

@@ -30,7 +30,7 @@ import msgspec
 
 from protocols.gtp import RemoteProtocolError, format_vertex
 from servers.arena.backends import PlayerError
-from servers.arena.players import Player
+from servers.arena.players import Player, SpecError
 from servers.arena.plugin import GameSpec
 from servers.arena.records import GameRecord, Piece
 from servers.arena.schedule import Task
@@ -185,10 +185,10 @@ def check_players(options: Mapping[str, Any], labels: list[str]) -> None:
     """The untimed players are players of the run, and there is a clock to be free of."""
     untimed = list(options.get("untimed", ()))
     if untimed and not options.get("main_time"):
-        raise ValueError("untimed players need a clock (main_time) for the others")
+        raise SpecError("untimed players need a clock (main_time) for the others")
     unknown = [u for u in untimed if u not in labels]
     if unknown:
-        raise ValueError(f"untimed: no player labelled {', '.join(unknown)} (the players: "
+        raise SpecError(f"untimed: no player labelled {', '.join(unknown)} (the players: "
                          f"{', '.join(labels)})")
 
 

@@ -28,7 +28,7 @@ class GameSpec:
     servers: tuple[str, ...] = ()  # opponents the server plays itself
     aliases: Mapping[str, Alias] = field(default_factory=dict)  # named client players
     gtp: bool = False  # the server drives GTP engines itself (``gtp:COMMAND`` players)
-    # checks the options against the run's player labels (ValueError names the fault)
+    # checks the options against the run's player labels (SpecError names the fault)
     check_players: Callable[[Mapping[str, Any], list[str]], None] | None = None
 
     def parse(self, text: str) -> Player:
