@@ -10,6 +10,7 @@
     python bench/go_strength.py --games 20 --visits 3000 --opponent "pachi -t =3000 threads=1"
     python bench/go_strength.py --resume runs/go-strength-20261124-221500  # after a stop
     python bench/go_strength.py --resume runs/go-strength-20261124-221500 --summary --json
+    python bench/go_strength.py --resume NEW --summary --against OLD --json  # paired
 
 corvid plays black in odd games and white in even ones; games are scored by Tromp-Taylor
 with both engines capturing dead stones before they pass (GNU Go runs with --chinese-rules
@@ -37,7 +38,10 @@ it kept). --parallel J plays J games at
 once (tasks of consecutive games, each with its own two engines; --backend ray for Ray
 tasks, on a cluster with --ray-address). Every game is recorded in the run directory (--out, default
 runs/go-strength-TIME: SGFs and games.jsonl), so an interrupted run continues with --resume
-DIR (--resume DIR --summary prints the figures of the games recorded so far and plays none);
+DIR (--resume DIR --summary prints the figures of the games recorded so far and plays none;
+with --against OLD also the difference of corvid's score from OLD's game by game, over the
+game numbers both runs played, with its 95 % interval: two runs of one seed give corvid the
+same colour at each number, so the colours cancel; JSON "against");
 --sgf-dir DIR also writes the SGFs there as game-NNNN.sgf. A game takes one core for
 about 15-25 seconds at 3000-5000 playouts (GNU Go's moves included; November 2026). GNU Go
 is the Debian package `gnugo` (installed in /usr/games); it is needed for the default
@@ -63,7 +67,7 @@ from _common import (  # also puts the repository on sys.path
 from clients.logs import setup_logging
 from servers.arena import ArenaError, GameRecord, RunResult, prepare
 from servers.arena.standings import format_table
-from servers.arena.stats import wilson
+from servers.arena.stats import mean_ci95, wilson
 
 CORVID, GNUGO, OPPONENT = "corvid", "gnugo", "opponent"  # the labels of the players
 NAME = "go-strength"
@@ -107,13 +111,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--summary", action="store_true",
                    help="with --resume DIR: print the figures of the games the run has "
                    "recorded so far and play none (a run going on or stopped)")
+    p.add_argument("--against", type=Path, metavar="DIR",
+                   help="with --summary: also corvid's score in this run less its score in "
+                   "the run DIR, game by game over the games both recorded (the same game "
+                   "number: the same colours, and of one seed the same seeds of corvid)")
     p.add_argument("--json", action="store_true")
     args = p.parse_args(argv)
     setup_logging("warning")
+    if args.against is not None and not args.summary:
+        p.error("--against compares two recorded runs: give --resume DIR --summary")
     if args.summary:
         if not args.resume:
             p.error("--summary reads a run: give --resume DIR")
-        return summary(Path(args.resume), args.json)
+        return summary(Path(args.resume), args.json, args.against)
     if args.games < 1 or args.parallel < 1:
         p.error("--games and --parallel must be at least 1")
     if args.seconds is not None and args.seconds <= 0:
@@ -178,28 +188,64 @@ def main(argv: list[str] | None = None) -> int:
     return report(res.records, res.config.players, args.json)
 
 
-def summary(run: Path, as_json: bool) -> int:
+def recorded(run: Path) -> RunResult:
+    """The games a run has recorded so far (the arena's plan of its resume, none of it
+    played); ArenaError if ``run`` is no run."""
+    plan = prepare(resume=run)
+    return RunResult(plan.config, plan.participants,
+                     [plan.previous[k] for k in sorted(plan.previous)], run,
+                     sweep_values=plan.sweep_values)
+
+
+def summary(run: Path, as_json: bool, against: Path | None = None) -> int:
     """--summary: the arena's table and corvid's figures over the games a run has recorded
-    so far (the arena's plan of its resume, none of it played)."""
+    so far; with ``against``, also the paired difference from that run (:func:`paired`)."""
     try:
-        plan = prepare(resume=run)
+        res = recorded(run)
+        other = recorded(against) if against is not None else None
     except ArenaError as e:
         print(f"{NAME}: {e}", file=sys.stderr)
         return 2
-    res = RunResult(plan.config, plan.participants,
-                    [plan.previous[k] for k in sorted(plan.previous)], run,
-                    sweep_values=plan.sweep_values)
-    if not res.ok:
-        print(f"{NAME}: {run} has no game played yet", file=sys.stderr)
-        return 2
+    for d, r in ((run, res), (against, other)):
+        if r is not None and not r.ok:
+            print(f"{NAME}: {d} has no game played yet", file=sys.stderr)
+            return 2
+    extra: dict[str, Any] = {}
+    if other is not None:
+        extra["against"] = paired(res.records, other.records)
+        extra["against"]["run"] = str(against)
+        if not extra["against"]["games"]:
+            print(f"{NAME}: {run} and {against} have no game number in common",
+                  file=sys.stderr)
+            return 2
     print(f"the games recorded in {run} so far", flush=True)
     print(format_table(res.standings()))
-    return report(res.records, res.config.players, as_json)
+    return report(res.records, res.config.players, as_json, extra)
 
 
-def report(records: list[GameRecord], players: list[str], as_json: bool) -> int:
-    """Print corvid's figures over the records (the last line JSON with ``as_json``); 1 when
-    a game could not be played."""
+def paired(mine: list[GameRecord], theirs: list[GameRecord]) -> dict[str, Any]:
+    """corvid's score (draws half) in the games both runs played well, matched by game
+    number: ``games``, each run's mean (``score``, ``their_score``) and the mean of the
+    difference game by game with its normal 95 % interval (``difference``, ``ci95``). Two
+    runs of one seed give corvid the same colour at each number, so the colours cancel."""
+    def scores(records: list[GameRecord]) -> dict[int, float]:
+        return {r.index: r.result[r.players.index(CORVID)] for r in records
+                if r.status == "ok"}
+    a, b = scores(mine), scores(theirs)
+    common = sorted(a.keys() & b.keys())
+    diff, (lo, hi) = mean_ci95([a[k] - b[k] for k in common], -1.0, 1.0)
+    n = len(common)
+    return {"games": n,
+            "score": round(sum(a[k] for k in common) / n, 4) if n else 0.0,
+            "their_score": round(sum(b[k] for k in common) / n, 4) if n else 0.0,
+            "difference": round(diff, 4) if n else 0.0, "ci95": [round(lo, 4), round(hi, 4)]}
+
+
+def report(records: list[GameRecord], players: list[str], as_json: bool,
+           extra: dict[str, Any] | None = None) -> int:
+    """Print corvid's figures over the records (the last line JSON with ``as_json``, with
+    ``extra`` added: the paired difference of ``--against``); 1 when a game could not be
+    played."""
     fig = figures(records)
     fig["corvid"] = players[0].partition("=")[2]  # a resumed run's own settings
     fig["opponent"] = players[1].partition("=")[2]
@@ -211,6 +257,13 @@ def report(records: list[GameRecord], players: list[str], as_json: bool) -> int:
           f"{fig['corvid_move_max']:.3f}; opponent mean {fig['opponent_move_mean']:.3f} max "
           f"{fig['opponent_move_max']:.3f}", flush=True)
     print(phase_line(fig), flush=True)
+    if extra and "against" in extra:
+        d = extra["against"]
+        print(f"against {d['run']}: over the {d['games']} game numbers both played, "
+              f"{d['score']:.3f} here and {d['their_score']:.3f} there, the difference game "
+              f"by game {d['difference']:+.3f} [{d['ci95'][0]:+.3f}, {d['ci95'][1]:+.3f}]",
+              flush=True)
+    fig.update(extra or {})
     if as_json:
         emit_json(fig)
     return 0 if not fig["failed"] else 1

@@ -110,6 +110,53 @@ def test_summary_of_a_run_so_far_plays_nothing(tmp_path: Path,
     assert "holds no arena run" in capsys.readouterr().err
 
 
+def _recorded_run(run: Path, spec: str, results: dict[int, float]) -> None:
+    """A run of corvid ``spec`` against the passer whose game ``i`` corvid scored
+    ``results[i]`` (colours alternating, corvid black in even games)."""
+    RunDir(run).create(RunConfig(game="gtp", players=[f"corvid={spec}", f"opponent=cmd:{PASSER}"],
+                                 games=10, seed=1, chunk=1))
+    games = []
+    for i, mine in results.items():
+        order = ["corvid", "opponent"] if i % 2 == 0 else ["opponent", "corvid"]
+        result = [mine, 1.0 - mine] if i % 2 == 0 else [1.0 - mine, mine]
+        games.append(GameRecord(pairing=0, index=i, players=order, result=result,
+                                reason="resign" if mine != 0.5 else "score"))
+    (run / "games.jsonl").write_bytes(b"".join(msgspec.json.encode(g) + b"\n" for g in games))
+
+
+def test_summary_against_another_run_pairs_games_by_number(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    bench = _bench()
+    new, old = tmp_path / "new", tmp_path / "old"
+    _recorded_run(new, "corvid:playouts=30,lgrf=0", {0: 1.0, 1: 1.0, 2: 0.5, 3: 0.0, 4: 1.0})
+    _recorded_run(old, "corvid:playouts=30", {0: 0.0, 1: 1.0, 2: 0.0, 3: 0.0})  # no game 4
+    assert bench.main(["--resume", str(new), "--summary", "--against", str(old),
+                       "--json"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    fig = json.loads(out[-1])
+    assert fig["games"] == 5  # this run's own figures are over all its games
+    d = fig["against"]
+    # games 0-3: differences +1, 0, +0.5, 0 -> mean 0.375, sample sd 0.4787, n 4
+    assert (d["games"], d["score"], d["their_score"], d["difference"]) == (4, 0.625, 0.25,
+                                                                            0.375)
+    assert d["ci95"] == pytest.approx([0.375 - 1.96 * 0.47871 / 2, 0.375 + 1.96 * 0.47871 / 2],
+                                      abs=1e-3)
+    assert d["run"] == str(old)
+    assert "difference game by game +0.375" in out[-2]
+    # errors: --against without a summary, a run with no game played, no common game
+    with pytest.raises(SystemExit):
+        bench.main(["--against", str(old)])
+    assert "give --resume DIR --summary" in capsys.readouterr().err
+    _recorded_run(tmp_path / "empty", "corvid:playouts=30", {})
+    assert bench.main(["--resume", str(new), "--summary", "--against",
+                       str(tmp_path / "empty")]) == 2
+    assert "no game played yet" in capsys.readouterr().err
+    _recorded_run(tmp_path / "late", "corvid:playouts=30", {7: 1.0})
+    assert bench.main(["--resume", str(new), "--summary", "--against",
+                       str(tmp_path / "late")]) == 2
+    assert "no game number in common" in capsys.readouterr().err
+
+
 def _gnugo() -> str | None:
     return shutil.which("gnugo") or shutil.which("gnugo", path="/usr/games:/usr/local/games")
 
