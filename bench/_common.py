@@ -117,7 +117,11 @@ def judge_report(rows: list[dict[str, Any]], players: Sequence[Any]) -> dict[str
     """The judge benches' figures from their judged moves: each player's (``label``,
     ``spec``) mean value, playouts and seconds, and for each after the first the mean paired
     difference from the first over the positions both have, with a 95 % interval, and how
-    often the two chose the same move."""
+    often the two chose the same move. For a player whose rows hold its own search's value
+    of its move (``own``), also that value's mean, its mean error from the judge's value of
+    the same move with a 95 % interval (``own_error``, ``own_ci95``: above zero, the player
+    thinks its positions better than the judge does), the mean absolute error
+    (``own_mae``) and the correlation of the two over the positions (``own_corr``)."""
     by: dict[str, dict[tuple[str, int], dict[str, Any]]] = {p.label: {} for p in players}
     for r in rows:
         if r["value"] is not None and r["label"] in by:
@@ -134,6 +138,7 @@ def judge_report(rows: list[dict[str, Any]], players: Sequence[Any]) -> dict[str
             if mine else None,
             "seconds": round(float(np.mean([r["seconds"] for r in mine.values()])), 3)
             if mine else None}
+        fig |= own_error([r for r in mine.values() if r.get("own") is not None])
         keys = sorted(set(mine) & set(base))
         if p is not players[0] and len(keys) >= 2:
             d = np.array([mine[k]["value"] - base[k]["value"] for k in keys])
@@ -145,6 +150,23 @@ def judge_report(rows: list[dict[str, Any]], players: Sequence[Any]) -> dict[str
                     "paired": len(keys)}
         out.append(fig)
     return {"positions": len(base), "players": out}
+
+
+def own_error(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """How a player's own value of its moves (``own``) compares with the judge's (``value``):
+    see :func:`judge_report`; empty for fewer than two rows."""
+    if len(rows) < 2:
+        return {}
+    own = np.array([r["own"] for r in rows], dtype=float)
+    judged = np.array([r["value"] for r in rows], dtype=float)
+    err = own - judged
+    half = 1.96 * float(err.std(ddof=1)) / np.sqrt(len(err))
+    corr = (float(np.corrcoef(own, judged)[0, 1])
+            if own.std() > 0 and judged.std() > 0 else None)
+    return {"own": round(float(own.mean()), 4), "own_error": round(float(err.mean()), 4),
+            "own_ci95": [round(float(err.mean()) - half, 4), round(float(err.mean()) + half, 4)],
+            "own_mae": round(float(np.abs(err).mean()), 4),
+            "own_corr": None if corr is None else round(corr, 3)}
 
 
 def add_judge_arguments(ap: Any, *, records: str, judge: str, player: str, budget: str,
@@ -224,5 +246,10 @@ class JudgedMoves:
                 line += f"  diff {q['diff']:+.4f} [{q['ci95'][0]:+.4f}, " \
                         f"{q['ci95'][1]:+.4f}]  same move {q['same_move']:.2f}"
             print(line)
+            if "own_error" in q:
+                corr = "-" if q["own_corr"] is None else f"{q['own_corr']:.2f}"
+                print(f"{'':>12}  own value {q['own']}  error {q['own_error']:+.4f} "
+                      f"[{q['own_ci95'][0]:+.4f}, {q['own_ci95'][1]:+.4f}]  "
+                      f"mean absolute {q['own_mae']:.4f}  correlation {corr}")
         if as_json:
             emit_json(fig)

@@ -20,10 +20,19 @@ the paired differences: for each player after the first, the mean difference of 
 values from the first player's over the same positions, with a 95 % interval (normal, over
 positions), and how often the two chose the same move.
 
-Every judged move is a JSON line in ``--out``, and a rerun with the same ``--out`` resumes.
-``--json``: ``{"positions", "judge", "players": [{"label", "spec", "value", "playouts",
-"seconds", "diff", "ci95", "same_move"}]}`` last (``diff``, ``ci95`` and ``same_move``
-against the first player; none for it).
+Each player also shows how well it knows its positions: its own search's value of the move
+it chose (corvid's; a GTP engine's as it reports it, the judge's own move included, whose
+figures then measure the judge's noise) beside the judge's value of that move: over its
+positions the mean error (above zero: it thinks its positions better than the judge does)
+with a 95 % interval, the mean absolute error and the correlation. A search that misjudges
+one kind of position the same way every time shows there, where its play against itself
+cannot show it.
+
+Every judged move is a JSON line in ``--out`` (``own``: the player's own value), and a rerun
+with the same ``--out`` resumes. ``--json``: ``{"positions", "judge", "players": [{"label",
+"spec", "value", "playouts", "seconds", "diff", "ci95", "same_move", "own", "own_error",
+"own_ci95", "own_mae", "own_corr"}]}`` last (``diff``, ``ci95`` and ``same_move`` against
+the first player, none for it; the ``own`` keys for players that report a value).
 """
 
 from __future__ import annotations
@@ -150,13 +159,14 @@ def main(argv: list[str] | None = None) -> int:
                 t = time.perf_counter()
                 if p.core is None or p.budget is None:  # the judge's own move
                     judge.load(record, ply)
-                    move = s.geo.parse_pentobi(judge.search(colour)[0])
-                    playouts = 0
+                    answer, own = judge.search(colour)
+                    move, playouts = s.geo.parse_pentobi(answer), 0
                 else:
                     p.core.reset()
                     res = p.core.search(s.clone(), p.budget,
                                         np.random.default_rng(args.seed * 100003 + n))
                     move, playouts = int(res.move), int(res.playouts)  # type: ignore[call-overload,unused-ignore]
+                    own = round(float(res.value), 4)
                 dt = time.perf_counter() - t
                 if move not in judged:
                     judge.load(record, ply)
@@ -164,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
                     v = judge.search(1 - colour)[1]
                     judged[move] = None if v is None else 1.0 - v
                 row = {"record": record, "ply": ply, "label": p.label, "spec": p.spec,
-                       "move": s.geo.pentobi(move), "value": judged[move],
+                       "move": s.geo.pentobi(move), "value": judged[move], "own": own,
                        "playouts": playouts, "seconds": round(dt, 4)}
                 judged_moves.add(row)
             judged_moves.progress(n, players)

@@ -23,10 +23,19 @@ the paired differences: for each player after the first, the mean difference of 
 values from the first player's over the same positions, with a 95 % interval (normal, over
 positions), and how often the two chose the same move.
 
-Every judged move is a JSON line in ``--out``, and a rerun with the same ``--out`` resumes.
-``--json``: ``{"positions", "judge", "players": [{"label", "spec", "value", "playouts",
-"seconds", "diff", "ci95", "same_move"}]}`` last (``diff``, ``ci95`` and ``same_move``
-against the first player; none for it).
+Each player also shows how well it knows its positions: its own search's value of the move
+it chose (corvid's; a GTP engine's as it reports it, the judge's own move included, whose
+figures then measure the judge's noise) beside the judge's value of that move: over its
+positions the mean error (above zero: it thinks its positions better than the judge does)
+with a 95 % interval, the mean absolute error and the correlation. A search that misjudges
+one kind of position the same way every time shows there, where its play against itself
+cannot show it.
+
+Every judged move is a JSON line in ``--out`` (``own``: the player's own value), and a rerun
+with the same ``--out`` resumes. ``--json``: ``{"positions", "judge", "players": [{"label",
+"spec", "value", "playouts", "seconds", "diff", "ci95", "same_move", "own", "own_error",
+"own_ci95", "own_mae", "own_corr"}]}`` last (``diff``, ``ci95`` and ``same_move`` against
+the first player, none for it; the ``own`` keys for players that report a value).
 """
 
 from __future__ import annotations
@@ -175,14 +184,14 @@ def main(argv: list[str] | None = None) -> int:
                 if pl.config is None or pl.budget is None:  # a GTP engine's own move
                     engine = engines.get(pl.label, judge)
                     engine.load(state.size, state.komi, moves)
-                    move = engine.search(colour)[0].upper()
-                    playouts = 0
+                    move, own = engine.search(colour)
+                    move, playouts = move.upper(), 0
                 else:
                     pos = search_position(state.clone(), pl.config)
                     res = make_core(pl.config, state.size).search(
                         pos, pos.to_move, pl.budget, np.random.default_rng([args.seed, n]))
                     move = point_to_vertex(int(res.move), state.size).upper()  # type: ignore[call-overload,unused-ignore]
-                    playouts = int(res.playouts)
+                    playouts, own = int(res.playouts), round(float(res.value), 4)
                 dt = time.perf_counter() - t
                 if move not in judged:
                     if move == "RESIGN":
@@ -193,8 +202,8 @@ def main(argv: list[str] | None = None) -> int:
                         v = judge.search(3 - colour)[1]
                         judged[move] = None if v is None else round(1.0 - v, 4)
                 row = {"record": str(record), "ply": ply, "label": pl.label, "spec": pl.spec,
-                       "move": move, "value": judged[move], "playouts": playouts,
-                       "seconds": round(dt, 4)}
+                       "move": move, "value": judged[move], "own": own,
+                       "playouts": playouts, "seconds": round(dt, 4)}
                 judged_moves.add(row)
             judged_moves.progress(n, players)
     finally:

@@ -91,6 +91,10 @@ def test_moves_judged_and_paired(tmp_path: Path) -> None:
     assert judge["playouts"] == 0 and judge["label"] == "judge"
     rows = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(rows) == 12 and {r["label"] for r in rows} == {"a", "same", "judge"}
+    # each player's own value of its move beside the judge's (the judge's from its report)
+    err = [r["own"] - r["value"] for r in rows if r["label"] == "a"]
+    assert a["own_error"] == round(float(np.mean(err)), 4)
+    assert all(0 <= r["own"] <= 1 for r in rows if r["label"] == "judge")
     # a rerun resumes: nothing judged again
     r = _bench(tmp_path, *args)
     assert r.returncode == 0, r.stderr

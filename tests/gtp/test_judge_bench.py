@@ -91,6 +91,17 @@ def test_moves_judged_and_paired(tmp_path: Path) -> None:
     assert len(rows) == 12 and {r["label"] for r in rows} == {"a", "same", "judge"}
     # the value is the WINNER line's, not the progress line's 33.3 % before it
     assert all(r["value"] != round(1 - 0.333, 4) for r in rows)
+    # each player's own value of its move beside the judge's: corvid's search's, and the
+    # judge's as its WINNER line reports it
+    mine = [r for r in rows if r["label"] == "a"]
+    assert all(0 <= r["own"] <= 1 for r in rows)
+    err = np.array([r["own"] - r["value"] for r in mine])
+    assert a["own_error"] == round(float(err.mean()), 4)
+    assert a["own_ci95"][0] < a["own_error"] < a["own_ci95"][1]
+    assert a["own_mae"] == round(float(np.abs(err).mean()), 4)
+    assert a["own_corr"] is None or -1 <= a["own_corr"] <= 1
+    assert judge["own"] == round(float(np.mean([r["own"] for r in rows
+                                                 if r["label"] == "judge"])), 4)
     # a rerun resumes: nothing judged again
     r = _bench(tmp_path, *args)
     assert r.returncode == 0, r.stderr
