@@ -100,8 +100,9 @@ class GtpConfig(msgspec.Struct, frozen=True):
     widening_b: Annotated[float, msgspec.Meta(gt=0)] = 1.4
     # playouts (knowledge.go.position.PlayoutSettings): 3 learned (weights), 2 MoGo-like + capture
     # anywhere, 1 local, 0 light, 4 as 2 reading ladders, 5 as 2 with the low-liberty rule,
-    # 6 as 5 with nakade (the vital point of a small eye space next to the last move)
-    playout_policy: Literal[0, 1, 2, 3, 4, 5, 6] = 6
+    # 6 as 5 with nakade (the vital point of a small eye space next to the last move), 7 as 6
+    # playing a self-atari into a dead shape (knowledge.go.tactics.bad_self_atari)
+    playout_policy: Literal[0, 1, 2, 3, 4, 5, 6, 7] = 6
     # last good reply with forgetting in the playouts (knowledge.go.lgrf; compiled uct only):
     # 0 off, 1 the reply to the last move, 2 to the last two moves first, 3 as 2 but after
     # the policy's atari rules (step 1), 4 as 2 but after all its rules that answer the last

@@ -27,7 +27,7 @@ from numba import njit
 
 from games.go import board as K
 from games.go.coords import EMPTY, PASS
-from knowledge.go.tactics import k_self_atari
+from knowledge.go.tactics import bad_self_atari
 
 
 def new_tables(points: int) -> np.ndarray:
@@ -36,9 +36,10 @@ def new_tables(points: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def lgr_reply(B: np.ndarray, c: int, T: np.ndarray, level: int, sa_min: int) -> int:
+def lgr_reply(B: np.ndarray, c: int, T: np.ndarray, level: int, sa_min: int,
+              nakade: bool = False) -> int:
     """The stored reply colour c may play now (PASS if none): reply2 first when ``level`` is
-    2, then reply1."""
+    2, then reply1 (a bad self-atari refused as :func:`bad_self_atari` with ``nakade``)."""
     last = B[K.META, K.M_LAST]
     if last == PASS:
         return PASS
@@ -53,7 +54,8 @@ def lgr_reply(B: np.ndarray, c: int, T: np.ndarray, level: int, sa_min: int) -> 
             q = T[c, last]
         if q < 0 or B[K.COL, q] != EMPTY:
             continue
-        if K.k_legal(B, q, c) and not K.k_is_eye(B, q, c) and k_self_atari(B, q, c) < sa_min:
+        if (K.k_legal(B, q, c) and not K.k_is_eye(B, q, c)
+                and not bad_self_atari(B, q, c, sa_min, nakade)):
             return int(q)
     return PASS
 

@@ -34,8 +34,12 @@ or captures (:func:`libs_after`). Sorted, duplicates removed; if any, play one u
 is a point, candidates = the vital point (:func:`nakade_vital`) of each empty region next to
 L that could be an eye space too small to live in, if it is legal and not a bad self-atari.
 Sorted, duplicates removed; if any, play one uniformly.
-``policy`` 0 ("light") is step 3 without the self-atari test. A self-atari is bad when the
-group left in atari would have at least ``sa_min`` stones. Playouts use simple ko (the ko
+``policy`` 7 is policy 6 that does not refuse a self-atari into a dead shape: a group of at
+most five stones that, once captured, leaves an eye space the capturer cannot make two eyes
+in (:func:`~knowledge.go.tactics.dead_shape_after`), as the attacker plays inside an eye space
+to kill it. ``policy`` 0 ("light") is step 3 without the self-atari test. A self-atari is bad
+when the group left in atari would have at least ``sa_min`` stones (policy 7: and no dead
+shape). Playouts use simple ko (the ko
 point), end after two consecutive passes or ``max_moves`` moves, and are scored by area.
 """
 
@@ -83,6 +87,7 @@ from knowledge.go.tactics import (
     G_SELF_ATARI,
     NG,
     atari_level,
+    bad_self_atari,
     capture_level,
     coulom_distance,
     distance_level,
@@ -248,6 +253,13 @@ def reads_ladders(policy: int) -> bool:
 
 
 @njit(cache=True)
+def nakade_self_ataris(policy: int) -> bool:
+    """Does the policy play a self-atari into a dead shape (policy 7,
+    :func:`~knowledge.go.tactics.bad_self_atari`)?"""
+    return policy == 7
+
+
+@njit(cache=True)
 def low_liberty_rule(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray
                      ) -> tuple[int, np.uint64]:
     """Policy 5's step between the atari rules and the patterns (module docstring): an atari
@@ -278,11 +290,12 @@ def low_liberty_rule(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray
 
 
 @njit(cache=True)
-def nakade_rule(B: np.ndarray, c: int, s: np.uint64, sa_min: int, buf: np.ndarray
-                ) -> tuple[int, np.uint64]:
+def nakade_rule(B: np.ndarray, c: int, s: np.uint64, sa_min: int, buf: np.ndarray,
+                nakade: bool = False) -> tuple[int, np.uint64]:
     """Policy 6's step after the atari rules: the vital point of an empty region next to
-    the last move (:func:`nakade_vital`), if legal and not a bad self-atari (``buf[0:5]`` is
-    the regions' scratch, the candidates go to ``buf[8:12]``); PASS if there is none."""
+    the last move (:func:`nakade_vital`), if legal and not a bad self-atari (``nakade``:
+    :func:`bad_self_atari`'s; ``buf[0:5]`` is the regions' scratch, the candidates go to
+    ``buf[8:12]``); PASS if there is none."""
     w = B[META, M_W]
     last = B[META, M_LAST]
     k = 0
@@ -290,7 +303,7 @@ def nakade_rule(B: np.ndarray, c: int, s: np.uint64, sa_min: int, buf: np.ndarra
         if B[COL, n] != EMPTY:
             continue
         v = nakade_vital(B, n, buf)
-        if v >= 0 and k_legal(B, v, c) and k_self_atari(B, v, c) < sa_min:
+        if v >= 0 and k_legal(B, v, c) and not bad_self_atari(B, v, c, sa_min, nakade):
             buf[8 + k] = v
             k += 1
     if k > 0:
@@ -392,7 +405,7 @@ def capture_or_random(B: np.ndarray, c: int, s: np.uint64, policy: int, sa_min: 
             j = 0
         if not k_legal(B, p, c) or k_is_eye(B, p, c):
             continue
-        if policy >= 1 and k_self_atari(B, p, c) >= sa_min:
+        if policy >= 1 and bad_self_atari(B, p, c, sa_min, nakade_self_ataris(policy)):
             continue
         return p, s
     return PASS, s
@@ -402,14 +415,14 @@ def capture_or_random(B: np.ndarray, c: int, s: np.uint64, policy: int, sa_min: 
 def tactical_rules(B: np.ndarray, c: int, s: np.uint64, policy: int, sa_min: int,
                    buf: np.ndarray) -> tuple[int, np.uint64]:
     """The policy's rules that answer the last move (a point) before any pattern: step 1
-    (the atari rules), then with policy 6 the nakade step and with policies 5 and 6 the
-    low-liberty rule (module docstring); PASS if none applies, and then no random number
+    (the atari rules), then with policies 6 and 7 the nakade step and with policies 5 to 7
+    the low-liberty rule (module docstring); PASS if none applies, and then no random number
     has been drawn."""
     q, s = atari_rules(B, c, s, buf, reads_ladders(policy))
     if q != PASS:
         return q, s
-    if policy == 6:
-        q, s = nakade_rule(B, c, s, sa_min, buf)
+    if policy >= 6:
+        q, s = nakade_rule(B, c, s, sa_min, buf, nakade_self_ataris(policy))
         if q != PASS:
             return q, s
     if policy >= 5:
@@ -451,7 +464,8 @@ def k_choose(B: np.ndarray, c: int, s: np.uint64, policy: int, pat: np.ndarray,
             s = rand_next(s)
             i = rand_below(s, k)
             q = buf[i]
-            if k_legal(B, q, c) and not k_is_eye(B, q, c) and k_self_atari(B, q, c) < sa_min:
+            if (k_legal(B, q, c) and not k_is_eye(B, q, c)
+                    and not bad_self_atari(B, q, c, sa_min, nakade_self_ataris(policy))):
                 return q, s
             buf[i] = buf[k - 1]
             k -= 1
@@ -520,7 +534,7 @@ def k_playout(B: np.ndarray, s: np.uint64, policy: int, pat: np.ndarray, ptab: n
                     p, s = tactical_rules(B, c, s, policy, sa_min, buf)
                     tactics = False
             if p == PASS:
-                p = lgr_reply(B, c, T, level, sa_min)
+                p = lgr_reply(B, c, T, level, sa_min, nakade_self_ataris(policy))
         if p == PASS:
             p, s = k_choose(B, c, s, policy, pat, sa_min, buf, ptab, plv, gam, tactics)
         k_play(B, p, c)

@@ -64,6 +64,22 @@ class RefPlayer(RefBoard):
         stones, libs = self._group_after(p, c)
         return len(stones) if len(libs) == 1 else 0
 
+    def bad_self_atari(self, p: int, c: int, sa_min: int, policy: int) -> bool:
+        """tactics.bad_self_atari, from its docstring: a self-atari of ``sa_min`` stones or
+        more, unless (policy 7) the group is a dead shape of at most five stones: up to
+        three, a square or pyramid four, a bulky or crossed five."""
+        k = self.self_atari(p, c)
+        if k < sa_min:
+            return False
+        if policy != 7 or k > 5:
+            return True
+        stones = set(self._group_after(p, c)[0])
+        degree = [sum(n in stones for n in self.neighbours(q)) for q in stones]
+        square = any({q, q + 1, q + self.w, q + self.w + 1} <= stones for q in stones)
+        dead = (k <= 3 or (k == 4 and (max(degree) == 3 or square))
+                or (k == 5 and (max(degree) == 4 or square)))
+        return not dead
+
     def pattern_code(self, p: int) -> int:
         w = self.w
         code = 0
@@ -122,7 +138,7 @@ class RefPlayer(RefBoard):
                 i = rand_below(s, len(cand))
                 q = cand[i]
                 if (self.legal(q, c) and not self.is_eye(q, c)
-                        and self.self_atari(q, c) < sa_min):
+                        and not self.bad_self_atari(q, c, sa_min, policy)):
                     return q, s
                 cand[i] = cand[-1]
                 cand.pop()
@@ -144,17 +160,17 @@ class RefPlayer(RefBoard):
             p = self.empties[(start + i) % n]
             if not self.legal(p, c) or self.is_eye(p, c):
                 continue
-            if policy >= 1 and self.self_atari(p, c) >= sa_min:
+            if policy >= 1 and self.bad_self_atari(p, c, sa_min, policy):
                 continue
             return p, s
         return PASS, s
 
     def tactical_rules(self, c: int, s: int, policy: int, sa_min: int) -> tuple[int, int]:
-        """playout.tactical_rules: the atari rules, then nakade (policy 6) and the
-        low-liberty rule (policies 5 and 6)."""
+        """playout.tactical_rules: the atari rules, then nakade (policies 6 and 7) and the
+        low-liberty rule (policies 5 to 7)."""
         q, s = self.atari_rules(c, s, policy)
-        if q == PASS and policy == 6:
-            q, s = self.nakade_rule(c, s, sa_min)
+        if q == PASS and policy >= 6:
+            q, s = self.nakade_rule(c, s, sa_min, policy)
         if q == PASS and policy >= 5:
             q, s = self.low_liberty_rule(c, s)
         return q, s
@@ -196,14 +212,15 @@ class RefPlayer(RefBoard):
         cross_or_bulky = len(region) == 5 and (top == 4 or edges == 5)
         return middle[0] if three or pyramid or cross_or_bulky else -1
 
-    def nakade_rule(self, c: int, s: int, sa_min: int) -> tuple[int, int]:
+    def nakade_rule(self, c: int, s: int, sa_min: int, policy: int = 6) -> tuple[int, int]:
         """Policy 6's step after the atari rules: the vital point of an empty region next to
         the last move, if legal and not a bad self-atari."""
         cand = []
         for n in self.neighbours(self.last):
             if self.col[n] == EMPTY:
                 v = self.nakade_vital(n)
-                if v >= 0 and self.legal(v, c) and self.self_atari(v, c) < sa_min:
+                if (v >= 0 and self.legal(v, c)
+                        and not self.bad_self_atari(v, c, sa_min, policy)):
                     cand.append(v)
         return _pick(cand, s)
 
@@ -265,7 +282,7 @@ class RefPlayer(RefBoard):
                 elif level == 4 and policy >= 1 and self.last != PASS:
                     p, s = self.tactical_rules(c, s, policy, sa_min)
                 if p == PASS:
-                    p = self._stored_reply(c, replies, level, sa_min)
+                    p = self._stored_reply(c, replies, level, sa_min, policy)
             if p == PASS:
                 p, s = self.choose(c, s, policy, pat, sa_min, ptab, plv)
             self.play(p, c)
@@ -286,7 +303,7 @@ class RefPlayer(RefBoard):
         return score, moves, s
 
     def _stored_reply(self, c: int, replies: dict[tuple[int, ...], int], level: int,
-                      sa_min: int) -> int:
+                      sa_min: int, policy: int = 6) -> int:
         if self.last == PASS:
             return PASS
         keys: list[tuple[int, ...]] = [(c, self.last)]
@@ -295,7 +312,8 @@ class RefPlayer(RefBoard):
         for key in keys:
             q = replies.get(key, PASS)
             if (q != PASS and self.col[q] == EMPTY and self.legal(q, c)
-                    and not self.is_eye(q, c) and self.self_atari(q, c) < sa_min):
+                    and not self.is_eye(q, c)
+                    and not self.bad_self_atari(q, c, sa_min, policy)):
                 return q
         return PASS
 

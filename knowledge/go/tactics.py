@@ -88,6 +88,57 @@ def k_self_atari(B: np.ndarray, p: int, c: int) -> int:
 
 
 @njit(cache=True)
+def dead_shape_after(B: np.ndarray, p: int, c: int) -> bool:
+    """Whether the group c would form by playing at the empty point p has a shape in which,
+    once captured, the capturer cannot make two eyes: at most three stones, a square or a
+    pyramid four, a bulky or a crossed five (the eye spaces of :func:`nakade_vital`, and the
+    square four). A self-atari into such a shape inside the opponent's eye space is how the
+    attacker kills it (nakade), so a playout policy need not refuse it."""
+    w = B[META, M_W]
+    pts = np.empty(6, dtype=np.int64)
+    pts[0] = p
+    k = 1
+    for g in groups_next_to(B, p, c, False):
+        if g < 0:
+            break
+        if k + B[GSIZE, g] > 5:
+            return False
+        q = g
+        while True:
+            pts[k] = q
+            k += 1
+            q = B[NXT, q]
+            if q == g:
+                break
+    if k <= 3:
+        return True
+    top = 0
+    ends = 0  # the shape's adjacencies, each counted from both ends
+    for i in range(k):
+        d = 0
+        for j in range(k):
+            e = pts[i] - pts[j]
+            if e == 1 or e == -1 or e == w or e == -w:
+                d += 1
+        ends += d
+        top = max(top, d)
+    if k == 4:
+        return top == 3 or ends == 8  # a pyramid, or a square (four adjacencies)
+    return top == 4 or ends == 10  # a cross, or a bulky five (a square and one more)
+
+
+@njit(cache=True)
+def bad_self_atari(B: np.ndarray, p: int, c: int, sa_min: int, nakade: bool) -> bool:
+    """Whether a playout refuses c's move at p as a self-atari: one that leaves a group of
+    at least ``sa_min`` stones in atari, unless (with ``nakade``) the group has at most five
+    stones in a dead shape (:func:`dead_shape_after`)."""
+    k = k_self_atari(B, p, c)
+    if k < sa_min:
+        return False
+    return not (nakade and k <= 5 and dead_shape_after(B, p, c))
+
+
+@njit(cache=True)
 def libs_after(B: np.ndarray, p: int, c: int) -> int:
     """The liberties of the group c would form by playing at the empty point p, capped at 3
     (3 also when the move captures: an opponent group next to p is in atari)."""

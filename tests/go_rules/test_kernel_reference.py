@@ -13,7 +13,7 @@ from knowledge.go.patterns import pattern_code, pattern_table
 from knowledge.go.playout import k_choose, k_playout, no_replies
 from knowledge.go.position import GoPosition
 from knowledge.go.reference import RefPlayer
-from knowledge.go.tactics import NG, k_self_atari, libs_after, nakade_vital
+from knowledge.go.tactics import NG, bad_self_atari, k_self_atari, libs_after, nakade_vital
 
 
 def check_same(b: np.ndarray, ref: RefPlayer) -> None:
@@ -29,6 +29,7 @@ def check_same(b: np.ndarray, ref: RefPlayer) -> None:
             assert K.k_legal_noko(b, p, c) == ref.legal(p, c, use_ko=False), (p, c)
             assert K.k_is_eye(b, p, c) == ref.is_eye(p, c), (p, c)
             assert k_self_atari(b, p, c) == ref.self_atari(p, c), (p, c)
+            assert bad_self_atari(b, p, c, 2, True) == ref.bad_self_atari(p, c, 2, 7), (p, c)
             assert libs_after(b, p, c) == ref.libs_after(p, c), (p, c)
         assert pattern_code(b, p) == ref.pattern_code(p)
     in_atari = {BLACK: 0, WHITE: 0}
@@ -101,7 +102,7 @@ def test_lockstep_random_game(size: int, seed: int, policy: int) -> None:
 
 
 @pytest.mark.parametrize("size", [5, 9, 13, 19])
-@pytest.mark.parametrize("policy", [0, 1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("policy", [0, 1, 2, 3, 4, 5, 6, 7])
 def test_playouts_identical(size: int, policy: int) -> None:
     """Same position, same seed: the kernel and the reference play the same moves, end in
     the same rng state and score."""
@@ -219,6 +220,43 @@ def test_nakade_vital_points(rows: str, vital: str | None) -> None:
         want = vertex_to_point(vital, s.size) if vital and below else -1
         assert nakade_vital(s._b, p, buf) == ref.nakade_vital(p) == want, (
             point_to_vertex(p, s.size))
+
+
+RING = """
+ 7 . . . . . . .
+ 6 . . . . . . .
+ 5 O O O O O . .
+ 4 O {} O . .
+ 3 O {} O . .
+ 2 O O O O O . .
+ 1 . . . . . . .
+"""  # white's eye space B3-D4, with its liberties outside
+
+
+@pytest.mark.parametrize(("row4", "row3", "move", "stones", "dead"), [
+    ("X . .", "O O O", "C4", 2, True),  # two stones: one eye once captured
+    (". X X", ". O O", "B4", 3, True),  # a straight three
+    ("X . .", "X X O", "C4", 4, True),  # a square four
+    ("X X X", ". . O", "C3", 4, True),  # a pyramid four
+    (". X .", "X X O", "D4", 4, False),  # a bent four: the capturer lives
+    ("X X .", "X X .", "D4", 5, True),  # a bulky five
+    ("X . .", "X X X", "D4", 5, False),  # a five in a U lives
+])
+def test_self_atari_into_a_dead_shape(row4: str, row3: str, move: str, stones: int,
+                                      dead: bool) -> None:
+    """Black's move leaves its group in atari inside white's eye space: policy 6 refuses
+    every such self-atari of two stones or more, policy 7 the ones whose shape, captured,
+    leaves white room for two eyes (the reference agrees)."""
+    size, black, white = parse_diagram(RING.format(row4, row3))
+    s = GoState(size, 7.0)
+    s.place_setup(BLACK, black)
+    s.place_setup(WHITE, white)
+    p = vertex_to_point(move, size)
+    ref = RefPlayer.from_kernel(s._b.copy())
+    assert k_self_atari(s._b, p, BLACK) == ref.self_atari(p, BLACK) == stones
+    assert bad_self_atari(s._b, p, BLACK, 2, False) and ref.bad_self_atari(p, BLACK, 2, 6)
+    assert bad_self_atari(s._b, p, BLACK, 2, True) == ref.bad_self_atari(p, BLACK, 2, 7) \
+        == (not dead)
 
 
 def test_crossed_five() -> None:

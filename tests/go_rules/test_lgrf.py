@@ -32,7 +32,8 @@ def replies_of(T: np.ndarray) -> dict[tuple[int, ...], int]:
 @pytest.mark.parametrize(("size", "policy", "level"), [(5, 2, 2), (7, 1, 1), (9, 2, 2),
                                                        (9, 2, 1), (13, 2, 2), (9, 2, 3),
                                                        (9, 4, 3), (7, 4, 2), (9, 5, 2),
-                                                       (9, 6, 4), (7, 5, 4), (9, 6, 3)])
+                                                       (9, 6, 4), (7, 5, 4), (9, 6, 3),
+                                                       (9, 7, 2), (7, 7, 4)])
 def test_playouts_and_tables_match_the_reference(size: int, policy: int, level: int) -> None:
     """Successive playouts from one position share the tables: the kernel and the reference
     play the same moves and leave the same tables after each."""
