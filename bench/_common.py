@@ -121,12 +121,17 @@ def judge_report(rows: list[dict[str, Any]], players: Sequence[Any]) -> dict[str
     of its move (``own``), also that value's mean, its mean error from the judge's value of
     the same move with a 95 % interval (``own_error``, ``own_ci95``: above zero, the player
     thinks its positions better than the judge does), the mean absolute error
-    (``own_mae``) and the correlation of the two over the positions (``own_corr``)."""
+    (``own_mae``) and the correlation of the two over the positions (``own_corr``). For a
+    player whose rows hold its playouts' value of the position (``playout_value``), the
+    same figures against the judge's own value of the position (the ``judge`` player's
+    ``own``): ``playout``, ``playout_error``, ``playout_ci95``, ``playout_mae`` and
+    ``playout_corr``."""
     by: dict[str, dict[tuple[str, int], dict[str, Any]]] = {p.label: {} for p in players}
     for r in rows:
         if r["value"] is not None and r["label"] in by:
             by[r["label"]][(r["record"], r["ply"])] = r
     base = by[players[0].label]
+    judge_own = {k: r["own"] for k, r in by.get("judge", {}).items() if r.get("own") is not None}
     out = []
     for p in players:
         mine = by[p.label]
@@ -138,7 +143,11 @@ def judge_report(rows: list[dict[str, Any]], players: Sequence[Any]) -> dict[str
             if mine else None,
             "seconds": round(float(np.mean([r["seconds"] for r in mine.values()])), 3)
             if mine else None}
-        fig |= own_error([r for r in mine.values() if r.get("own") is not None])
+        own = [r for r in mine.values() if r.get("own") is not None]
+        fig |= agreement([r["own"] for r in own], [r["value"] for r in own], "own")
+        pv = [(r["playout_value"], judge_own[k]) for k, r in mine.items()
+              if r.get("playout_value") is not None and k in judge_own]
+        fig |= agreement([a for a, _ in pv], [b for _, b in pv], "playout")
         keys = sorted(set(mine) & set(base))
         if p is not players[0] and len(keys) >= 2:
             d = np.array([mine[k]["value"] - base[k]["value"] for k in keys])
@@ -152,21 +161,24 @@ def judge_report(rows: list[dict[str, Any]], players: Sequence[Any]) -> dict[str
     return {"positions": len(base), "players": out}
 
 
-def own_error(rows: list[dict[str, Any]]) -> dict[str, Any]:
-    """How a player's own value of its moves (``own``) compares with the judge's (``value``):
-    see :func:`judge_report`; empty for fewer than two rows."""
-    if len(rows) < 2:
+def agreement(values: Sequence[float], reference: Sequence[float], key: str
+              ) -> dict[str, Any]:
+    """How ``values`` compare with ``reference`` (paired; empty for fewer than two): their
+    mean (``key``), the mean error with a 95 % interval (``KEY_error``, ``KEY_ci95``), the
+    mean absolute error (``KEY_mae``) and the correlation (``KEY_corr``, None if either is
+    constant)."""
+    if len(values) < 2:
         return {}
-    own = np.array([r["own"] for r in rows], dtype=float)
-    judged = np.array([r["value"] for r in rows], dtype=float)
-    err = own - judged
+    v = np.array(values, dtype=float)
+    ref = np.array(reference, dtype=float)
+    err = v - ref
     half = 1.96 * float(err.std(ddof=1)) / np.sqrt(len(err))
-    corr = (float(np.corrcoef(own, judged)[0, 1])
-            if own.std() > 0 and judged.std() > 0 else None)
-    return {"own": round(float(own.mean()), 4), "own_error": round(float(err.mean()), 4),
-            "own_ci95": [round(float(err.mean()) - half, 4), round(float(err.mean()) + half, 4)],
-            "own_mae": round(float(np.abs(err).mean()), 4),
-            "own_corr": None if corr is None else round(corr, 3)}
+    corr = float(np.corrcoef(v, ref)[0, 1]) if v.std() > 0 and ref.std() > 0 else None
+    return {key: round(float(v.mean()), 4), f"{key}_error": round(float(err.mean()), 4),
+            f"{key}_ci95": [round(float(err.mean()) - half, 4),
+                            round(float(err.mean()) + half, 4)],
+            f"{key}_mae": round(float(np.abs(err).mean()), 4),
+            f"{key}_corr": None if corr is None else round(corr, 3)}
 
 
 def add_judge_arguments(ap: Any, *, records: str, judge: str, player: str, budget: str,
@@ -246,10 +258,12 @@ class JudgedMoves:
                 line += f"  diff {q['diff']:+.4f} [{q['ci95'][0]:+.4f}, " \
                         f"{q['ci95'][1]:+.4f}]  same move {q['same_move']:.2f}"
             print(line)
-            if "own_error" in q:
-                corr = "-" if q["own_corr"] is None else f"{q['own_corr']:.2f}"
-                print(f"{'':>12}  own value {q['own']}  error {q['own_error']:+.4f} "
-                      f"[{q['own_ci95'][0]:+.4f}, {q['own_ci95'][1]:+.4f}]  "
-                      f"mean absolute {q['own_mae']:.4f}  correlation {corr}")
+            for key, name in (("own", "own value"), ("playout", "playouts' value")):
+                if f"{key}_error" in q:
+                    corr = q[f"{key}_corr"]
+                    print(f"{'':>12}  {name} {q[key]}  error {q[f'{key}_error']:+.4f} "
+                          f"[{q[f'{key}_ci95'][0]:+.4f}, {q[f'{key}_ci95'][1]:+.4f}]  "
+                          f"mean absolute {q[f'{key}_mae']:.4f}  correlation "
+                          f"{'-' if corr is None else f'{corr:.2f}'}")
         if as_json:
             emit_json(fig)

@@ -3,6 +3,8 @@
     python bench/go_judge.py --records RUN/sgf --judge "sh -c 'cd PACHI_DIR && exec \\
         ./pachi -t =10000 threads=1'" --player v6=@3000 --player mse=rave_mse=true@3000 \\
         --player judge --positions 200 --out FILE --json
+    python bench/go_judge.py --records RUN/sgf --judge "..." --player v8=@3000 \\
+        --player p7=playout_policy=7@3000 --player judge --playout-values 2000 --json
 
 Positions are drawn (``--seed``) from the recorded games under ``--records`` (SGF, as
 ``bench/go_strength.py`` and the arena write them): a random game, then a random move in
@@ -31,11 +33,18 @@ with a 95 % interval, the mean absolute error and the correlation. A search that
 one kind of position the same way every time shows there, where its play against itself
 cannot show it.
 
-Every judged move is a JSON line in ``--out`` (``own``: the player's own value), and a rerun
-with the same ``--out`` resumes. ``--json``: ``{"positions", "judge", "players": [{"label",
-"spec", "value", "playouts", "seconds", "diff", "ci95", "same_move", "own", "own_error",
-"own_ci95", "own_mae", "own_corr"}]}`` last (``diff``, ``ci95`` and ``same_move`` against
-the first player, none for it; the ``own`` keys for players that report a value).
+``--playout-values N`` asks the same of the playouts alone: each corvid player's N playouts
+of its policy from the position (no tree), the share its side wins, beside the judge's own
+value of the position (so ``--player judge`` must be given). A playout policy that lets a
+dead group live, or kills a live one, is read there position by position.
+
+Every judged move is a JSON line in ``--out`` (``own``: the player's own value;
+``playout_value``: its playouts'), and a rerun with the same ``--out`` resumes. ``--json``:
+``{"positions", "judge", "players": [{"label", "spec", "value", "playouts", "seconds",
+"diff", "ci95", "same_move", "own", "own_error", "own_ci95", "own_mae", "own_corr",
+"playout", "playout_error", "playout_ci95", "playout_mae", "playout_corr"}]}`` last
+(``diff``, ``ci95`` and ``same_move`` against the first player, none for it; the ``own``
+keys for players that report a value, the ``playout`` keys with ``--playout-values``).
 """
 
 from __future__ import annotations
@@ -59,6 +68,7 @@ from blokus_match import parse_budget, settings
 from clients.gtp.config import GtpConfig, load_gtp_config
 from clients.gtp.player import make_core, search_position
 from games.go.coords import PASS, point_to_vertex
+from knowledge.go.position import GoPosition
 from search.budget import Budget
 from training.go.dataset import replay, sgf_files
 
@@ -143,6 +153,15 @@ def sample_positions(records: list[Path], plies: tuple[int, int], n: int, seed: 
     return chosen
 
 
+def mover_share(pos: GoPosition, colour: int, n: int, rng: np.random.Generator) -> float:
+    """The share of ``n`` playouts of the position's policy from ``pos`` that ``colour`` (1
+    black, 2 white) wins, a jigo counting half."""
+    scores, _ = pos.playout_scores(rng, n)
+    margin = scores - pos.state.komi
+    black = float(np.mean(margin > 0) + 0.5 * np.mean(margin == 0))
+    return black if colour == 1 else 1.0 - black
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  epilog="\n\n".join(__doc__.split("\n\n")[1:]),
@@ -153,11 +172,20 @@ def main(argv: list[str] | None = None) -> int:
         "\"sh -c 'cd PACHI_DIR && exec ./pachi -t =10000 threads=1'\"",
         player="LABEL=SETTINGS[@BUDGET], LABEL=gtp:CMD or judge", budget="3000",
         plies="4-60", plies_help="first-last ply, before the game's first pass")
+    ap.add_argument("--playout-values", type=int, default=0, metavar="N",
+                    help="also each corvid player's playouts' value of the position (N "
+                    "playouts of its policy, no tree) against the judge's own value of it; "
+                    "needs the judge among the players")
     args = ap.parse_args(argv)
     try:
         plies, players = judge_setup(args, parse_player)
     except ValueError as e:
         print(f"go_judge: {e}", file=sys.stderr)
+        return 2
+    if args.playout_values < 0 or (args.playout_values and "judge" not in
+                                   {p.label for p in players}):
+        print("go_judge: --playout-values N takes N >= 0 and the judge among the players "
+              "(--player judge): its value of the position is the reference", file=sys.stderr)
         return 2
     records = [f for d in args.records for f in sgf_files(d)]
     if not records:
@@ -181,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
                 if judged_moves.done(str(record), ply, pl.label):
                     continue
                 t = time.perf_counter()
+                playout_value: float | None = None
                 if pl.config is None or pl.budget is None:  # a GTP engine's own move
                     engine = engines.get(pl.label, judge)
                     engine.load(state.size, state.komi, moves)
@@ -193,6 +222,10 @@ def main(argv: list[str] | None = None) -> int:
                     move = point_to_vertex(int(res.move), state.size).upper()  # type: ignore[call-overload,unused-ignore]
                     playouts, own = int(res.playouts), round(float(res.value), 4)
                 dt = time.perf_counter() - t
+                if pl.config is not None and args.playout_values:
+                    playout_value = round(mover_share(
+                        search_position(state.clone(), pl.config), colour,
+                        args.playout_values, np.random.default_rng([args.seed, n, 1])), 4)
                 if move not in judged:
                     if move == "RESIGN":
                         judged[move] = 0.0
@@ -204,6 +237,8 @@ def main(argv: list[str] | None = None) -> int:
                 row = {"record": str(record), "ply": ply, "label": pl.label, "spec": pl.spec,
                        "move": move, "value": judged[move], "own": own,
                        "playouts": playouts, "seconds": round(dt, 4)}
+                if playout_value is not None:
+                    row["playout_value"] = playout_value
                 judged_moves.add(row)
             judged_moves.progress(n, players)
     finally:

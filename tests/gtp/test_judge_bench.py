@@ -109,6 +109,32 @@ def test_moves_judged_and_paired(tmp_path: Path) -> None:
     assert json.loads(r.stdout.splitlines()[-1])["players"][0]["value"] == a["value"]
 
 
+def test_playout_values_against_the_judges_value_of_the_position(tmp_path: Path) -> None:
+    """--playout-values: each corvid player's playouts' share of wins from the position, set
+    beside the judge's own value of the position (its report before its move)."""
+    records = _records(tmp_path, 2)
+    out = tmp_path / "judged.jsonl"
+    r = _bench(tmp_path, "--records", str(records), "--positions", "4", "--plies", "4-20",
+               "--out", str(out), "--json", "--player", "a=@60",
+               "--player", "p7=playout_policy=7@60", "--player", "judge",
+               "--playout-values", "50")
+    assert r.returncode == 0, r.stderr
+    a, p7, judge = json.loads(r.stdout.splitlines()[-1])["players"]
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    ref = {(x["record"], x["ply"]): x["own"] for x in rows if x["label"] == "judge"}
+    mine = [x for x in rows if x["label"] == "a"]
+    assert len(mine) == 4 and all(0 <= x["playout_value"] <= 1 for x in mine)
+    err = [x["playout_value"] - ref[(x["record"], x["ply"])] for x in mine]
+    assert a["playout_error"] == round(float(np.mean(err)), 4)
+    assert a["playout_mae"] == round(float(np.mean(np.abs(err))), 4)
+    assert "playout_error" in p7 and "playout_error" not in judge
+    assert all("playout_value" not in x for x in rows if x["label"] == "judge")
+    # the judge's value of the position is the reference: without it, a clear error
+    r = _bench(tmp_path, "--records", str(records), "--positions", "1", "--player", "a=@60",
+               "--playout-values", "50")
+    assert r.returncode == 2 and "--player judge" in r.stderr
+
+
 def test_another_gtp_engine_as_a_player(tmp_path: Path) -> None:
     """``LABEL=gtp:CMD``: another engine's genmove is a player; the stand-in, asked as the
     judge's own move too, chooses the same moves."""
