@@ -39,8 +39,8 @@ most five stones that, once captured, leaves an eye space the capturer cannot ma
 in (:func:`~knowledge.go.tactics.dead_shape_after`), as the attacker plays inside an eye space
 to kill it. ``policy`` 0 ("light") is step 3 without the self-atari test. A self-atari is bad
 when the group left in atari would have at least ``sa_min`` stones (policy 7: and no dead
-shape). Playouts use simple ko (the ko
-point), end after two consecutive passes or ``max_moves`` moves, and are scored by area.
+shape). Playouts use simple ko (the ko point), end after two consecutive passes or
+``max_moves`` moves, and are scored by area.
 """
 
 from __future__ import annotations
@@ -292,8 +292,8 @@ def low_liberty_rule(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray
 @njit(cache=True)
 def nakade_rule(B: np.ndarray, c: int, s: np.uint64, sa_min: int, buf: np.ndarray,
                 nakade: bool = False) -> tuple[int, np.uint64]:
-    """Policy 6's step after the atari rules: the vital point of an empty region next to
-    the last move (:func:`nakade_vital`), if legal and not a bad self-atari (``nakade``:
+    """Policies 6 and 7's step after the atari rules: the vital point of an empty region
+    next to the last move (:func:`nakade_vital`), if legal and not a bad self-atari (``nakade``:
     :func:`bad_self_atari`'s; ``buf[0:5]`` is the regions' scratch, the candidates go to
     ``buf[8:12]``); PASS if there is none."""
     w = B[META, M_W]
