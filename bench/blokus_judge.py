@@ -20,13 +20,10 @@ the paired differences: for each player after the first, the mean difference of 
 values from the first player's over the same positions, with a 95 % interval (normal, over
 positions), and how often the two chose the same move.
 
-Each player also shows how well it knows its positions: its own search's value of the move
-it chose (corvid's; a GTP engine's as it reports it, the judge's own move included, whose
-figures then measure the judge's noise) beside the judge's value of that move: over its
-positions the mean error (above zero: it thinks its positions better than the judge does)
-with a 95 % interval, the mean absolute error and the correlation. A search that misjudges
-one kind of position the same way every time shows there, where its play against itself
-cannot show it.
+How well each player knows its positions is shown too, as in ``bench/go_judge.py``: its
+search's value of its move (corvid's, or the judge's ``Val`` for its own move: the judge's
+noise) against the judge's value of that move, as a mean error above or below zero with a
+95 % interval, a mean absolute error and a correlation over the positions.
 
 Every judged move is a JSON line in ``--out`` (``own``: the player's own value), and a rerun
 with the same ``--out`` resumes. ``--json``: ``{"positions", "judge", "players": [{"label",
