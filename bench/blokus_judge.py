@@ -73,6 +73,24 @@ class Judge(GtpPipe):
         vals = [float(m.group(1)) for line in report if (m := _VAL.match(line))]
         return move, (min(1.0, max(0.0, vals[-1])) if vals else None)
 
+    def value_after(self, record: str, ply: int, s: BlokusState, move: int) -> float | None:
+        """The value for the colour to move in ``s`` (the record's position before ``ply``)
+        of the position after ``move``: one minus the judge's value for the other colour,
+        or its value for the mover when the other has no placement left (the judge refuses
+        to search for a colour that cannot move), or the game's result when neither has."""
+        colour = s.to_move_colour
+        after = s.clone()
+        after.play(move)
+        self.load(record, ply)
+        self.ask(f"play {'bw'[colour]} {s.geo.pentobi(move)}")
+        if after.legal_placements(1 - colour):
+            v = self.search(1 - colour)[1]
+            return None if v is None else 1.0 - v
+        if after.legal_placements(colour):
+            return self.search(colour)[1]
+        mine, theirs = after.score(colour), after.score(1 - colour)
+        return 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+
 
 @dataclass
 class Player:
@@ -166,10 +184,7 @@ def main(argv: list[str] | None = None) -> int:
                     own = round(float(res.value), 4)
                 dt = time.perf_counter() - t
                 if move not in judged:
-                    judge.load(record, ply)
-                    judge.ask(f"play {'bw'[colour]} {s.geo.pentobi(move)}")
-                    v = judge.search(1 - colour)[1]
-                    judged[move] = None if v is None else 1.0 - v
+                    judged[move] = judge.value_after(record, ply, s, move)
                 row = {"record": record, "ply": ply, "label": p.label, "spec": p.spec,
                        "move": s.geo.pentobi(move), "value": judged[move], "own": own,
                        "playouts": playouts, "seconds": round(dt, 4)}

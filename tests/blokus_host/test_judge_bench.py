@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from games.blokus_duo import PASS, BlokusState
-from servers.blokus.sgf import GameRecord, write_sgf
+from servers.blokus.sgf import GameRecord, read_moves, write_sgf
 from tests.judges import run_judge_bench
 
 # the stand-in judge: its move is the mover's first legal placement, its value (written to
@@ -40,8 +40,11 @@ for line in sys.stdin:
         s.play(s.geo.parse_pentobi(words[2]))
     elif words[0] == "reg_genmove":
         colour = "bw".index(words[1])
-        while s.to_move_colour != colour:
+        while s.to_move_colour != colour and not s.is_terminal():
             s.play(PASS)
+        if not s.legal_placements(colour):  # as Pentobi, no search for a colour that cannot move
+            print("? player failed to generate a move\\n", flush=True)
+            continue
         mine = int((s.board == colour).sum())
         theirs = int((s.board == 1 - colour).sum())
         print(f"Val {{(mine + 1) / (mine + theirs + 2):.4f}}", file=sys.stderr, flush=True)
@@ -100,6 +103,25 @@ def test_moves_judged_and_paired(tmp_path: Path) -> None:
     assert r.returncode == 0, r.stderr
     assert len(out.read_text().splitlines()) == 12
     assert json.loads(r.stdout.splitlines()[-1])["players"][0]["value"] == a["value"]
+
+
+def test_a_side_with_no_placement_left(tmp_path: Path) -> None:
+    """Every position to the games' ends: after a move that leaves the other colour no
+    placement the judge (which, as Pentobi, refuses to search for it) values the position for
+    the mover, and after the last placement of all the result counts."""
+    records = _records(tmp_path, 2)
+    moves = [read_moves(f.read_text())[1] for f in sorted(records.glob("*.blksgf"))]
+    # the games do reach such positions: a colour placing twice in a row
+    assert any(m[k][0] == m[k + 1][0] for m in moves for k in range(len(m) - 1))
+    total = sum(len(m) - 2 for m in moves)  # every ply from 2 on but the last has a move after it
+    out = tmp_path / "judged.jsonl"
+    r = _bench(tmp_path, "--records", str(records), "--positions", "500", "--plies", "2-99",
+               "--out", str(out), "--json", "--player", "a=preset=v3@20", "--player", "judge")
+    assert r.returncode == 0, r.stderr
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    judged = {(x["record"], x["ply"]) for x in rows}
+    assert 0 < len(judged) <= total
+    assert all(x["value"] is not None and 0 <= x["value"] <= 1 for x in rows)
 
 
 def test_clear_errors(tmp_path: Path) -> None:
