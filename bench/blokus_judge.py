@@ -35,6 +35,7 @@ the first player, none for it; the ``own`` keys for players that report a value)
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import re
 import sys
@@ -181,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
                     res = p.core.search(s.clone(), p.budget,
                                         np.random.default_rng(args.seed * 100003 + n))
                     move, playouts = int(res.move), int(res.playouts)  # type: ignore[call-overload,unused-ignore]
-                    own = round(float(res.value), 4)
+                    # a book move has no search value
+                    own = round(float(res.value), 4) if math.isfinite(res.value) else None
                 dt = time.perf_counter() - t
                 if move not in judged:
                     judged[move] = judge.value_after(record, ply, s, move)

@@ -50,6 +50,7 @@ keys for players that report a value, the ``playout`` keys with ``--playout-valu
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import sys
 import time
@@ -220,7 +221,8 @@ def main(argv: list[str] | None = None) -> int:
                     res = make_core(pl.config, state.size).search(
                         pos, pos.to_move, pl.budget, np.random.default_rng([args.seed, n]))
                     move = point_to_vertex(int(res.move), state.size).upper()  # type: ignore[call-overload,unused-ignore]
-                    playouts, own = int(res.playouts), round(float(res.value), 4)
+                    playouts = int(res.playouts)  # an opening rule's move has no value
+                    own = round(float(res.value), 4) if math.isfinite(res.value) else None
                 dt = time.perf_counter() - t
                 if pl.config is not None and args.playout_values:
                     playout_value = round(mover_share(

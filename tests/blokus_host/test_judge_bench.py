@@ -124,6 +124,21 @@ def test_a_side_with_no_placement_left(tmp_path: Path) -> None:
     assert all(x["value"] is not None and 0 <= x["value"] <= 1 for x in rows)
 
 
+def test_a_book_move_has_no_own_value(tmp_path: Path) -> None:
+    """The book's moves (no search, a value of NaN) are judged; their own value is left out
+    (null in the file), and the --json line stays JSON."""
+    records = _records(tmp_path, 2)
+    out = tmp_path / "judged.jsonl"
+    r = _bench(tmp_path, "--records", str(records), "--positions", "2", "--plies", "0-0",
+               "--out", str(out), "--json", "--player", "a=preset=v3@20", "--player", "judge")
+    assert r.returncode == 0, r.stderr
+    a, _ = json.loads(r.stdout.splitlines()[-1])["players"]
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    book = [x for x in rows if x["label"] == "a"]
+    assert len(book) == 2 and all(x["playouts"] == 0 and x["own"] is None for x in book)
+    assert "own_error" not in a and 0 <= a["value"] <= 1
+
+
 def test_clear_errors(tmp_path: Path) -> None:
     r = _bench(tmp_path, "--records", str(tmp_path), "--player", "a=preset=v3")
     assert r.returncode == 2 and "no .blksgf records" in r.stderr
