@@ -74,11 +74,15 @@ class RefPlayer(RefBoard):
         if policy != 7 or k > 5:
             return True
         stones = set(self._group_after(p, c)[0])
-        degree = [sum(n in stones for n in self.neighbours(q)) for q in stones]
+        top = max(self._degrees(stones).values())
         square = any({q, q + 1, q + self.w, q + self.w + 1} <= stones for q in stones)
-        dead = (k <= 3 or (k == 4 and (max(degree) == 3 or square))
-                or (k == 5 and (max(degree) == 4 or square)))
+        dead = (k <= 3 or (k == 4 and (top == 3 or square))
+                or (k == 5 and (top == 4 or square)))
         return not dead
+
+    def _degrees(self, points: set[int]) -> dict[int, int]:
+        """Each point's neighbours among ``points``."""
+        return {p: sum(n in points for n in self.neighbours(p)) for p in points}
 
     def pattern_code(self, p: int) -> int:
         w = self.w
@@ -203,7 +207,7 @@ class RefPlayer(RefBoard):
         region, around = self.empty_region(q, limit=5)
         if not 3 <= len(region) <= 5 or len(around) != 1:
             return -1
-        degree = {p: sum(n in region for n in self.neighbours(p)) for p in region}
+        degree = self._degrees(region)
         edges = sum(degree.values()) // 2
         top = max(degree.values())
         middle = [p for p in sorted(region) if degree[p] == top]
@@ -213,8 +217,8 @@ class RefPlayer(RefBoard):
         return middle[0] if three or pyramid or cross_or_bulky else -1
 
     def nakade_rule(self, c: int, s: int, sa_min: int, policy: int = 6) -> tuple[int, int]:
-        """Policy 6's step after the atari rules: the vital point of an empty region next to
-        the last move, if legal and not a bad self-atari."""
+        """Policies 6 and 7's step after the atari rules: the vital point of an empty region
+        next to the last move, if legal and not a bad self-atari (the policy's)."""
         cand = []
         for n in self.neighbours(self.last):
             if self.col[n] == EMPTY:

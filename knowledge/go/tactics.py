@@ -112,19 +112,10 @@ def dead_shape_after(B: np.ndarray, p: int, c: int) -> bool:
                 break
     if k <= 3:
         return True
-    top = 0
-    ends = 0  # the shape's adjacencies, each counted from both ends
-    for i in range(k):
-        d = 0
-        for j in range(k):
-            e = pts[i] - pts[j]
-            if e == 1 or e == -1 or e == w or e == -w:
-                d += 1
-        ends += d
-        top = max(top, d)
+    top, _, pairs = shape_degrees(pts, k, w)
     if k == 4:
-        return top == 3 or ends == 8  # a pyramid, or a square (four adjacencies)
-    return top == 4 or ends == 10  # a cross, or a bulky five (a square and one more)
+        return top == 3 or pairs == 4  # a pyramid, or a square
+    return top == 4 or pairs == 5  # a cross, or a bulky five (a square and one more)
 
 
 @njit(cache=True)
@@ -214,24 +205,33 @@ def nakade_vital(B: np.ndarray, q: int, buf: np.ndarray) -> int:
                     return -1
     if k < 3 or around == 0:
         return -1
-    edges = 0
-    best = -1
-    top = 0
-    for a in range(k):
-        d = 0
-        p = buf[a]
-        for b in range(k):
-            n = buf[b]
-            if n == p + 1 or n == p - 1 or n == p + w or n == p - w:
-                d += 1
-        edges += d
-        if d > top:
-            top = d
-            best = p
-    edges //= 2
+    top, best, edges = shape_degrees(buf, k, w)
     if k == 3 or (k == 4 and top == 3) or (k == 5 and (top == 4 or edges == 5)):
         return best
     return -1
+
+
+@njit(cache=True)
+def shape_degrees(pts: np.ndarray, k: int, w: int) -> tuple[int, int, int]:
+    """For the points ``pts[:k]`` (row width ``w``): the most neighbours a point has among
+    them, the first point with that many, and the number of adjacent pairs. They name the
+    small shapes: a pyramid four has a point with three neighbours, a square four four pairs,
+    a crossed five a point with four, a bulky five five pairs."""
+    top = 0
+    best = -1
+    pairs = 0
+    for a in range(k):
+        d = 0
+        p = pts[a]
+        for b in range(k):
+            n = pts[b]
+            if n == p + 1 or n == p - 1 or n == p + w or n == p - w:
+                d += 1
+        pairs += d
+        if d > top:
+            top = d
+            best = p
+    return top, best, pairs // 2
 
 
 @njit(cache=True)
