@@ -69,7 +69,6 @@ from blokus_match import parse_budget, settings
 from clients.gtp.config import GtpConfig, load_gtp_config
 from clients.gtp.player import make_core, search_position
 from games.go.coords import PASS, point_to_vertex
-from knowledge.go.position import GoPosition
 from search.budget import Budget
 from training.go.dataset import replay, sgf_files
 
@@ -154,15 +153,6 @@ def sample_positions(records: list[Path], plies: tuple[int, int], n: int, seed: 
     return chosen
 
 
-def mover_share(pos: GoPosition, colour: int, n: int, rng: np.random.Generator) -> float:
-    """The share of ``n`` playouts of the position's policy from ``pos`` that ``colour`` (1
-    black, 2 white) wins, a jigo counting half."""
-    scores, _ = pos.playout_scores(rng, n)
-    margin = scores - pos.state.komi
-    black = float(np.mean(margin > 0) + 0.5 * np.mean(margin == 0))
-    return black if colour == 1 else 1.0 - black
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  epilog="\n\n".join(__doc__.split("\n\n")[1:]),
@@ -225,9 +215,8 @@ def main(argv: list[str] | None = None) -> int:
                     own = round(float(res.value), 4) if math.isfinite(res.value) else None
                 dt = time.perf_counter() - t
                 if pl.config is not None and args.playout_values:
-                    playout_value = round(mover_share(
-                        search_position(state.clone(), pl.config), colour,
-                        args.playout_values, np.random.default_rng([args.seed, n, 1])), 4)
+                    playout_value = round(search_position(state.clone(), pl.config).win_share(
+                        np.random.default_rng([args.seed, n, 1]), args.playout_values), 4)
                 if move not in judged:
                     if move == "RESIGN":
                         judged[move] = 0.0

@@ -35,10 +35,7 @@ def policy_values(labels_path: Path, games: Path, policy: int, playouts: int, se
     values, labels = [], []
     for lab in read_labels(labels_path):
         s = GoPosition(position_at(games / lab.game, lab.move), weights=w)
-        scores, _ = s.playout_scores(rng, playouts, policy=policy)
-        margin = scores - s.komi
-        black = float(np.mean(np.where(margin > 0, 1.0, np.where(margin < 0, 0.0, 0.5))))
-        values.append(black if s.to_play == 1 else 1.0 - black)
+        values.append(s.win_share(rng, playouts, policy))
         labels.append(lab.value)
     return np.array(values), np.array(labels)
 

@@ -324,6 +324,15 @@ class GoPosition:
         scores, own, _ = self._playout_stats(rng, n, policy)
         return scores, own
 
+    def win_share(self, rng: np.random.Generator, n: int, policy: int | None = None
+                  ) -> float:
+        """The share of n playouts from here (``policy``'s, default the settings') that the
+        colour to play wins, a jigo counting half."""
+        scores, _ = self.playout_scores(rng, n, policy)
+        margin = scores - self.komi
+        black = float(np.mean(margin > 0) + 0.5 * np.mean(margin == 0))
+        return black if self.to_play == BLACK else 1.0 - black
+
     def _playout_stats(self, rng: np.random.Generator, n: int, policy: int | None = None
                        ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         b = self.state.board_array().copy()

@@ -141,6 +141,23 @@ def test_playout_ends_with_two_passes_and_no_playable_point() -> None:
         assert p.returns.tolist() in ([1.0, 0.0], [0.0, 1.0])
 
 
+def test_win_share_is_the_colour_to_play_s() -> None:
+    """Black has the whole board, with three eyes: black wins every playout whoever starts,
+    so the colour to play's share is 1 for black and 0 for white."""
+    size, black, white = parse_diagram("""
+     5 . X X X X
+     4 X X X X X
+     3 X X . X X
+     2 X X X X X
+     1 X X X X .
+     """)
+    s = GoState(size, 7.0)
+    s.place_setup(BLACK, black)
+    for colour, share in ((BLACK, 1.0), (WHITE, 0.0)):
+        s.to_play = colour
+        assert GoPosition(s.clone()).win_share(np.random.default_rng(1), 20) == share
+
+
 def _after_white(diagram: str, last: str) -> GoState:
     """The diagram's stones, then white plays ``last``; black to play."""
     size, black, white = parse_diagram(diagram)
