@@ -25,9 +25,16 @@ The kernels index the board as ``B[COL, p]`` rather than through a row (``col = 
 ``col[p]``): a row is an array view whose reference count numba keeps with atomic operations
 wherever the function also calls another kernel, which made small kernels several times
 slower (the playout kernel runs about 12 % faster without them).
+
+For the same reason the small kernels that allocate nothing, and call nothing that does, are
+compiled without numba's reference counting (:func:`leaf_kernel`), here and in the playout
+policy's kernels (:mod:`knowledge.go.playout`, ``tactics``, ``patterns``, ``lgrf``).
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import numpy as np
 from numba import njit
@@ -35,6 +42,22 @@ from numba import njit
 from games.go.coords import BLACK, BORDER, EMPTY, PASS, WHITE
 
 COL, GID, NXT, GSIZE, PLIB, LSUM, LSQ, EMP, EIDX, SCR, META, ATL = range(12)
+
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+def leaf_kernel(f: _F) -> _F:
+    """``njit(cache=True)`` without numba's reference counting (its undocumented
+    ``_nrt=False`` option), for a small kernel that allocates no array and calls nothing that
+    does (numba refuses to compile an allocation there). Numba otherwise increments and
+    decrements, atomically, the count of every array a kernel is passed, on each call (its
+    pruning pass leaves them in kernels that branch or loop). The playout policy's rules make
+    tens of such calls a move: policy 6's playouts run
+    about 20 % faster without them, the engine's search about 9 %. The compiled code is
+    otherwise the same. (:mod:`clients.jitcache` finds the modules that cache kernels by the
+    text ``cache=True``: a module of leaf kernels only must still contain it.)"""
+    return njit(cache=True, _nrt=False)(f)  # type: ignore[call-overload,no-any-return]
 
 
 NROWS = 12
@@ -69,18 +92,18 @@ def new_board(size: int) -> np.ndarray:
     return b
 
 
-@njit(cache=True)
+@leaf_kernel
 def in_atari(B: np.ndarray, g: int) -> bool:
     pl = np.int64(B[PLIB, g])
     return bool(pl * np.int64(B[LSQ, g]) == np.int64(B[LSUM, g]) * np.int64(B[LSUM, g]))
 
 
-@njit(cache=True)
+@leaf_kernel
 def atari_lib(B: np.ndarray, g: int) -> int:
     return int(B[LSUM, g] // B[PLIB, g])
 
 
-@njit(cache=True)
+@leaf_kernel
 def _remove_empty(B: np.ndarray, p: int) -> None:
     i = B[EIDX, p]
     last = B[EMP, B[META, M_NEMPTY] - 1]
@@ -89,7 +112,7 @@ def _remove_empty(B: np.ndarray, p: int) -> None:
     B[META, M_NEMPTY] -= 1
 
 
-@njit(cache=True)
+@leaf_kernel
 def _add_empty(B: np.ndarray, p: int) -> None:
     n = B[META, M_NEMPTY]
     B[EMP, n] = p
@@ -97,7 +120,7 @@ def _add_empty(B: np.ndarray, p: int) -> None:
     B[META, M_NEMPTY] = n + 1
 
 
-@njit(cache=True)
+@leaf_kernel
 def _merge(B: np.ndarray, a: int, b: int) -> None:
     """Merge group b into group a (both roots)."""
     s = b
@@ -115,7 +138,7 @@ def _merge(B: np.ndarray, a: int, b: int) -> None:
     B[LSQ, a] += B[LSQ, b]
 
 
-@njit(cache=True)
+@leaf_kernel
 def _capture(B: np.ndarray, g: int) -> int:
     w = B[META, M_W]
     k = 0
@@ -150,7 +173,7 @@ def _capture(B: np.ndarray, g: int) -> int:
     return k
 
 
-@njit(cache=True)
+@leaf_kernel
 def k_play(B: np.ndarray, p: int, c: int) -> int:
     """Play colour c at p (PASS allowed), which the caller has checked is legal. Returns the
     number of stones captured. Sets the simple-ko point, the colour to play and last moves."""
@@ -216,7 +239,7 @@ def k_play(B: np.ndarray, p: int, c: int) -> int:
     return captured
 
 
-@njit(cache=True)
+@leaf_kernel
 def _push_atari(B: np.ndarray, g: int) -> None:
     k = B[META, M_NATL]
     if k == B.shape[1]:
@@ -225,7 +248,7 @@ def _push_atari(B: np.ndarray, g: int) -> None:
     B[META, M_NATL] = k + 1
 
 
-@njit(cache=True)
+@leaf_kernel
 def _compact_atari(B: np.ndarray) -> int:
     """Drop the stale entries of the atari list; returns its new length."""
     k = 0
@@ -244,7 +267,7 @@ def _compact_atari(B: np.ndarray) -> int:
     return k
 
 
-@njit(cache=True)
+@leaf_kernel
 def k_atari_groups(B: np.ndarray, c: int) -> int:
     """The number of groups of colour c in atari (compacts the atari list)."""
     k = _compact_atari(B)
@@ -266,7 +289,7 @@ def k_place(B: np.ndarray, p: int, c: int) -> None:
         m[i] = saved[i]
 
 
-@njit(cache=True)
+@leaf_kernel
 def k_legal_noko(B: np.ndarray, p: int, c: int) -> bool:
     """Is p (a point, not PASS) empty and not suicide for c? Ignores ko."""
     if B[COL, p] != EMPTY:
@@ -286,7 +309,7 @@ def k_legal_noko(B: np.ndarray, p: int, c: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@leaf_kernel
 def k_legal(B: np.ndarray, p: int, c: int) -> bool:
     """Legal with simple ko (the playout rule)."""
     if p == B[META, M_KO]:
@@ -294,7 +317,7 @@ def k_legal(B: np.ndarray, p: int, c: int) -> bool:
     return k_legal_noko(B, p, c)
 
 
-@njit(cache=True)
+@leaf_kernel
 def k_is_eye(B: np.ndarray, p: int, c: int) -> bool:
     """Is the empty point p a true eye of c (all 4 neighbours c or border; of the diagonal
     points at most one is the opponent's, none on the edge)?"""
@@ -317,7 +340,7 @@ def k_is_eye(B: np.ndarray, p: int, c: int) -> bool:
     return bad < 2
 
 
-@njit(cache=True)
+@leaf_kernel
 def groups_next_to(B: np.ndarray, p: int, c: int, atari_only: bool
                     ) -> tuple[int, int, int, int]:
     """The roots of the distinct groups of colour c next to the point p (only those in atari
@@ -366,7 +389,7 @@ def k_legal_mask(B: np.ndarray, c: int, use_ko: bool, skip_eyes: bool,
     return k
 
 
-@njit(cache=True)
+@leaf_kernel
 def group_libs(B: np.ndarray, g: int) -> tuple[int, int, int]:
     """(number of distinct liberties of the group at root g, capped at 3; the smallest two
     of them when there are at most two)."""
@@ -395,7 +418,7 @@ def group_libs(B: np.ndarray, g: int) -> tuple[int, int, int]:
     return 2, min(l1, l2), max(l1, l2)
 
 
-@njit(cache=True)
+@leaf_kernel
 def touches(B: np.ndarray, g: int, q: int) -> bool:
     """Is the point q next to a stone of the group at root g?"""
     w = B[META, M_W]

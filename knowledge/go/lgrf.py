@@ -35,7 +35,7 @@ def new_tables(points: int) -> np.ndarray:
     return np.full((3, points + points * points), -1, dtype=np.int32)
 
 
-@njit(cache=True)
+@K.leaf_kernel
 def lgr_reply(B: np.ndarray, c: int, T: np.ndarray, level: int, sa_min: int,
               nakade: bool = False) -> int:
     """The stored reply colour c may play now (PASS if none): reply2 first when ``level`` is

@@ -15,7 +15,7 @@ import itertools
 import numpy as np
 from numba import njit
 
-from games.go.board import COL, GID, M_W, META, in_atari
+from games.go.board import COL, GID, M_W, META, in_atari, leaf_kernel
 from games.go.coords import BLACK, BORDER, EMPTY, WHITE
 
 # (name, rows). The shapes are the classic ones of the MoGo paper (Gelly et al. 2006).
@@ -167,7 +167,7 @@ def canonical20() -> np.ndarray:
     return out
 
 
-@njit(cache=True)
+@leaf_kernel
 def pattern_code(B: np.ndarray, p: int) -> int:
     """The 3x3 neighbourhood of p as 16 bits: 2 bits per neighbour, NW N NE W E SW S SE
     from the low bits up."""
@@ -183,7 +183,7 @@ def swap_colours16(code: int) -> int:
     return ((code & 0x5555) << 1) | ((code & 0xAAAA) >> 1)
 
 
-@njit(cache=True)
+@leaf_kernel
 def pattern20(B: np.ndarray, p: int, c: int) -> int:
     """The 3x3 code of :func:`knowledge.go.patterns.pattern_code` with colours relative to c (c's
     stones as 1) and 4 atari bits (N, W, E, S neighbour: a stone whose group has one

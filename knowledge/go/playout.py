@@ -40,7 +40,8 @@ in (:func:`~knowledge.go.tactics.dead_shape_after`), as the attacker plays insid
 to kill it. ``policy`` 0 ("light") is step 3 without the self-atari test. A self-atari is bad
 when the group left in atari would have at least ``sa_min`` stones (policy 7: and no dead
 shape). Playouts use simple ko (the ko point), end after two consecutive passes or
-``max_moves`` moves, and are scored by area.
+``max_moves`` moves, and are scored by area. The small kernels are compiled without reference
+counting (:func:`~games.go.board.leaf_kernel`).
 """
 
 from __future__ import annotations
@@ -71,6 +72,7 @@ from games.go.board import (
     k_is_eye,
     k_legal,
     k_play,
+    leaf_kernel,
 )
 from games.go.coords import BLACK, BORDER, EMPTY, PASS, WHITE
 from games.go.scoring import k_area
@@ -132,7 +134,7 @@ def rand_below(s: np.uint64, k: int) -> int:
     return int((s * UMUL) >> U33) % k
 
 
-@njit(cache=True)
+@leaf_kernel
 def _pick_sorted_unique(buf: np.ndarray, k: int, s: np.uint64) -> tuple[int, np.uint64]:
     for i in range(1, k):
         v = buf[i]
@@ -259,7 +261,7 @@ def nakade_self_ataris(policy: int) -> bool:
     return policy == 7
 
 
-@njit(cache=True)
+@leaf_kernel
 def low_liberty_rule(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray
                      ) -> tuple[int, np.uint64]:
     """Policy 5's step between the atari rules and the patterns (module docstring): an atari
@@ -289,18 +291,28 @@ def low_liberty_rule(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray
     return PASS, s
 
 
-@njit(cache=True)
+@leaf_kernel
 def nakade_rule(B: np.ndarray, c: int, s: np.uint64, sa_min: int, buf: np.ndarray,
                 nakade: bool = False) -> tuple[int, np.uint64]:
     """Policies 6 and 7's step after the atari rules: the vital point of an empty region
     next to the last move (:func:`nakade_vital`), if legal and not a bad self-atari (``nakade``:
     :func:`bad_self_atari`'s; ``buf[0:5]`` is the regions' scratch, the candidates go to
-    ``buf[8:12]``); PASS if there is none."""
+    ``buf[8:12]``); PASS if there is none. Two kinds of neighbour are not filled, as the fill
+    could only repeat a candidate or find none: one with no empty neighbour (a region of one
+    point), and one above or below the last move that the empty point diagonal to it and to
+    an empty left or right neighbour joins to that neighbour's region."""
     w = B[META, M_W]
     last = B[META, M_LAST]
     k = 0
     for n in (last + 1, last - 1, last + w, last - w):
         if B[COL, n] != EMPTY:
+            continue
+        if (B[COL, n + 1] != EMPTY and B[COL, n - 1] != EMPTY and B[COL, n + w] != EMPTY
+                and B[COL, n - w] != EMPTY):
+            continue
+        if n != last + 1 and n != last - 1 and (
+                (B[COL, last + 1] == EMPTY and B[COL, n + 1] == EMPTY)
+                or (B[COL, last - 1] == EMPTY and B[COL, n - 1] == EMPTY)):
             continue
         v = nakade_vital(B, n, buf)
         if v >= 0 and k_legal(B, v, c) and not bad_self_atari(B, v, c, sa_min, nakade):
@@ -358,7 +370,7 @@ def atari_rules(B: np.ndarray, c: int, s: np.uint64, buf: np.ndarray,
     return PASS, s
 
 
-@njit(cache=True)
+@leaf_kernel
 def capture_or_random(B: np.ndarray, c: int, s: np.uint64, policy: int, sa_min: int
                       ) -> tuple[int, np.uint64]:
     """Steps 3 (policies 2 and 3: capture anywhere) and 4 (random) of the playout policy."""

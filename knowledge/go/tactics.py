@@ -1,6 +1,7 @@
 """Tactical reading for the playout policies and the move features (numba): self-ataris,
 liberties after a move, ladders, nakade, and the levels of a move's capture, escape, atari,
-distance and line."""
+distance and line. The small ones are compiled without reference counting
+(:func:`~games.go.board.leaf_kernel`)."""
 
 from __future__ import annotations
 
@@ -17,12 +18,14 @@ from games.go.board import (
     META,
     NXT,
     PLIB,
+    SCR,
     atari_lib,
     group_libs,
     groups_next_to,
     in_atari,
     k_legal_noko,
     k_play,
+    leaf_kernel,
     touches,
 )
 from games.go.coords import BLACK, BORDER, EMPTY, PASS, WHITE
@@ -45,7 +48,7 @@ LADDER_DEPTH = 60
 LADDER_NODES = 400
 
 
-@njit(cache=True)
+@leaf_kernel
 def k_self_atari(B: np.ndarray, p: int, c: int) -> int:
     """If c playing at the empty point p would leave its new group with exactly one liberty
     and capture nothing, the size of that group; otherwise 0 (also for suicide: 0 libs)."""
@@ -87,15 +90,16 @@ def k_self_atari(B: np.ndarray, p: int, c: int) -> int:
     return 0
 
 
-@njit(cache=True)
+@leaf_kernel
 def dead_shape_after(B: np.ndarray, p: int, c: int) -> bool:
     """Whether the group c would form by playing at the empty point p has a shape in which,
     once captured, the capturer cannot make two eyes: at most three stones, a square or a
     pyramid four, a bulky or a crossed five (the eye spaces of :func:`nakade_vital`, and the
     square four). A self-atari into such a shape inside the opponent's eye space is how the
-    attacker kills it (nakade), so a playout policy need not refuse it."""
+    attacker kills it (nakade), so a playout policy need not refuse it. The group's points
+    go to the board's scratch row ``B[SCR]``."""
     w = B[META, M_W]
-    pts = np.empty(6, dtype=np.int64)
+    pts = B[SCR]  # not a new array: a leaf_kernel allocates none
     pts[0] = p
     k = 1
     for g in groups_next_to(B, p, c, False):
@@ -118,7 +122,7 @@ def dead_shape_after(B: np.ndarray, p: int, c: int) -> bool:
     return top == 4 or pairs == 5  # a cross, or a bulky five (a square and one more)
 
 
-@njit(cache=True)
+@leaf_kernel
 def bad_self_atari(B: np.ndarray, p: int, c: int, sa_min: int, nakade: bool) -> bool:
     """Whether a playout refuses c's move at p as a self-atari: one that leaves a group of
     at least ``sa_min`` stones in atari, unless (with ``nakade``) the group has at most five
@@ -129,7 +133,7 @@ def bad_self_atari(B: np.ndarray, p: int, c: int, sa_min: int, nakade: bool) -> 
     return not (nakade and k <= 5 and dead_shape_after(B, p, c))
 
 
-@njit(cache=True)
+@leaf_kernel
 def libs_after(B: np.ndarray, p: int, c: int) -> int:
     """The liberties of the group c would form by playing at the empty point p, capped at 3
     (3 also when the move captures: an opponent group next to p is in atari)."""
@@ -168,7 +172,7 @@ def libs_after(B: np.ndarray, p: int, c: int) -> int:
     return 0 if l1 < 0 else 1 if l2 < 0 else 2
 
 
-@njit(cache=True)
+@leaf_kernel
 def nakade_vital(B: np.ndarray, q: int, buf: np.ndarray) -> int:
     """The vital point of the empty region containing the empty point q when it could be an
     eye space too small to live in, else -1: the region (flood fill, ``buf[0:5]`` scratch)
@@ -211,7 +215,7 @@ def nakade_vital(B: np.ndarray, q: int, buf: np.ndarray) -> int:
     return -1
 
 
-@njit(cache=True)
+@leaf_kernel
 def shape_degrees(pts: np.ndarray, k: int, w: int) -> tuple[int, int, int]:
     """For the points ``pts[:k]`` (row width ``w``): the most neighbours a point has among
     them, the first point with that many, and the number of adjacent pairs. They name the
