@@ -12,9 +12,10 @@ from clients.jitcache import drop_stale_caches
 drop_stale_caches()  # no test runs a compiled copy of an older source (clients/jitcache.py)
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def restore_logging() -> Iterator[None]:
-    """For a test that runs a command's main(): it configures structlog onto pytest's captured
-    stderr, closed after the test; undo that, so later tests that log do not fail."""
+    """A command's main() configures structlog onto pytest's captured stderr, closed after the
+    test: undo that after every test, so a later test that logs does not write to a closed
+    stream."""
     yield
     structlog.reset_defaults()

@@ -97,7 +97,6 @@ def test_tally_scores_probabilities() -> None:
     assert s["first"]["uniform"] == pytest.approx(1 / 3, abs=1e-4)  # chance: 1 / candidates
 
 
-@pytest.mark.usefixtures("restore_logging")
 def test_json_last_line(capsys: pytest.CaptureFixture[str]) -> None:
     bench = _bench()
     assert bench.main([str(FIVE), "--games", "2", "--json"]) == 0

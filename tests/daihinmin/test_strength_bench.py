@@ -14,7 +14,6 @@ import pytest
 from tests.paths import load_bench
 
 SPECS = ["corvid:seed=1", "corvid:seed=2", "baseline", "baseline", "baseline"]
-pytestmark = pytest.mark.usefixtures("restore_logging")  # the bench's main() sets up logging
 
 
 def _bench() -> ModuleType:

@@ -151,7 +151,6 @@ def test_the_style_setting() -> None:
         load_client_config(None, ["core=baseline", "style=hoarding"])
 
 
-@pytest.mark.usefixtures("restore_logging")  # the report sets up logging
 def test_the_report_plays_and_counts() -> None:
     report = load_bench("_style_daihinmin")
     with pytest.raises(ValueError, match="unknown style"):

@@ -78,7 +78,6 @@ def test_move_times_by_phase_of_each_side() -> None:
     assert line.endswith("corvid 1.09 3.00 0.00 0.00; opponent 0.50 0.50 0.00 0.00")
 
 
-@pytest.mark.usefixtures("restore_logging")
 def test_summary_of_a_run_so_far_plays_nothing(tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
     bench = _bench()

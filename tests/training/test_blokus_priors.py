@@ -55,7 +55,6 @@ def test_learned_priors_predict_the_player(tmp_path: Path) -> None:
     assert cfg.move_weights == str(out)
 
 
-@pytest.mark.usefixtures("restore_logging")
 def test_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     biggest_first_games(tmp_path / "g", 4, seed=2)
     out = tmp_path / "w.npz"
@@ -72,7 +71,6 @@ def test_the_command(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None
     assert "no .blksgf records" in capsys.readouterr().err
 
 
-@pytest.mark.usefixtures("restore_logging")
 def test_learned_playouts_predict_the_player(tmp_path: Path,
                                              capsys: pytest.CaptureFixture[str]) -> None:
     """``corvid learn blokus playouts``: the playout features' strengths fitted the same way,

@@ -30,7 +30,6 @@ def test_decisions_of_the_players_named() -> None:
     assert len(decisions_from_logs([FIVE], names=["nobody"])) == 0
 
 
-@pytest.mark.usefixtures("restore_logging")
 def test_imitate_fits_the_players_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]
                                         ) -> None:
     out = tmp_path / "policy.json"
@@ -48,7 +47,6 @@ def test_imitate_fits_the_players_named(tmp_path: Path, capsys: pytest.CaptureFi
     assert load_policy(out).shape == (len(FEATURES),)
 
 
-@pytest.mark.usefixtures("restore_logging")
 @pytest.mark.parametrize(("flag", "names"), [("--dense", DENSE),
                                              ("--no-context", DENSE + SHAPE_TABLE)])
 def test_imitate_fewer_blocks_of_the_features(tmp_path: Path, capsys: pytest.CaptureFixture[str],
@@ -64,7 +62,6 @@ def test_imitate_fewer_blocks_of_the_features(tmp_path: Path, capsys: pytest.Cap
     assert theta[:N_DENSE].any() and not theta[len(names):].any()
 
 
-@pytest.mark.usefixtures("restore_logging")
 def test_imitate_names_nobody_in_the_logs(tmp_path: Path,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "policy.json"

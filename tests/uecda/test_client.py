@@ -138,7 +138,6 @@ def test_fallback_when_the_search_fails() -> None:
     assert player.decider.fallbacks == 1
 
 
-@pytest.mark.usefixtures("restore_logging")
 def test_replay_subcommand(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     good = DATA / "uecda" / "server-log-5games-same-match.log"
     assert corvid_main(["uecda", "replay", str(good)]) == 0
