@@ -53,7 +53,7 @@ def leaf_kernel(f: _F) -> _F:
     does (numba refuses to compile an allocation there). Numba otherwise increments and
     decrements, atomically, the count of every array a kernel is passed, on each call (its
     pruning pass leaves them in kernels that branch or loop). The playout policy's rules make
-    tens of such calls a move: policy 6's playouts run about 20 % faster without them, the
+    tens of such calls a move: policy 6's playouts run about 18 % faster without them, the
     engine's search about 9 % (docs/results/go.md, Speed). The compiled code is otherwise the
     same. (:mod:`clients.jitcache` finds the modules that cache kernels by the
     text ``cache=True``: a module of leaf kernels only must still contain it.)"""
